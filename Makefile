@@ -1,0 +1,80 @@
+# Two commands on a fresh machine: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The same process commands docker-compose.yml runs (tests/test_compose.py checks this).
+WEB_CMD := gunicorn config.asgi:application -k uvicorn.workers.UvicornWorker --workers 2 --timeout 60 --access-logfile -
+WORKER_CMD := celery -A config worker --loglevel=INFO --concurrency=2
+BEAT_CMD := celery -A config beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
+
+# Long enough for HS256 JWT signing (>= 32 bytes); for tests and lint only.
+TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
+LINT_PATHS := config clubs tournaments games engine tests
+MYPY_PATHS := config clubs tournaments games $(wildcard engine)
+
+.PHONY: help install run test lint format migrate demo serve-pg worker beat clean
+
+help: ## List targets.
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP) ## Create .venv and install dependencies (only when pyproject.toml changed).
+
+migrate: $(STAMP) ## Apply database migrations.
+	$(PY) manage.py migrate --noinput
+
+demo: migrate ## Load the demo accounts (idempotent).
+	$(PY) manage.py demo_data
+
+run: export DEBUG ?= 1
+run: demo ## Serve the API on http://127.0.0.1:8000 with the embedded defaults.
+	@echo ""
+	@echo "  API root:  http://$(HOST):$(PORT)/api/v1/"
+	@echo "  API docs:  http://$(HOST):$(PORT)/api/v1/docs/  (ReDoc: /api/v1/redoc/, schema: /api/v1/schema/)"
+	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
+	@echo "  Logins:    admin / admin-demo-1 (staff);  anna, bert, carl, dave / demo-pass-1"
+	@echo ""
+	exec $(PY) manage.py runserver $(HOST):$(PORT) --noreload
+
+test: export SECRET_KEY := $(TEST_SECRET_KEY)
+test: $(STAMP) ## Run the whole test suite.
+	$(BIN)/pytest
+
+lint: export SECRET_KEY := $(TEST_SECRET_KEY)
+lint: $(STAMP) ## ruff, mypy, migrations check and schema validation.
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy $(MYPY_PATHS)
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
+
+format: $(STAMP) ## Apply ruff fixes and formatting.
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+serve-pg: migrate ## Serve with gunicorn + uvicorn workers (as docker compose `web`); needs DATABASE_URL etc.
+	GUNICORN_CMD_ARGS="--bind=$(HOST):$(PORT)" PATH="$(abspath $(BIN)):$$PATH" exec $(WEB_CMD)
+
+worker: $(STAMP) ## Run a Celery worker (as docker compose `worker`); needs CELERY_BROKER_URL.
+	PATH="$(abspath $(BIN)):$$PATH" exec $(WORKER_CMD)
+
+beat: $(STAMP) ## Run Celery beat (as docker compose `beat`); needs CELERY_BROKER_URL.
+	PATH="$(abspath $(BIN)):$$PATH" exec $(BEAT_CMD)
+
+clean: ## Remove the virtualenv, caches and the SQLite database.
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis db.sqlite3

@@ -1,0 +1,52 @@
+"""Registration and the current user's profile."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from clubs import services
+from clubs.api.serializers import MeSerializer, MeUpdateSerializer, RegisterSerializer
+from clubs.models import User
+
+
+class RegisterThrottle(AnonRateThrottle):
+    """Limit account creation per client address."""
+
+    rate = "30/hour"
+
+
+class RegisterView(APIView):
+    """Create a player account (then obtain a token at ``auth/token/``)."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type] = []
+    throttle_classes = [RegisterThrottle]
+
+    @extend_schema(request=RegisterSerializer, responses={201: MeSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = RegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.user_register(**serializer.validated_data)
+        return Response(MeSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+class MeView(APIView):
+    """The signed-in user's profile."""
+
+    @extend_schema(responses=MeSerializer)
+    def get(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        return Response(MeSerializer(request.user).data)
+
+    @extend_schema(request=MeUpdateSerializer, responses=MeSerializer)
+    def patch(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        serializer = MeUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.user_update(user=request.user, **serializer.validated_data)
+        return Response(MeSerializer(user).data)

@@ -1,0 +1,136 @@
+"""One error shape for every 4xx: ``{"code": ..., "message": ..., "fields": {...}}``.
+
+``code`` is machine-readable snake_case, ``message`` a readable sentence and ``fields`` maps
+input field names (dotted for nested input) to lists of messages. Apps raise subclasses of
+:class:`DomainError` from their ``errors.py``; :func:`exception_handler` maps them and DRF's
+own exceptions to this shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler as drf_exception_handler
+
+#: DRF default codes renamed to the project's vocabulary.
+CODE_ALIASES = {
+    "invalid": "validation_error",
+    "authentication_failed": "not_authenticated",
+    "token_not_valid": "token_not_valid",
+}
+
+
+class DomainError(Exception):
+    """Base class for business-rule errors raised by services.
+
+    Subclasses set ``code``, ``status_code`` and ``default_message``; an instance may
+    override the message and carry per-field messages.
+    """
+
+    status_code: int = status.HTTP_400_BAD_REQUEST
+    code: str = "domain_error"
+    default_message: str = "The request could not be carried out."
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        fields: Mapping[str, list[str]] | None = None,
+        code: str | None = None,
+    ) -> None:
+        self.message = message or self.default_message
+        self.fields = dict(fields or {})
+        if code is not None:
+            self.code = code
+        super().__init__(self.message)
+
+
+class Conflict(DomainError):
+    """The resource changed or exists already (HTTP 409)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    code = "conflict"
+    default_message = "The request conflicts with the current state of the resource."
+
+
+def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | None = None) -> dict:
+    """Build the error body shared by every 4xx response."""
+    return {"code": code, "message": message, "fields": dict(fields or {})}
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten DRF validation detail into ``{"field.sub": ["message", ...]}``."""
+    if isinstance(detail, Mapping):
+        flat: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            flat.update(_flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    if isinstance(detail, list):
+        if all(not isinstance(item, (Mapping, list)) for item in detail):
+            return {prefix: [str(item) for item in detail]}
+        flat = {}
+        for index, item in enumerate(detail):
+            flat.update(_flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+        return flat
+    return {prefix: [str(detail)]}
+
+
+def _validation_payload(exc: exceptions.ValidationError) -> dict:
+    fields = _flatten(exc.detail)
+    general = fields.pop("non_field_errors", []) + fields.pop("", [])
+    if general:
+        message = " ".join(general)
+    elif fields:
+        names = ", ".join(sorted(fields))
+        message = f"Some fields are invalid: {names}."
+    else:
+        message = "The request is invalid."
+    return error_payload("validation_error", message, fields)
+
+
+def _api_exception_payload(exc: exceptions.APIException) -> dict:
+    detail: Any = exc.detail
+    code = exc.default_code
+    if isinstance(detail, Mapping):
+        # simplejwt's InvalidToken carries {"detail", "code", "messages"}.
+        code = str(detail.get("code", code))
+        detail = detail.get("detail", exc.default_detail)
+    elif isinstance(detail, exceptions.ErrorDetail):
+        code = detail.code or code
+    code = CODE_ALIASES.get(str(code), str(code))
+    message = str(detail)
+    if message and not message.endswith((".", "!", "?")):
+        message += "."
+    return error_payload(code, message)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler producing the project's error shape.
+
+    Returns ``None`` for unexpected exceptions so Django's 500 handling applies.
+    """
+    if isinstance(exc, DomainError):
+        return Response(error_payload(exc.code, exc.message, exc.fields), status=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        # Model and service validation (full_clean, password validators) → 400.
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = _validation_payload(exc)
+    else:
+        response.data = _api_exception_payload(exc)
+    return response

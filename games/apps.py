@@ -1,0 +1,8 @@
+"""Games app: tables, hands and the worker jobs that play them."""
+
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games"

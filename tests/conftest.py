@@ -1,0 +1,149 @@
+"""Shared fixtures: API clients, users, and a real Celery worker for ``services`` tests.
+
+Tests marked ``services`` need PostgreSQL (``DATABASE_URL=postgres://...``) and a broker
+(``CELERY_BROKER_URL``). Without them they are skipped with a reason, unless
+``REQUIRE_SERVICES=1``, which turns the skip into a failure (CI sets it).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import RefreshToken
+
+from clubs.models import User
+from tests.factories import UserFactory
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+WORKER_READY_TIMEOUT_SECONDS = 60.0
+
+
+def services_missing_reason() -> str | None:
+    """Why ``services`` tests cannot run here, or ``None`` when they can."""
+    database_url = os.environ.get("DATABASE_URL", "")
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        return "services tests need DATABASE_URL=postgres://... (PostgreSQL)"
+    if not os.environ.get("CELERY_BROKER_URL"):
+        return "services tests need CELERY_BROKER_URL (Redis) for a real Celery worker"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or with REQUIRE_SERVICES=1, fail) ``services`` tests when services are absent."""
+    if item.get_closest_marker("services") is None:
+        return
+    reason = services_missing_reason()
+    if reason is None:
+        return
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    """An unauthenticated DRF test client."""
+    return APIClient()
+
+
+@pytest.fixture
+def user(db: None) -> User:
+    """A saved player (password ``tests.factories.DEFAULT_PASSWORD``)."""
+    return UserFactory.create()
+
+
+@pytest.fixture
+def auth_client(user: User) -> APIClient:
+    """A client sending a JWT access token for ``user``."""
+    client = APIClient()
+    token = RefreshToken.for_user(user).access_token
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Run Celery tasks in this process even when a broker is configured."""
+    from config.celery import app
+
+    previous = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
+@dataclass(frozen=True)
+class WorkerProcess:
+    """A running ``celery worker`` subprocess and where its log goes."""
+
+    pid: int
+    log_path: Path
+
+    def log(self) -> str:
+        """The worker's output so far."""
+        return self.log_path.read_text(errors="replace")
+
+
+def _test_database_url() -> str:
+    """DATABASE_URL for the test database pytest-django created (``test_<name>``)."""
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    credentials = f"{user}{password}@" if user else ""
+    host = db.get("HOST") or ""
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{credentials}{host}{port}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[WorkerProcess]:
+    """Start a real ``celery -A config worker`` on the test database; stop it at teardown.
+
+    Use with ``pytest.mark.services`` and ``pytest.mark.django_db(transaction=True)`` so the
+    rows a test writes are committed and visible to the worker.
+    """
+    reason = services_missing_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    env = {**os.environ, "DATABASE_URL": _test_database_url()}
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
+        "--hostname", f"pytest-{os.getpid()}@%h",
+    ]  # fmt: skip
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            command, cwd=PROJECT_DIR, env=env, stdout=log_file, stderr=subprocess.STDOUT
+        )
+    worker = WorkerProcess(pid=process.pid, log_path=log_path)
+    try:
+        deadline = time.monotonic() + WORKER_READY_TIMEOUT_SECONDS
+        while " ready." not in worker.log():
+            if process.poll() is not None:
+                pytest.fail(f"celery worker exited early:\n{worker.log()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"celery worker not ready in time:\n{worker.log()}")
+            time.sleep(0.2)
+        yield worker
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

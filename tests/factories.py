@@ -1,0 +1,23 @@
+"""factory-boy factories shared by the API tests."""
+
+from __future__ import annotations
+
+import factory
+from factory.django import DjangoModelFactory
+
+from clubs.models import User
+
+DEFAULT_PASSWORD = "correct-horse-battery-9"
+
+
+class UserFactory(DjangoModelFactory[User]):
+    """A player with the password ``DEFAULT_PASSWORD``."""
+
+    class Meta:
+        model = User
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
+    display_name = factory.LazyAttribute(lambda user: user.username.capitalize())
+    password = factory.django.Password(DEFAULT_PASSWORD)
