@@ -1,0 +1,105 @@
+"""Engine benchmark: complete random hands per second (deal, auction, play, settle) on the fast
+path, and ``engine.legal_actions`` calls per second, on one core.
+
+    python bench/engine_bench.py [--hands N] [--seconds S]
+
+Writes its figures into docs/benchmarks.md; the last line printed is ``hands/s: N``.
+Target (issue 3): at least 10,000 complete random hands per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.report import write_section  # noqa: E402
+from engine import State, apply, legal_actions, new_hand, outcome, settle_outcome  # noqa: E402
+from engine.bots.random_bot import choose  # noqa: E402
+from engine.fast import play_random_hand  # noqa: E402
+from engine.rules.wien import WienRules  # noqa: E402
+
+SEATS = ("anna", "bert", "carl")
+
+
+def best_of(runs: int, fn: Callable[[], float]) -> float:
+    """The best rate of ``runs`` timed runs (the least disturbed by other processes)."""
+    return max(fn() for _ in range(runs))
+
+
+def fast_hands(n: int, rules: WienRules) -> float:
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(n):
+        play_random_hand(rules, 200, rng)
+    return n / (time.perf_counter() - start)
+
+
+def random_state(rng: random.Random, rules: WienRules) -> State:
+    cards = list(range(32))
+    rng.shuffle(cards)
+    deal = {s: sum(1 << c for c in cards[i * 10 : i * 10 + 10]) for i, s in enumerate(SEATS)}
+    deal["talon"] = (1 << cards[30]) | (1 << cards[31])
+    return new_hand(rules, SEATS, "carl", 200, deal)
+
+
+def validating_hands(n: int, rules: WienRules) -> tuple[float, list[State]]:
+    """Whole hands through the validating ``apply``; also collects positions for legal_actions."""
+    rng = random.Random(2)
+    states: list[State] = []
+    start = time.perf_counter()
+    for _ in range(n):
+        state = random_state(rng, rules)
+        while not state.is_over:
+            if len(states) < 20000:
+                states.append(state)
+            state = apply(state, choose(state, rng))
+        settle_outcome(outcome(state))
+    return n / (time.perf_counter() - start), states
+
+
+def legal_calls(states: list[State]) -> float:
+    start = time.perf_counter()
+    for s in states:
+        legal_actions(s)
+    return len(states) / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=50000, help="hands per fast-path run")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs; the best is reported")
+    parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
+    rules = WienRules(100, 300)
+    hands = best_of(args.runs, lambda: fast_hands(args.hands, rules))
+    slow, states = validating_hands(max(args.hands // 20, 200), rules)
+    legal = best_of(args.runs, lambda: legal_calls(states))
+    body = (
+        "| figure | value | target |\n|---|---|---|\n"
+        f"| complete random hands/s, fast path (`engine.fast.play_random_hand`) | {hands:,.0f} "
+        "| ≥ 10,000 |\n"
+        f"| complete random hands/s, validating `engine.apply` + `settle` | {slow:,.0f} | — |\n"
+        f"| `engine.legal_actions` calls/s ({len(states):,} positions from random hands) "
+        f"| {legal:,.0f} | — |\n\n"
+        "Hands are dealt from a shuffled deck and played by the `random` bot policy (most players "
+        "pass, one in ten looks into the talon), so every kind of game occurs; best of "
+        f"{args.runs} runs of {args.hands:,} hands, pinned to one core.\n"
+    )
+    if not args.no_write:
+        write_section("engine", "Engine (issue 3)", body)
+    print(f"validating hands/s: {slow:,.0f}")
+    print(f"legal_actions/s: {legal:,.0f}")
+    print(f"hands/s: {hands:.0f}")
+
+
+if __name__ == "__main__":
+    main()

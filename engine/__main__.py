@@ -1,0 +1,133 @@
+"""Command line: ``python -m engine settle|legal|play|verify``.
+
+Every command reads JSON (a file or ``-`` for standard input) and prints JSON. Bad input
+exits with status 1 and prints ``{"error": {"at": ..., "message": ...}}``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from engine.actions import action_to_json
+from engine.bots.random_bot import choose
+from engine.errors import EngineError
+from engine.play import active_seats, apply, legal_actions, new_hand
+from engine.record import (
+    commitment,
+    deal_from_deck,
+    deal_masks,
+    replay,
+    settle,
+    shuffled_deck,
+    to_record,
+    verify,
+)
+from engine.rules import parse_rules
+
+DEFAULT_RULES = '{"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}'
+
+
+def _read(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise EngineError("", f"cannot read {path}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise EngineError(
+            "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
+        ) from None
+
+
+def cmd_settle(args: argparse.Namespace) -> Any:
+    return settle(_read(args.file))
+
+
+def cmd_legal(args: argparse.Namespace) -> Any:
+    state = replay(_read(args.file))
+    return {
+        "to_act": state.to_act_seat,
+        "legal": [action_to_json(a, state.deck, seat=False) for a in legal_actions(state)],
+    }
+
+
+def cmd_play(args: argparse.Namespace) -> Any:
+    try:
+        rules_json = json.loads(args.rules)
+    except json.JSONDecodeError as e:
+        raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
+    rules = parse_rules(rules_json)
+    seats = [s for s in args.seats.split(",") if s]
+    dealer = args.dealer or seats[-1]
+    rng = random.Random(args.seed)
+    order, salt = shuffled_deck(rng)
+    if dealer not in seats:
+        raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
+    deal = deal_from_deck(order, active_seats(seats, dealer))
+    state = new_hand(rules, seats, dealer, args.pot, deal_masks(deal))
+    while legal_actions(state):
+        state = apply(state, choose(state, rng))
+    proof = {"commitment": commitment(salt, order), "salt": salt, "deck": order}
+    return to_record(state, proof)
+
+
+def cmd_verify(args: argparse.Namespace) -> Any:
+    return verify(_read(args.file))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine", description="Viennese Préférence rules engine."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("settle", help="print the Result of a score-sheet entry or finished record")
+    p.add_argument("file", help="JSON file, or - for standard input")
+    p.set_defaults(run=cmd_settle)
+    p = sub.add_parser("legal", help="print who is to act and their legal actions")
+    p.add_argument("file", help="JSON file (a full record in progress), or - for standard input")
+    p.set_defaults(run=cmd_legal)
+    p = sub.add_parser(
+        "play",
+        help="deal and play a whole hand with random legal moves; print the full record",
+    )
+    p.add_argument("--seed", type=int, required=True, help="random seed (deal and moves)")
+    p.add_argument(
+        "--rules", default=DEFAULT_RULES, help=f"rules object as JSON (default: {DEFAULT_RULES})"
+    )
+    p.add_argument(
+        "--seats",
+        default="anna,bert,carl",
+        help="seats in playing order, comma-separated (default: anna,bert,carl)",
+    )
+    p.add_argument("--dealer", default="", help="the dealer (default: the last seat)")
+    p.add_argument(
+        "--pot",
+        type=int,
+        default=0,
+        help="pot before the dealer's contribution, in cents (default: 0)",
+    )
+    p.set_defaults(run=cmd_play)
+    p = sub.add_parser("verify", help="check a finished hosted hand's deal against its commitment")
+    p.add_argument("file", help="JSON file, or - for standard input")
+    p.set_defaults(run=cmd_verify)
+    args = parser.parse_args(argv)
+    try:
+        result = args.run(args)
+    except EngineError as e:
+        print(json.dumps({"error": e.to_json()}))
+        return 1
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
