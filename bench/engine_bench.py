@@ -92,7 +92,12 @@ def main() -> None:
         f"| {legal:,.0f} | — |\n\n"
         "Hands are dealt from a shuffled deck and played by the `random` bot policy (most players "
         "pass, one in ten looks into the talon), so every kind of game occurs; best of "
-        f"{args.runs} runs of {args.hands:,} hands, pinned to one core.\n"
+        f"{args.runs} runs of {args.hands:,} hands, pinned to one core.\n\n"
+        "Measured before optimising: the first fast path made 9,897 hands/s; cProfile showed "
+        "the shuffle (`random.shuffle`), listing a mask's cards to pick one, and rebuilding "
+        "each trick's players as the cost. Fisher–Yates on `random()`, picking the k-th set "
+        "bit directly and remembering who played each card brought it to the figure above. "
+        "The validating path is the reference, not the one bots and simulations use.\n"
     )
     if not args.no_write:
         write_section("engine", "Engine (issue 3)", body)
