@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from itertools import combinations
 
 from engine.actions import (
@@ -33,7 +32,7 @@ from engine.rules.wien import (
     WienRules,
     premium_rank,
 )
-from engine.state import Game, Phase, State
+from engine.state import Game, Phase, State, evolve
 from engine.tricks import describe_obligation, legal_cards, trick_winner
 
 SUITS = "CSDH"
@@ -229,7 +228,7 @@ def apply(state: State, action: Action) -> State:
         raise _refusal(state, action)
     p = state.to_act
     assert p is not None
-    state = replace(state, history=(*state.history, action))
+    state = evolve(state, history=(*state.history, action))
     match action:
         case Call():
             return _apply_call(state, p, action.call)
@@ -237,7 +236,7 @@ def apply(state: State, action: Action) -> State:
             return _apply_geschaeft_suit(state, p, action.suit)
         case Discard():
             hands = _set(state.hands, p, state.hands[p] & ~action.cards)
-            return replace(
+            return evolve(
                 state, hands=hands, talon=action.cards, talon_known=1 << p, phase=Phase.DECLARE
             )
         case Declare():
@@ -248,7 +247,7 @@ def apply(state: State, action: Action) -> State:
             return _apply_defence(state, p, action.choice)
         case Negotiate():
             other = _bargain_partner(state, p)
-            return replace(
+            return evolve(
                 state,
                 offer=(p, action.declarer, action.defender),
                 offers=state.offers + 1,
@@ -270,13 +269,13 @@ def _set(t: tuple[int, int, int], i: int, v: int) -> tuple[int, int, int]:
 def _apply_call(state: State, p: int, call: str) -> State:
     bit = 1 << p
     if call == "pass":
-        state = replace(state, passed=state.passed | bit)
+        state = evolve(state, passed=state.passed | bit)
     elif call == "hold":
-        state = replace(state, called=state.called | bit, high_by=p)
+        state = evolve(state, called=state.called | bit, high_by=p)
     elif call in NUMBER_CALLS:
-        state = replace(state, called=state.called | bit, high=call, high_by=p, number=int(call))
+        state = evolve(state, called=state.called | bit, high=call, high_by=p, number=int(call))
     elif call == "geschaeft":
-        state = replace(
+        state = evolve(
             state,
             called=state.called | bit,
             high=call,
@@ -285,7 +284,7 @@ def _apply_call(state: State, p: int, call: str) -> State:
         )
     else:  # herz and premium calls; without "h" the caller sees the talon at once
         look = bit if call in PREMIUM_CALLS and not call.endswith("h") else 0
-        state = replace(
+        state = evolve(
             state,
             called=state.called | bit,
             high=call,
@@ -300,27 +299,27 @@ def _after_call(state: State, p: int) -> State:
     """End of the auction (wien.md, "Turns") or the next caller."""
     left = [q for q in range(3) if not state.passed >> q & 1]
     if not left:
-        return _start_play(replace(state, game=Game("ausfechten"), declarer=None), leader=2)
+        return _start_play(evolve(state, game=Game("ausfechten"), declarer=None), leader=2)
     if len(left) == 1 and state.called >> left[0] & 1:
         return _auction_won(state, left[0])
     if state.high == "geschaeft" and len(left) >= 2 and all(q in state.geschaeft_by for q in left):
-        return replace(state, phase=Phase.GESCHAEFT, to_act=state.geschaeft_by[0])
+        return evolve(state, phase=Phase.GESCHAEFT, to_act=state.geschaeft_by[0])
     for k in (1, 2, 3):
         q = (p + k) % 3
         if state.passed >> q & 1:
             continue
         if state.high == "geschaeft" and q in state.geschaeft_by:
             continue  # standing on Geschäft
-        return replace(state, to_act=q)
+        return evolve(state, to_act=q)
     raise AssertionError("no caller left")  # pragma: no cover
 
 
 def _auction_won(state: State, winner: int) -> State:
     high = state.high
     assert high is not None
-    state = replace(state, declarer=winner)
+    state = evolve(state, declarer=winner)
     if high == "geschaeft":
-        return replace(state, phase=Phase.DECLARE, to_act=winner)
+        return evolve(state, phase=Phase.DECLARE, to_act=winner)
     if high == "herz":
         return _fix_game(state, winner, Game("suit", "H", talon=False))
     if high.endswith("h"):
@@ -331,20 +330,20 @@ def _auction_won(state: State, winner: int) -> State:
 def _take_talon(state: State, p: int) -> State:
     hands = _set(state.hands, p, state.hands[p] | state.talon)
     seen = state.talon_seen | (1 << p if state.talon == state.deal[3] else 0)
-    return replace(
+    return evolve(
         state, hands=hands, talon=0, talon_seen=seen, talon_known=0b111, phase=Phase.TALON, to_act=p
     )
 
 
 def _apply_geschaeft_suit(state: State, p: int, suit: str) -> State:
     if suit != "pass":
-        state = replace(state, gs_best=SUITS.index(suit), gs_best_by=p)
+        state = evolve(state, gs_best=SUITS.index(suit), gs_best_by=p)
     nxt = state.gs_next + 1
     if nxt < len(state.geschaeft_by):
-        return replace(state, gs_next=nxt, to_act=state.geschaeft_by[nxt])
+        return evolve(state, gs_next=nxt, to_act=state.geschaeft_by[nxt])
     assert state.gs_best is not None and state.gs_best_by is not None
     winner, best = state.gs_best_by, state.gs_best
-    state = replace(state, gs_next=nxt, declarer=winner)
+    state = evolve(state, gs_next=nxt, declarer=winner)
     return _fix_game(state, winner, Game("suit", SUITS[best], talon=False))
 
 
@@ -356,7 +355,7 @@ def _declared_game(state: State, action: Declare) -> Game:
 
 def _fix_game(state: State, declarer: int, game: Game) -> State:
     """The game is named: Nachschauen starts (wien.md, "Talon, declaration, Nachschauen")."""
-    state = replace(state, game=game, declarer=declarer, raising=False)
+    state = evolve(state, game=game, declarer=declarer, raising=False)
     return _next_look(state, _look_round(state))
 
 
@@ -372,14 +371,14 @@ def _look_round(state: State) -> tuple[int, ...]:
 
 def _next_look(state: State, queue: tuple[int, ...]) -> State:
     if queue:
-        return replace(state, phase=Phase.LOOK, look_queue=queue, to_act=queue[0])
-    return _start_defence(replace(state, look_queue=()))
+        return evolve(state, phase=Phase.LOOK, look_queue=queue, to_act=queue[0])
+    return _start_defence(evolve(state, look_queue=()))
 
 
 def _apply_look(state: State, p: int, look: bool) -> State:
     if not look:
         return _next_look(state, state.look_queue[1:])
-    state = replace(state, declarer=p, raising=True, look_queue=())
+    state = evolve(state, declarer=p, raising=True, look_queue=())
     return _take_talon(state, p)
 
 
@@ -389,7 +388,7 @@ def _start_defence(state: State) -> State:
     assert state.game is not None and state.declarer is not None
     if state.game.kind == "premium":
         return _start_play(state, leader=state.declarer)
-    return replace(state, phase=Phase.DEFENCE, to_act=(state.declarer + 1) % 3)
+    return evolve(state, phase=Phase.DEFENCE, to_act=(state.declarer + 1) % 3)
 
 
 def _apply_defence(state: State, p: int, choice: str) -> State:
@@ -399,21 +398,21 @@ def _apply_defence(state: State, p: int, choice: str) -> State:
         if choice == "invite":
             other = 3 - d - p
             return _start_play(
-                replace(
+                evolve(
                     state, defence=_set_str(_set_str(state.defence, p, "invite"), other, "invited")
                 ),
                 leader=d,
             )
-        return _start_play(replace(state, playing=(1 << d) | (1 << p)), leader=d)
+        return _start_play(evolve(state, playing=(1 << d) | (1 << p)), leader=d)
     defence = _set_str(state.defence, p, choice)
-    state = replace(state, defence=defence)
+    state = evolve(state, defence=defence)
     if p == (d + 1) % 3:
-        return replace(state, to_act=(d + 2) % 3)
+        return evolve(state, to_act=(d + 2) % 3)
     players = [q for q in range(3) if defence[q] == "play"]
     if not players:
-        return replace(state, phase=Phase.DONE, to_act=None, end="both_home", playing=1 << d)
+        return evolve(state, phase=Phase.DONE, to_act=None, end="both_home", playing=1 << d)
     if len(players) == 1:
-        return replace(state, phase=Phase.INVITE, to_act=players[0])
+        return evolve(state, phase=Phase.INVITE, to_act=players[0])
     return _start_play(state, leader=d)
 
 
@@ -426,7 +425,7 @@ def _set_str(
 
 
 def _start_play(state: State, leader: int) -> State:
-    return replace(state, phase=Phase.PLAY, to_act=leader)
+    return evolve(state, phase=Phase.PLAY, to_act=leader)
 
 
 def _bargain_partner(state: State, p: int) -> int:
@@ -442,10 +441,10 @@ def _apply_accept(state: State, p: int, accept: bool) -> State:
     _, dec, den = state.offer
     d = state.declarer
     if not accept:
-        return replace(state, offer=None, bargain_closed=True, to_act=d)
+        return evolve(state, offer=None, bargain_closed=True, to_act=d)
     defender = _bargain_partner(state, d)
     won = _set(_set((0, 0, 0), d, dec), defender, den)
-    return replace(state, won=won, phase=Phase.DONE, to_act=None, end="negotiated")
+    return evolve(state, won=won, phase=Phase.DONE, to_act=None, end="negotiated")
 
 
 def _apply_card(state: State, p: int, card: int) -> State:
@@ -453,19 +452,19 @@ def _apply_card(state: State, p: int, card: int) -> State:
     trick = (*state.trick, (p, card))
     if len(trick) < state.playing.bit_count():
         nxt = next(q for q in ((p + 1) % 3, (p + 2) % 3) if state.playing >> q & 1)
-        return replace(state, hands=hands, trick=trick, to_act=nxt)
+        return evolve(state, hands=hands, trick=trick, to_act=nxt)
     w = trick[trick_winner(state.deck, [c for _, c in trick], state.trump)][0]
     won = _set(state.won, w, state.won[w] + 1)
     done = state.tricks_done + 1
-    state = replace(
+    state = evolve(
         state, hands=hands, trick=(), won=won, tricks_done=done, to_act=w, last_trick=trick
     )
     g = state.game
     assert g is not None
     if g.kind == "premium" and ((w == state.declarer) == (g.level in MISERE_LEVELS)):
-        return replace(state, phase=Phase.DONE, to_act=None, end="early" if done < 10 else "played")
+        return evolve(state, phase=Phase.DONE, to_act=None, end="early" if done < 10 else "played")
     if done == 10:
-        return replace(state, phase=Phase.DONE, to_act=None, end="played")
+        return evolve(state, phase=Phase.DONE, to_act=None, end="played")
     return state
 
 

@@ -159,3 +159,33 @@ class State:
         if g is None or g.kind != "suit" or d is None or self.playing != 0b111:
             return None
         return (d + 1) % 3
+
+
+_FIELDS = tuple(State.__dataclass_fields__)
+_FIELD_SET = frozenset(_FIELDS)
+
+
+def _compile_copier() -> Any:
+    """A function that copies a State field by field, taking changed fields from a dict:
+    generated once so that each copy is straight-line code."""
+    lines = ["def copy(state, changes):", "    new = new_state(State)"]
+    for name in _FIELDS:
+        lines.append(
+            f"    put(new, {name!r}, changes[{name!r}] if {name!r} in changes else state.{name})"
+        )
+    lines.append("    return new")
+    scope: dict[str, Any] = {"new_state": object.__new__, "put": object.__setattr__, "State": State}
+    exec("\n".join(lines), scope)  # noqa: S102 - generated from the dataclass's own field names
+    return scope["copy"]
+
+
+_copy = _compile_copier()
+
+
+def evolve(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without its per-call
+    introspection, which dominated replaying a record (the state has no ``__post_init__``)."""
+    if not changes.keys() <= _FIELD_SET:
+        raise TypeError(f"unknown State fields: {sorted(changes.keys() - _FIELD_SET)}")
+    new: State = _copy(state, changes)
+    return new
