@@ -48,6 +48,8 @@ run: demo ## Serve the API on http://127.0.0.1:8000 with the embedded defaults.
 	@echo "  API docs:  http://$(HOST):$(PORT)/api/v1/docs/  (ReDoc: /api/v1/redoc/, schema: /api/v1/schema/)"
 	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
 	@echo "  Logins:    admin / admin-demo-1 (staff);  anna, bert, carl, dave / demo-pass-1"
+	@echo "  Demo:      the tables and ids printed above by demo_data; log in as anna to play"
+	@echo "             Online-Tisch (docs/games.md, docs/deal-verification.md)"
 	@echo ""
 	exec $(PY) manage.py runserver $(HOST):$(PORT) --noreload
 

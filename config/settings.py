@@ -180,6 +180,22 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},
+    "forget-idempotency-keys": {"task": "games.tasks.forget_idempotency_keys", "schedule": 3600.0},
+}
+
+# --- Games ------------------------------------------------------------------------------------
+
+# Redis for waking long-polling clients: REDIS_URL, else the broker when it is Redis.
+REDIS_URL = env("REDIS_URL", "")
+EVENTS_REDIS_URL = REDIS_URL or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+# How long GET .../events/ waits for the next event before answering with none.
+LONG_POLL_SECONDS = float(env("LONG_POLL_SECONDS", "25"))
+# Money is shown as "3.40 €"; amounts are always integer minor units.
+CURRENCY_SYMBOL = env("CURRENCY_SYMBOL", "€")
 
 # --- Logging ----------------------------------------------------------------------------------
 

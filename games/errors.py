@@ -2,23 +2,41 @@
 
 from rest_framework import status
 
-from config.api.errors import DomainError
+from config.api.errors import Conflict, DomainError
 
 
 class RuleViolation(DomainError):
-    """An action the rules do not allow in this position (HTTP 400)."""
+    """An action or entry the rules do not allow (HTTP 400); the message is the engine's."""
 
     status_code = status.HTTP_400_BAD_REQUEST
     code = "rule_violation"
     default_message = "That action is not allowed by the rules."
 
 
+class InvalidInput(DomainError):
+    """Input that is not about card rules but still wrong (HTTP 400)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "validation_error"
+    default_message = "The request is invalid."
+
+
 class NotYourTurn(DomainError):
-    """The acting player is not the one to move (HTTP 403)."""
+    """Not the caller's seat, or not the caller's turn (HTTP 403)."""
 
     status_code = status.HTTP_403_FORBIDDEN
     code = "not_your_turn"
     default_message = "It is not your turn."
+
+
+class NotAllowed(DomainError):
+    """The caller may not change this table (HTTP 403)."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    code = "permission_denied"
+    default_message = (
+        "Only the table's seated players (and its club admins or tournament directors) may do that."
+    )
 
 
 class StaleVersion(DomainError):
@@ -27,3 +45,17 @@ class StaleVersion(DomainError):
     status_code = status.HTTP_409_CONFLICT
     code = "stale_version"
     default_message = "The hand has changed since you last saw it; reload and try again."
+
+
+class TableConflict(Conflict):
+    """The table's state does not allow this now (closed, a hand unconfirmed, …) (HTTP 409)."""
+
+    code = "table_conflict"
+
+
+class IdempotencyMismatch(DomainError):
+    """An ``Idempotency-Key`` reused with a different request (HTTP 422)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    code = "idempotency_key_reused"
+    default_message = "This Idempotency-Key was already used with a different request."

@@ -1,7 +1,20 @@
-"""Games models. ``WorkerPing`` proves the API → broker → worker → database path."""
+"""Games: tables, their seats and hands, the money ledger and the audit log.
+
+A *table* is one sitting. It either *records* hands played with real cards (score-sheet
+entries settled by the engine) or *hosts* hands dealt and played move by move through the API.
+Money is integer minor units (cents). Every movement is a :class:`LedgerEntry`; balances are
+sums over the ledger, never a cached total. The pot is a party of its own (``"pot"``); with
+``pot_at_close = "carry"`` it belongs to the table's :class:`TableSeries`, so the next sitting
+starts with what this one left.
+"""
+
+from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+
+POT = "pot"
+SERIES = "series"
 
 
 class WorkerPing(models.Model):
@@ -26,3 +39,238 @@ class WorkerPing(models.Model):
 
     def __str__(self) -> str:
         return f"WorkerPing #{self.pk} ({self.status})"
+
+
+class TableSeries(models.Model):
+    """Sittings that share a carried pot: the same club's tables or the same group's evenings."""
+
+    name = models.CharField(max_length=150)
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="series"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "table series"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """One sitting at one table, with rules fixed for its lifetime."""
+
+    class Mode(models.TextChoices):
+        RECORDED = "recorded", "Recorded (real cards, score sheet)"
+        HOSTED = "hosted", "Hosted (dealt and played through the API)"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    name = models.CharField(max_length=150)
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    series = models.ForeignKey(TableSeries, on_delete=models.PROTECT, related_name="tables")
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
+    event = models.ForeignKey(
+        "clubs.Event", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
+    round = models.ForeignKey(
+        "tournaments.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
+    rules = models.JSONField(help_text="The engine's rules object, every option spelled out.")
+    first_dealer = models.PositiveSmallIntegerField(help_text="Seat position of the first dealer.")
+    dealer_draw = models.JSONField(
+        null=True, blank=True, help_text="Cards drawn for the first dealer, when drawn."
+    )
+    opening_pot = models.PositiveIntegerField(default=0, help_text="Pot carried in, cents.")
+    is_public = models.BooleanField(default=False)
+    requires_confirmation = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closing = models.JSONField(null=True, blank=True, help_text="The settlement at close.")
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """A place at a table: a user, a named guest or a bot; ``key`` names it in hand records."""
+
+    class Kind(models.TextChoices):
+        USER = "user", "User"
+        GUEST = "guest", "Guest"
+        BOT = "bot", "Bot"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    key = models.SlugField(max_length=40)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    guest_name = models.CharField(max_length=150, blank=True)
+    bot_level = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ("table", "position")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "position"), name="seat_unique_position"),
+            models.UniqueConstraint(fields=("table", "key"), name="seat_unique_key"),
+            models.UniqueConstraint(
+                fields=("table", "user"),
+                condition=models.Q(user__isnull=False),
+                name="seat_unique_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def display_name(self) -> str:
+        if self.kind == self.Kind.USER and self.user is not None:
+            return self.user.display_name or self.user.username
+        if self.kind == self.Kind.BOT:
+            return f"{self.key} (bot)"
+        return self.guest_name or self.key
+
+
+class Hand(models.Model):
+    """One deal at a table: a score-sheet entry (recorded) or a deal played through the API
+    (hosted). ``number`` orders the hands; the dealer, stake and pot follow from that order.
+
+    Hosted hands keep the deck, salt and deal secret until the hand ends; only ``commitment``
+    is public before.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Awaiting confirmation"
+        PLAYING = "playing", "Being played"
+        DONE = "done", "Done"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices)
+    dealer = models.SlugField(max_length=40)
+    pot_before = models.PositiveIntegerField()
+    entry = models.JSONField(
+        null=True, blank=True, help_text="Recorded: the score-sheet entry without the common part."
+    )
+    deal = models.JSONField(null=True, blank=True, help_text="Hosted: the deal (secret).")
+    actions = models.JSONField(default=list, blank=True, help_text="Hosted: the actions so far.")
+    deck = models.JSONField(null=True, blank=True, help_text="Hosted: the deck order (secret).")
+    salt = models.CharField(max_length=64, blank=True, help_text="Hosted: the salt (secret).")
+    commitment = models.CharField(max_length=64, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("table", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "number"), name="hand_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+
+class LedgerEntry(models.Model):
+    """One money movement: ``payer`` pays ``payee`` ``amount`` cents for ``reason``.
+
+    Parties are seat keys, ``"pot"`` (this table's pot) and ``"series"`` (the pot carried
+    between sittings).
+    """
+
+    class Reason(models.TextChoices):
+        DEALER = "dealer", "Dealer contribution"
+        GAME = "game", "Game"
+        TRICKS = "tricks", "Tricks"
+        FALL = "fall", "Fall"
+        PREMIUM = "premium", "Premium"
+        AUSFECHTEN = "ausfechten", "Ausfechten"
+        CARRY_IN = "carry_in", "Pot carried in"
+        CARRY_OUT = "carry_out", "Pot carried on"
+        SPLIT = "split", "Pot shared at close"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="ledger")
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="ledger"
+    )
+    payer = models.CharField(max_length=40)
+    payee = models.CharField(max_length=40)
+    amount = models.PositiveIntegerField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee} {self.amount} ({self.reason})"
+
+
+class AuditEntry(models.Model):
+    """Who changed what at a table, when, with the state before and after."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=32)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-at", "-id")
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a request sent with an ``Idempotency-Key`` (kept 24 hours)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body.")
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=("user", "key"), name="idempotency_unique_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status_code})"

@@ -1,13 +1,162 @@
-"""Reads for games."""
+"""Reads for games: querysets scoped to the user, with their relations already loaded.
+
+Who may read what follows :func:`games.permissions.can_read`: public tables for everybody;
+for a signed-in user also the tables where they sit, that they created, of a club they run
+(directly or through the club evening) and of a tournament they direct; staff read all.
+The filters are subqueries rather than joins, so no ``distinct()`` is needed and a table
+never appears twice.
+"""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import (
+    Count,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
 
-from clubs.models import User
-from games.models import WorkerPing
+from clubs.models import Membership, User
+from games.models import (
+    POT,
+    SERIES,
+    AuditEntry,
+    Hand,
+    LedgerEntry,
+    Seat,
+    Table,
+    TableSeries,
+    WorkerPing,
+)
+from games.permissions import can_read
+from tournaments.models import Tournament
+
+AnyUser = User | AnonymousUser
 
 
 def worker_pings_for_user(*, user: User) -> QuerySet[WorkerPing]:
     """The user's own pings, newest first."""
     return WorkerPing.objects.filter(user=user).select_related("user")
+
+
+def _readable(user: AnyUser) -> Q:
+    """The ``can_read`` rule as a filter on tables."""
+    if not user.is_authenticated:
+        return Q(is_public=True)
+    if user.is_staff:
+        return Q()
+    admin_of = Membership.objects.filter(user=user.pk, role=Membership.Role.ADMIN).values("club_id")
+    return (
+        Q(is_public=True)
+        | Q(created_by=user.pk)
+        | Q(pk__in=Seat.objects.filter(user=user.pk).values("table_id"))
+        | Q(club_id__in=admin_of)
+        | Q(club__isnull=True, event__club_id__in=admin_of)
+        | Q(round__tournament__in=Tournament.objects.filter(directors=user.pk).values("pk"))
+    )
+
+
+def _seats() -> Prefetch[str, QuerySet[Seat], str]:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+
+
+def tables_for_user(*, user: AnyUser) -> QuerySet[Table]:
+    """Tables ``user`` may read, with seats (and their users), club, event, round and series
+    loaded: one query for the tables and one for all their seats."""
+    return (
+        Table.objects.filter(_readable(user))
+        .select_related("club", "event", "round", "series", "created_by")
+        .prefetch_related(_seats())
+    )
+
+
+def _ledger_sum(**filters: object) -> Coalesce:
+    rows = (
+        LedgerEntry.objects.filter(**filters)
+        .order_by()
+        .values("table_id" if "table" in filters else "table__series_id")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+
+def tables_with_totals(*, user: AnyUser) -> QuerySet[Table]:
+    """:func:`tables_for_user` with ``pot`` (the pot now, from the ledger) and
+    ``hands_count`` annotated."""
+    hands = (
+        Hand.objects.filter(table=OuterRef("pk"))
+        .order_by()
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return tables_for_user(user=user).annotate(
+        pot_in=_ledger_sum(table=OuterRef("pk"), payee=POT),
+        pot_out=_ledger_sum(table=OuterRef("pk"), payer=POT),
+        hands_count=Coalesce(Subquery(hands, output_field=IntegerField()), Value(0)),
+    )
+
+
+def table_for_user(*, user: AnyUser, table_id: int) -> Table | None:
+    """One readable table (seats loaded), or None: unreadable tables do not exist."""
+    return tables_for_user(user=user).filter(pk=table_id).first()
+
+
+def hands_for_table(*, table: Table) -> QuerySet[Hand]:
+    """The table's hands in order, with who entered and confirmed them; the secret columns
+    (deal, deck, salt) stay in the row but are never shown before the hand is over."""
+    return (
+        Hand.objects.filter(table=table)
+        .select_related("entered_by", "confirmed_by")
+        .order_by("number")
+    )
+
+
+def hand_for_user(*, user: AnyUser, table_id: int, number: int) -> Hand | None:
+    """Hand ``number`` of a readable table, its table and seats loaded: two queries. None when
+    the hand does not exist or its table is not readable."""
+    hand = (
+        Hand.objects.filter(table_id=table_id, number=number)
+        .select_related("table", "table__event", "entered_by", "confirmed_by")
+        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("user")))
+        .first()
+    )
+    if hand is None or not can_read(user, hand.table):
+        return None
+    return hand
+
+
+def ledger_for_table(*, table: Table) -> QuerySet[LedgerEntry]:
+    """The table's ledger rows in the order they were written."""
+    return LedgerEntry.objects.filter(table=table).select_related("hand").order_by("id")
+
+
+def audit_for_table(*, table: Table) -> QuerySet[AuditEntry]:
+    """The table's audit log, newest first."""
+    return AuditEntry.objects.filter(table=table).select_related("user").order_by("-at", "-id")
+
+
+def series_for_user(*, user: AnyUser) -> QuerySet[TableSeries]:
+    """Series with a table ``user`` may read, and series ``user`` created, with ``pot`` (what
+    the series holds between sittings) annotated."""
+    readable = Table.objects.filter(_readable(user)).values("series_id")
+    scope = Q(pk__in=readable)
+    if user.is_authenticated:
+        scope |= Q(created_by=user.pk)
+    return (
+        TableSeries.objects.filter(scope)
+        .select_related("club")
+        .annotate(
+            carried_out=_ledger_sum(table__series=OuterRef("pk"), payee=SERIES),
+            carried_in=_ledger_sum(table__series=OuterRef("pk"), payer=SERIES),
+        )
+        .order_by("-created_at", "-id")
+    )

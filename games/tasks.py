@@ -1,11 +1,41 @@
 """Celery tasks for games. Tasks take ids, call a service and are safe to run twice."""
 
+from __future__ import annotations
+
+from datetime import timedelta
+
 from celery import shared_task
+from django.utils import timezone
 
 from games import services
+from games.models import IdempotencyRecord
 
 
 @shared_task
 def run_ping(ping_id: int) -> None:
     """Complete the ping ``ping_id`` in this worker process."""
     services.ping_complete(ping_id=ping_id)
+
+
+@shared_task
+def bot_act(hand_id: int, version: int) -> None:
+    """Let bots move while a bot is to act, starting from ``version``; a task for a version
+    the hand has left does nothing (idempotent by version)."""
+    while True:
+        hand = services.hand_bot_move(hand_id=hand_id, version=version, schedule=False)
+        if hand is None:
+            return
+        version = hand.version
+
+
+@shared_task
+def kick_stalled_bots() -> None:
+    """Beat: restart bots whose task was lost (a worker died mid-hand)."""
+    for hand_id, version in services.hands_waiting_for_bots():
+        bot_act.delay(hand_id, version)
+
+
+@shared_task
+def forget_idempotency_keys() -> None:
+    """Beat: drop idempotency records older than 24 hours."""
+    IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - timedelta(hours=24)).delete()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import factory
 from factory.django import DjangoModelFactory
 
-from clubs.models import User
+from clubs.models import Club, Membership, User
 
 DEFAULT_PASSWORD = "correct-horse-battery-9"
 
@@ -21,3 +21,23 @@ class UserFactory(DjangoModelFactory[User]):
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
     display_name = factory.LazyAttribute(lambda user: user.username.capitalize())
     password = factory.django.Password(DEFAULT_PASSWORD)
+
+
+class ClubFactory(DjangoModelFactory[Club]):
+    """A club."""
+
+    class Meta:
+        model = Club
+
+    name = factory.Sequence(lambda n: f"Club {n}")
+
+
+class MembershipFactory(DjangoModelFactory[Membership]):
+    """A user's membership of a club (``role`` member unless given)."""
+
+    class Meta:
+        model = Membership
+
+    club = factory.SubFactory(ClubFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Membership.Role.MEMBER

@@ -1,11 +1,33 @@
-"""Serializers for games resources."""
+"""Serializers for games resources.
 
+Input serializers parse requests; output serializers shape answers. Score-sheet entries,
+rules and actions are passed to the services as the client sent them, because the engine
+checks them and names the offending field in its own words (``spec/hand-record.md``); their
+serializers here describe them for the schema.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import WorkerPing
+import engine
+from clubs.models import Club, Event, User
+from games import services
+from games.api.sheet import seats_in_order, with_sentences
+from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
+from tournaments.models import Round
+
+Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
+HAND_REASONS = ["dealer", "game", "tricks", "fall", "premium", "ausfechten"]
+#: ``Hand.Status`` is named once in the schema (on ``Hand``); elsewhere a plain string.
+HAND_STATUS_TEXT = "The hand's status: pending, playing or done (see Hand.status)."
 
 
-class WorkerPingSerializer(serializers.ModelSerializer):
+class WorkerPingSerializer(serializers.ModelSerializer[WorkerPing]):
     """A ping and the process that answered it."""
 
     class Meta:
@@ -20,3 +42,568 @@ class WorkerPingSerializer(serializers.ModelSerializer):
             "completed_at",
         )
         read_only_fields = fields
+
+
+# ---------------------------------------------------------------------------------------------
+# shapes described for the schema (the engine checks the content)
+
+
+class RulesSerializer(serializers.Serializer[dict[str, Any]]):
+    """The engine's rules object (``spec/wien.md``): every option spelled out in answers;
+    omitted house-rule options take their defaults in requests."""
+
+    variant = serializers.ChoiceField(choices=["wien"], default="wien")
+    dealer_contribution = serializers.IntegerField(help_text="G, cents: a positive multiple of 10.")
+    pot_cap = serializers.IntegerField(
+        allow_null=True, help_text="L, cents: null (no cap) or a positive multiple of G."
+    )
+    holding_after_forehand = serializers.ChoiceField(
+        choices=["rearhand", "middlehand"], required=False
+    )
+    invitation_tricks = serializers.ChoiceField(choices=["inviter", "each"], required=False)
+    pot_at_close = serializers.ChoiceField(
+        choices=["carry", "split"],
+        required=False,
+        help_text="carry: the pot goes on to the series' next table; split: shared at close.",
+    )
+
+
+@extend_schema_field(RulesSerializer)
+class RulesField(serializers.JSONField):
+    """Rules as sent; the engine checks them (``fields["rules.<option>"]`` on refusal)."""
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": ["C", "S", "D", "H"]},
+            {"type": "integer", "minimum": 5, "maximum": 8},
+        ],
+        "description": "suit games: the trump suit letter; premium games: 5..8.",
+    }
+)
+class GameLevelField(serializers.JSONField):
+    """A suit letter or a premium level."""
+
+
+class GameSerializer(serializers.Serializer[dict[str, Any]]):
+    """The game of a hand: suit (number games, Geschäft, herz), premium or Ausfechten."""
+
+    type = serializers.ChoiceField(choices=["suit", "premium", "ausfechten"])
+    level = GameLevelField(required=False)
+    talon = serializers.BooleanField(
+        required=False, help_text="suit games: false for a hand game (Geschäft, herz)."
+    )
+    hand = serializers.BooleanField(required=False, help_text="premium games: von der Hand.")
+
+
+class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    """A score-sheet entry (``spec/hand-record.md`` form 1) without the common part: the
+    server fills in rules, seats, dealer and pot. A client that sends one of those must send
+    the server's value (``409 record_mismatch`` otherwise)."""
+
+    game = GameSerializer()
+    declarer = serializers.CharField(
+        required=False, help_text="Seat key; omitted for an Ausfechten."
+    )
+    defence = serializers.DictField(
+        child=serializers.ChoiceField(choices=["play", "home", "invite", "invited"]),
+        required=False,
+        help_text="Each defender's choice; omitted for premium games and Ausfechten.",
+    )
+    tricks = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=10),
+        help_text="Tricks of every player who played.",
+    )
+    negotiated = serializers.BooleanField(
+        required=False, help_text="The split was agreed (Aushandeln)."
+    )
+    rules = RulesField(required=False, help_text="Optional; must equal the table's.")
+    seats = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Optional; must match."
+    )
+    dealer = serializers.CharField(required=False, help_text="Optional; must match.")
+    pot = serializers.IntegerField(required=False, help_text="Optional; must match.")
+
+
+class TransferSerializer(serializers.Serializer[dict[str, Any]]):
+    """One money movement of a result."""
+
+    def get_fields(self) -> Fields:
+        return {
+            "from": serializers.CharField(),
+            "to": serializers.CharField(),
+            "amount": serializers.IntegerField(help_text="Cents."),
+            "why": serializers.ChoiceField(choices=HAND_REASONS),
+        }
+
+
+class ResultSerializer(serializers.Serializer[dict[str, Any]]):
+    """What settling a hand gives (``spec/hand-record.md``, "Result")."""
+
+    stake = serializers.IntegerField()
+    declarer = serializers.CharField(allow_null=True)
+    game = GameSerializer()
+    made = serializers.BooleanField(allow_null=True)
+    fallen = serializers.ListField(child=serializers.CharField())
+    tricks = serializers.DictField(child=serializers.IntegerField())
+    delta = serializers.DictField(child=serializers.IntegerField())
+    pot = serializers.IntegerField(help_text="The pot after the hand.")
+    transfers = TransferSerializer(many=True)
+
+
+class ProofSerializer(serializers.Serializer[dict[str, Any]]):
+    """The deal's proof, revealed after the hand (``spec/hand-record.md``, "Deal
+    commitment")."""
+
+    commitment = serializers.CharField()
+    salt = serializers.CharField()
+    deck = serializers.ListField(child=serializers.CharField())
+
+
+# ---------------------------------------------------------------------------------------------
+# tables
+
+
+class SeatInputSerializer(serializers.Serializer[dict[str, Any]]):
+    """A seat to create: a user (by username), a named guest, or a bot (hosted tables)."""
+
+    key = serializers.SlugField(max_length=40, help_text="The seat's name in hand records.")
+    kind = serializers.ChoiceField(choices=Seat.Kind.choices)
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=User.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Username, for kind user.",
+    )
+    guest_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    bot_level = serializers.CharField(
+        max_length=16, required=False, allow_blank=True, default="", help_text="random"
+    )
+
+
+class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
+    """Input for ``POST /api/v1/tables/``."""
+
+    name = serializers.CharField(max_length=150)
+    mode = serializers.ChoiceField(choices=Table.Mode.choices)
+    rules = RulesField()
+    seats = SeatInputSerializer(many=True, help_text="3 or 4 seats in playing order.")
+    first_dealer = serializers.SlugField(
+        required=False, allow_null=True, default=None, help_text="A seat key; absent: drawn."
+    )
+    series = serializers.PrimaryKeyRelatedField(
+        queryset=TableSeries.objects.all(), required=False, allow_null=True, default=None
+    )
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False, allow_null=True, default=None
+    )
+    event = serializers.PrimaryKeyRelatedField(
+        queryset=Event.objects.all(), required=False, allow_null=True, default=None
+    )
+    round = serializers.PrimaryKeyRelatedField(
+        queryset=Round.objects.all(), required=False, allow_null=True, default=None
+    )
+    is_public = serializers.BooleanField(required=False, default=False)
+    requires_confirmation = serializers.BooleanField(required=False, default=False)
+
+    def to_service_kwargs(self) -> dict[str, Any]:
+        """The validated input as ``services.table_create`` keywords."""
+        data = self.validated_data
+        return {
+            "name": data["name"],
+            "mode": data["mode"],
+            "rules": data["rules"],
+            "seats": [
+                services.SeatSpec(
+                    key=s["key"],
+                    kind=s["kind"],
+                    user=s.get("user"),
+                    guest_name=s.get("guest_name", ""),
+                    bot_level=s.get("bot_level", ""),
+                )
+                for s in data["seats"]
+            ],
+            "first_dealer": data["first_dealer"],
+            "series_id": data["series"].pk if data["series"] else None,
+            "club_id": data["club"].pk if data["club"] else None,
+            "event_id": data["event"].pk if data["event"] else None,
+            "round_id": data["round"].pk if data["round"] else None,
+            "is_public": data["is_public"],
+            "requires_confirmation": data["requires_confirmation"],
+        }
+
+
+class SeatSerializer(serializers.ModelSerializer[Seat]):
+    """A seat at a table."""
+
+    name = serializers.CharField(source="display_name", read_only=True)
+    username = serializers.CharField(source="user.username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Seat
+        fields = ("key", "position", "kind", "name", "user", "username", "bot_level")
+        read_only_fields = fields
+
+
+class PaymentSerializer(serializers.Serializer[dict[str, Any]]):
+    """One payment that settles the nets, with its sentence."""
+
+    def get_fields(self) -> Fields:
+        return {
+            "from": serializers.CharField(),
+            "to": serializers.CharField(),
+            "amount": serializers.IntegerField(help_text="Cents."),
+            "sentence": serializers.CharField(help_text='e.g. "carl pays anna 3.40 €".'),
+        }
+
+
+class SettlementSerializer(serializers.Serializer[dict[str, Any]]):
+    """Each player's net at the sitting and the payments that settle them; the pot is one
+    more party when money stays in it."""
+
+    nets = serializers.DictField(child=serializers.IntegerField(), help_text="Seat → cents.")
+    pot = serializers.IntegerField(help_text="The pot now (0 once closed).")
+    pot_net = serializers.IntegerField(
+        help_text="What the pot (the series) is owed by the players; negative: it owes them."
+    )
+    payments = PaymentSerializer(many=True)
+
+
+class BalancesSerializer(serializers.Serializer[dict[str, Any]]):
+    """Every ledger party's balance at the table: seats, ``pot`` and ``series``."""
+
+    balances = serializers.DictField(child=serializers.IntegerField())
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    """A table (from ``selectors.tables_with_totals``: seats, pot and hand count loaded)."""
+
+    seats = serializers.SerializerMethodField()
+    first_dealer = serializers.SerializerMethodField()
+    next_dealer = serializers.SerializerMethodField()
+    pot = serializers.SerializerMethodField()
+    hands_count = serializers.SerializerMethodField()
+    closing = serializers.SerializerMethodField()
+    rules = RulesField(read_only=True)
+    created_by = serializers.CharField(
+        source="created_by.username", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Table
+        fields = (
+            "id",
+            "name",
+            "mode",
+            "status",
+            "rules",
+            "seats",
+            "first_dealer",
+            "dealer_draw",
+            "next_dealer",
+            "pot",
+            "opening_pot",
+            "hands_count",
+            "series",
+            "club",
+            "event",
+            "round",
+            "is_public",
+            "requires_confirmation",
+            "created_by",
+            "created_at",
+            "closed_at",
+            "closing",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, table: Table) -> Any:
+        return SeatSerializer(seats_in_order(table), many=True).data
+
+    def get_first_dealer(self, table: Table) -> str:
+        return str(seats_in_order(table)[table.first_dealer].key)
+
+    def get_next_dealer(self, table: Table) -> str | None:
+        if table.status != Table.Status.OPEN:
+            return None
+        return services.dealer_for(table, self.get_hands_count(table) + 1)
+
+    def get_pot(self, table: Table) -> int:
+        """The pot now, from the ledger."""
+        return int(getattr(table, "pot_in", 0)) - int(getattr(table, "pot_out", 0))
+
+    def get_hands_count(self, table: Table) -> int:
+        return int(getattr(table, "hands_count", 0))
+
+    @extend_schema_field(SettlementSerializer(allow_null=True))
+    def get_closing(self, table: Table) -> dict[str, Any] | None:
+        return None if table.closing is None else with_sentences(table, table.closing)
+
+
+class SeriesSerializer(serializers.ModelSerializer[TableSeries]):
+    """A series of sittings sharing a carried pot."""
+
+    pot = serializers.SerializerMethodField(help_text="Cents the series holds between sittings.")
+    created_by = serializers.CharField(
+        source="created_by.username", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = TableSeries
+        fields = ("id", "name", "club", "created_by", "created_at", "pot")
+        read_only_fields = fields
+
+    def get_pot(self, series: TableSeries) -> int:
+        return int(getattr(series, "carried_out", 0)) - int(getattr(series, "carried_in", 0))
+
+
+class SeriesCreateSerializer(serializers.Serializer[dict[str, Any]]):
+    """Input for ``POST /api/v1/series/``."""
+
+    name = serializers.CharField(max_length=150)
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False, allow_null=True, default=None
+    )
+
+
+class LedgerEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
+    """One money movement at a table."""
+
+    hand = serializers.IntegerField(source="hand.number", read_only=True, allow_null=True)
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("id", "hand", "payer", "payee", "amount", "reason", "created_at")
+        read_only_fields = fields
+
+
+class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
+    """Who changed what at a table, and the state before and after."""
+
+    user = serializers.CharField(source="user.username", read_only=True, allow_null=True)
+    before = serializers.JSONField(read_only=True, allow_null=True)
+    after = serializers.JSONField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = AuditEntry
+        fields = ("id", "at", "user", "action", "hand_number", "before", "after")
+        read_only_fields = fields
+
+
+class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
+    """One settled hand on the running sheet."""
+
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text=HAND_STATUS_TEXT)
+    dealer = serializers.CharField()
+    game = serializers.CharField(help_text='e.g. "D", "Geschäft S", "herz", "6 Mord".')
+    declarer = serializers.CharField(allow_null=True)
+    made = serializers.BooleanField(allow_null=True)
+    fallen = serializers.ListField(child=serializers.CharField())
+    balances = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Seat → running balance after the hand."
+    )
+    pot = serializers.IntegerField(help_text="The pot after the hand.")
+
+
+class SheetSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class ScoreSheetSerializer(serializers.Serializer[dict[str, Any]]):
+    """The running score sheet (amounts in cents)."""
+
+    seats = SheetSeatSerializer(many=True)
+    opening_pot = serializers.IntegerField()
+    rows = ScoreSheetRowSerializer(many=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# hands
+
+
+class HandSerializer(serializers.ModelSerializer[Hand]):
+    """A hand's public information. Hosted hands show their commitment, phase and player to
+    act while played, and their result and proof only after the end; never the deal, deck,
+    salt or actions before. Context: ``table`` (seats loaded)."""
+
+    stake = serializers.SerializerMethodField()
+    entered_by = serializers.CharField(
+        source="entered_by.username", read_only=True, allow_null=True
+    )
+    confirmed_by = serializers.CharField(
+        source="confirmed_by.username", read_only=True, allow_null=True
+    )
+    entry = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+    commitment = serializers.SerializerMethodField()
+    phase = serializers.SerializerMethodField()
+    to_act = serializers.SerializerMethodField()
+    proof = serializers.SerializerMethodField()
+
+    # Plain labels: a choice set of its own in the schema ("HandStatusEnum").
+    status = serializers.ChoiceField(choices=[(v, v) for v in Hand.Status.values])
+
+    class Meta:
+        model = Hand
+        fields = (
+            "number",
+            "status",
+            "dealer",
+            "pot_before",
+            "stake",
+            "version",
+            "created_at",
+            "finished_at",
+            "entered_by",
+            "confirmed_by",
+            "entry",
+            "result",
+            "commitment",
+            "phase",
+            "to_act",
+            "proof",
+        )
+        read_only_fields = fields
+
+    @property
+    def table(self) -> Table:
+        table = self.context["table"]
+        assert isinstance(table, Table)
+        return table
+
+    @cached_property
+    def _rules(self) -> engine.Rules:
+        return engine.parse_rules(self.table.rules)
+
+    def _hosted(self) -> bool:
+        return bool(self.table.mode == Table.Mode.HOSTED)
+
+    def _public_view(self, hand: Hand) -> dict[str, Any]:
+        cache: dict[int, dict[str, Any]] = self.context.setdefault("_views", {})
+        if hand.pk not in cache:
+            cache[hand.pk] = engine.view(services.hand_state(self.table, hand), None)
+        return cache[hand.pk]
+
+    def get_stake(self, hand: Hand) -> int:
+        """S for this hand: the pot after the dealer's contribution, capped."""
+        return int(self._rules.stake(hand.pot_before))
+
+    @extend_schema_field(ScoreSheetEntrySerializer(allow_null=True))
+    def get_entry(self, hand: Hand) -> dict[str, Any] | None:
+        return None if self._hosted() else hand.entry
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_result(self, hand: Hand) -> dict[str, Any] | None:
+        if self._hosted() and hand.status != Hand.Status.DONE:
+            return None
+        return hand.result
+
+    def get_commitment(self, hand: Hand) -> str | None:
+        return hand.commitment if self._hosted() else None
+
+    def get_phase(self, hand: Hand) -> str | None:
+        """The engine's phase of a hosted hand (``auction`` … ``done``)."""
+        if not self._hosted():
+            return None
+        if hand.status == Hand.Status.DONE:
+            return "done"
+        return str(self._public_view(hand)["phase"])
+
+    def get_to_act(self, hand: Hand) -> str | None:
+        """The seat to act in a hosted hand being played."""
+        if not self._hosted() or hand.status == Hand.Status.DONE:
+            return None
+        to_act = self._public_view(hand)["to_act"]
+        return None if to_act is None else str(to_act)
+
+    @extend_schema_field(ProofSerializer(allow_null=True))
+    def get_proof(self, hand: Hand) -> dict[str, Any] | None:
+        if not self._hosted() or hand.status != Hand.Status.DONE:
+            return None
+        return {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+
+
+class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
+    """Input for ``POST …/hands/{n}/actions/``."""
+
+    action = serializers.DictField(
+        help_text='One action in the record vocabulary, e.g. {"call": "pass"} or '
+        '{"card": "HA"}; "seat" may be given and must be the caller\'s.'
+    )
+    expected_version = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        help_text="The version the client saw; another one is 409 stale_version.",
+    )
+
+
+class TrickCardSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.CharField()
+    card = serializers.CharField()
+
+
+class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
+    """A hand as the caller may see it. Hosted hands: the engine's seat view (``seat`` null
+    for a spectator), with ``legal`` when it is the caller's turn and ``deal``, ``result``
+    and ``proof`` after the hand. Recorded hands: the complete entry and its result."""
+
+    mode = serializers.ChoiceField(choices=Table.Mode.choices)
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text=HAND_STATUS_TEXT)
+    version = serializers.IntegerField()
+    seat = serializers.CharField(allow_null=True, required=False)
+    phase = serializers.CharField(required=False)
+    to_act = serializers.CharField(allow_null=True, required=False)
+    rules = RulesField(required=False)
+    seats = serializers.ListField(child=serializers.CharField(), required=False)
+    dealer = serializers.CharField(required=False)
+    active = serializers.ListField(child=serializers.CharField(), required=False)
+    pot = serializers.IntegerField(required=False)
+    stake = serializers.IntegerField(required=False)
+    hand = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, required=False, help_text="Own cards."
+    )
+    hand_sizes = serializers.DictField(child=serializers.IntegerField(), required=False)
+    talon = serializers.ListField(child=serializers.CharField(), allow_null=True, required=False)
+    dealt_talon = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, required=False
+    )
+    open_hands = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+    actions = serializers.ListField(child=serializers.DictField(), required=False)
+    declarer = serializers.CharField(allow_null=True, required=False)
+    game = GameSerializer(allow_null=True, required=False)
+    defence = serializers.DictField(child=serializers.CharField(), required=False)
+    trick = TrickCardSerializer(many=True, required=False)
+    last_trick = TrickCardSerializer(many=True, required=False)
+    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    offer = serializers.DictField(allow_null=True, required=False)
+    legal = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="Your legal actions."
+    )
+    deal = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+    entry = serializers.DictField(required=False, help_text="Recorded: the complete entry.")
+    result = ResultSerializer(allow_null=True, required=False)
+    proof = ProofSerializer(allow_null=True, required=False)
+
+
+class HandRecordSerializer(serializers.Serializer[dict[str, Any]]):
+    """The complete record of a hand and its result: a full record (form 2) with its
+    ``proof`` for hosted hands (``python -m engine verify`` checks it), the complete
+    score-sheet entry (form 1) for recorded hands."""
+
+    mode = serializers.ChoiceField(choices=Table.Mode.choices)
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text=HAND_STATUS_TEXT)
+    record = serializers.DictField(help_text="spec/hand-record.md form 1 or form 2.")
+    result = ResultSerializer()

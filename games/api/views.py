@@ -1,20 +1,625 @@
-"""Worker pings: ``POST /api/v1/pings/`` enqueues a job a Celery worker completes."""
+"""Games API: tables, their hands, ledger, audit log, score sheet and settlement; series;
+worker pings.
+
+Each view parses its input with a serializer, finds the table through a selector scoped to
+the caller (a table the caller may not read does not exist: 404), checks the object
+permission (writers only for writes: 403 before any service runs), calls one service or
+selector and serializes the answer. ``docs/games.md`` is the specification.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.db.models import QuerySet
+from django.contrib.auth.models import AnonymousUser
+from django.core.paginator import Page
+from django.db.models import Count, Q, QuerySet, Window
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
 
+import engine
 from clubs.models import User
-from games import selectors, services
-from games.api.serializers import WorkerPingSerializer
-from games.models import WorkerPing
+from config.api.pagination import DefaultPagination
+from config.api.schema import ErrorSerializer
+from games import idempotency, selectors, services
+from games.api.serializers import (
+    ActionInputSerializer,
+    AuditEntrySerializer,
+    BalancesSerializer,
+    HandRecordSerializer,
+    HandSerializer,
+    HandViewSerializer,
+    LedgerEntrySerializer,
+    ScoreSheetEntrySerializer,
+    ScoreSheetSerializer,
+    SeriesCreateSerializer,
+    SeriesSerializer,
+    SettlementSerializer,
+    TableCreateSerializer,
+    TableSerializer,
+    WorkerPingSerializer,
+)
+from games.api.sheet import SheetCSVRenderer, score_sheet, with_sentences
+from games.errors import NotYourTurn, TableConflict
+from games.models import AuditEntry, Hand, LedgerEntry, Table, TableSeries, WorkerPing
+from games.permissions import TableAccess, seat_of
+
+CONFLICT = OpenApiResponse(ErrorSerializer, description="The table or hand does not allow it.")
+TABLE_ID = OpenApiParameter("table_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+NUMBER = OpenApiParameter(
+    "number", OpenApiTypes.INT, OpenApiParameter.PATH, description="The hand's number."
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    idempotency.HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Send the same key again (within 24 hours) to get the first answer instead "
+    "of acting twice; reused with a different request it is 422 idempotency_key_reused.",
+)
+IDEMPOTENCY_REUSED = OpenApiResponse(
+    ErrorSerializer, description="idempotency_key_reused: the key was used for another request."
+)
+
+
+def _user(request: Request) -> User | AnonymousUser:
+    user = request.user
+    assert isinstance(user, User | AnonymousUser)
+    return user
+
+
+def _signed_in(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _request_body(request: Request) -> Any:
+    data = request.data
+    return data.dict() if hasattr(data, "dict") else data
+
+
+def _once(request: Request, act: Callable[[], tuple[int, Any]]) -> Response:
+    """Run ``act`` under the request's ``Idempotency-Key``, if it has one."""
+    fingerprint = idempotency.fingerprint(
+        request.method or "", request.path, _request_body(request)
+    )
+    code, body = idempotency.run_once(
+        user=_signed_in(request),
+        key=request.headers.get(idempotency.HEADER),
+        fingerprint=fingerprint,
+        act=act,
+    )
+    return Response(body, status=code)
+
+
+class WindowCountPagination(DefaultPagination):
+    """:class:`DefaultPagination` that reads the total from a window function on the page's
+    own rows: one query for a page instead of two."""
+
+    def paginate_queryset(
+        self, queryset: QuerySet[Any], request: Request, view: Any = None
+    ) -> list[Any] | None:
+        size = self.get_page_size(request)
+        if not size:
+            return None
+        raw = request.query_params.get(self.page_query_param) or "1"
+        try:
+            number = int(raw)
+        except ValueError:
+            number = 0
+        if number < 1:
+            raise NotFound("Invalid page.")
+        offset = (number - 1) * size
+        rows = list(queryset.annotate(_total=Window(Count("pk")))[offset : offset + size])
+        total = rows[0]._total if rows else (0 if number == 1 else queryset.count())
+        paginator = self.django_paginator_class(queryset, size)
+        paginator.__dict__["count"] = total  # Paginator.count is a cached_property
+        if number > max(paginator.num_pages, 1):
+            raise NotFound("Invalid page.")
+        self.page = Page(rows, number, paginator)
+        self.request = request
+        return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# filters
+
+
+class TableFilter(filters.FilterSet):
+    """Filter tables by mode, status, club, event, tournament round and series."""
+
+    class Meta:
+        model = Table
+        fields = ("mode", "status", "club", "event", "round", "series")
+
+
+class HandFilter(filters.FilterSet):
+    """Filter hands by status."""
+
+    class Meta:
+        model = Hand
+        fields = ("status",)
+
+
+class LedgerFilter(filters.FilterSet):
+    """Filter ledger rows by reason, hand number and party (payer or payee)."""
+
+    hand = filters.NumberFilter(field_name="hand__number", label="Hand number")
+    party = filters.CharFilter(method="filter_party", label="Seat key, pot or series")
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("reason", "hand", "party")
+
+    def filter_party(
+        self, queryset: QuerySet[LedgerEntry], name: str, value: str
+    ) -> QuerySet[LedgerEntry]:
+        return queryset.filter(Q(payer=value) | Q(payee=value))
+
+
+class AuditFilter(filters.FilterSet):
+    """Filter audit entries by action and hand number."""
+
+    class Meta:
+        model = AuditEntry
+        fields = ("action", "hand_number")
+
+
+# ---------------------------------------------------------------------------------------------
+# tables
+
+
+class TablePermissions(permissions.IsAuthenticatedOrReadOnly):
+    """Anyone reads (what they may see); signed-in users write."""
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Tables you may read"),
+    retrieve=extend_schema(summary="A table"),
+)
+class TableViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet[Table],
+):
+    """Tables: sittings with fixed rules and 3 or 4 seats (``docs/games.md``)."""
+
+    serializer_class = TableSerializer
+    filterset_class = TableFilter
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Table.objects.none()
+
+    def get_queryset(self) -> QuerySet[Table]:
+        return selectors.tables_with_totals(user=_user(self.request))
+
+    def get_serializer_class(self) -> type[BaseSerializer[Any]]:
+        if self.action == "create":
+            return TableCreateSerializer
+        return TableSerializer
+
+    @extend_schema(
+        summary="Open a table",
+        request=TableCreateSerializer,
+        responses={201: TableSerializer},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Open a sitting; an unknown username is a field error, bad rules are the engine's
+        sentence under ``rules.<option>``, the first dealer is drawn unless given."""
+        serializer = TableCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        table = services.table_create(user=_signed_in(request), **serializer.to_service_kwargs())
+        table = self.get_queryset().get(pk=table.pk)
+        return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Close a table",
+        request=None,
+        responses={200: SettlementSerializer, 409: CONFLICT},
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        """Close the sitting: the pot carries to the series or is split (``pot_at_close``);
+        answers each player's net and the payments, with the pot as a party when it holds
+        money."""
+        table = self.get_object()
+        closed = services.table_close(table_id=table.pk, user=_signed_in(request))
+        assert closed.closing is not None
+        return Response(SettlementSerializer(with_sentences(table, closed.closing)).data)
+
+    @extend_schema(summary="Balances at a table", responses={200: BalancesSerializer})
+    @action(detail=True, methods=["get"])
+    def balances(self, request: Request, pk: str | None = None) -> Response:
+        """Every party's balance from the ledger: seats, ``pot`` and ``series``."""
+        table = self.get_object()
+        return Response(BalancesSerializer({"balances": services.table_balances(table)}).data)
+
+    @extend_schema(summary="Settlement preview", responses={200: SettlementSerializer})
+    @action(detail=True, methods=["get"])
+    def settlement(self, request: Request, pk: str | None = None) -> Response:
+        """Who would pay whom if the table settled now (after close: what was settled)."""
+        table = self.get_object()
+        return Response(
+            SettlementSerializer(with_sentences(table, services.settlement_for(table))).data
+        )
+
+    @extend_schema(
+        summary="Score sheet",
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=["json", "csv"],
+                description="csv: the same sheet as CSV with a header row (or send "
+                "Accept: text/csv).",
+            )
+        ],
+        responses={
+            (200, "application/json"): ScoreSheetSerializer,
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="number,dealer,game,declarer,made,fallen,<seat keys…>,pot",
+            ),
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        renderer_classes=[JSONRenderer, BrowsableAPIRenderer, SheetCSVRenderer],
+    )
+    def sheet(self, request: Request, pk: str | None = None) -> Response:
+        """The running score sheet: per settled hand the dealer, game, declarer, made,
+        fallen, every seat's running balance and the pot after (hands being played are left
+        out)."""
+        table = self.get_object()
+        hands = selectors.hands_for_table(table=table)
+        return Response(ScoreSheetSerializer(score_sheet(table, hands)).data)
+
+
+class TableScopedMixin(generics.GenericAPIView[Any]):
+    """Views under ``tables/{table_id}/``: the table from the caller's readable tables."""
+
+    def get_table(self) -> Table:
+        table = selectors.table_for_user(user=_user(self.request), table_id=self.kwargs["table_id"])
+        if table is None:
+            raise NotFound("There is no such table.")
+        self.check_object_permissions(self.request, table)
+        return table
+
+
+@extend_schema(parameters=[TABLE_ID], summary="A table's ledger")
+class TableLedgerView(TableScopedMixin, generics.ListAPIView[LedgerEntry]):
+    """Every money movement at the table, oldest first."""
+
+    serializer_class = LedgerEntrySerializer
+    filterset_class = LedgerFilter
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = LedgerEntry.objects.none()
+
+    def get_queryset(self) -> QuerySet[LedgerEntry]:
+        if getattr(self, "swagger_fake_view", False):
+            return LedgerEntry.objects.none()
+        return selectors.ledger_for_table(table=self.get_table())
+
+
+@extend_schema(parameters=[TABLE_ID], summary="A table's audit log")
+class TableAuditView(TableScopedMixin, generics.ListAPIView[AuditEntry]):
+    """Who recorded, edited, deleted, confirmed, started and closed what, newest first."""
+
+    serializer_class = AuditEntrySerializer
+    filterset_class = AuditFilter
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = AuditEntry.objects.none()
+
+    def get_queryset(self) -> QuerySet[AuditEntry]:
+        if getattr(self, "swagger_fake_view", False):
+            return AuditEntry.objects.none()
+        return selectors.audit_for_table(table=self.get_table())
+
+
+# ---------------------------------------------------------------------------------------------
+# hands
+
+
+class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
+    """A table's hands (public information); POST records or deals the next one."""
+
+    serializer_class = HandSerializer
+    filterset_class = HandFilter
+    pagination_class = WindowCountPagination
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Hand.objects.none()
+    table: Table
+
+    def get_queryset(self) -> QuerySet[Hand]:
+        if getattr(self, "swagger_fake_view", False):
+            return Hand.objects.none()
+        self.table = self.get_table()
+        return selectors.hands_for_table(table=self.table)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if hasattr(self, "table"):
+            context["table"] = self.table
+        return context
+
+    @extend_schema(parameters=[TABLE_ID], summary="A table's hands")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Record or deal the next hand",
+        parameters=[TABLE_ID, IDEMPOTENCY_KEY],
+        request=ScoreSheetEntrySerializer,
+        responses={201: HandSerializer, 409: CONFLICT, 422: IDEMPOTENCY_REUSED},
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Recorded table: the body is a score-sheet entry (form 1 without the common part;
+        the server fills it in and the engine settles it). Hosted table: no body; the server
+        deals the next hand and publishes its commitment."""
+        table = self.get_table()
+        user = _signed_in(request)
+
+        def act() -> tuple[int, Any]:
+            if table.mode == Table.Mode.HOSTED:
+                hand = services.hand_start(table_id=table.pk, user=user)
+            else:
+                hand = services.table_record_hand(table_id=table.pk, user=user, entry=request.data)
+            return 201, HandSerializer(hand, context={"table": table}).data
+
+        return _once(request, act)
+
+
+class HandScopedMixin(TableScopedMixin):
+    """Views under ``tables/{table_id}/hands/{number}/``."""
+
+    def get_hand(self) -> tuple[Table, Hand]:
+        hand = selectors.hand_for_user(
+            user=_user(self.request), table_id=self.kwargs["table_id"], number=self.kwargs["number"]
+        )
+        if hand is None:
+            raise NotFound("There is no such hand.")
+        self.check_object_permissions(self.request, hand.table)
+        return hand.table, hand
+
+
+class HandDetailView(HandScopedMixin):
+    """One hand: its public information; recorded hands are corrected or deleted here."""
+
+    serializer_class = HandSerializer
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Hand.objects.none()
+
+    @extend_schema(parameters=[TABLE_ID, NUMBER], summary="A hand")
+    def get(self, request: Request, table_id: int, number: int) -> Response:
+        table, hand = self.get_hand()
+        return Response(HandSerializer(hand, context={"table": table}).data)
+
+    @extend_schema(
+        summary="Correct a recorded hand",
+        parameters=[TABLE_ID, NUMBER],
+        request=ScoreSheetEntrySerializer,
+        responses={200: HandSerializer, 409: CONFLICT},
+    )
+    def put(self, request: Request, table_id: int, number: int) -> Response:
+        """Replace the entry; this hand and every later one are recomputed (dealer, pot,
+        stake, settlement, ledger). A later hand that no longer settles: 409
+        ``later_hand_invalid``, nothing written."""
+        table, _ = self.get_hand()
+        hand = services.hand_edit(
+            table_id=table.pk, number=number, user=_signed_in(request), entry=request.data
+        )
+        return Response(HandSerializer(hand, context={"table": table}).data)
+
+    @extend_schema(
+        summary="Delete a recorded hand",
+        parameters=[TABLE_ID, NUMBER],
+        request=None,
+        responses={204: None, 409: CONFLICT},
+    )
+    def delete(self, request: Request, table_id: int, number: int) -> Response:
+        """Remove the hand; later hands move up and are recomputed."""
+        table, _ = self.get_hand()
+        services.hand_delete(table_id=table.pk, number=number, user=_signed_in(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HandConfirmView(HandScopedMixin):
+    """A second seated player confirms a pending entry."""
+
+    serializer_class = HandSerializer
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Hand.objects.none()
+
+    @extend_schema(
+        summary="Confirm a recorded hand",
+        parameters=[TABLE_ID, NUMBER],
+        request=None,
+        responses={200: HandSerializer, 409: CONFLICT},
+    )
+    def post(self, request: Request, table_id: int, number: int) -> Response:
+        table, _ = self.get_hand()
+        hand = services.hand_confirm(table_id=table.pk, number=number, user=_signed_in(request))
+        return Response(HandSerializer(hand, context={"table": table}).data)
+
+
+def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str, Any]:
+    """The hand as ``user`` may see it: hosted, the engine's view for the caller's seat (a
+    spectator's when not seated), with result and proof after the end; recorded, the complete
+    entry and its result."""
+    head = {"mode": table.mode, "number": hand.number, "status": hand.status}
+    if table.mode == Table.Mode.RECORDED:
+        entry = {**services.common_part(table, hand.number, hand.pot_before), **(hand.entry or {})}
+        return {**head, "version": hand.version, "entry": entry, "result": hand.result}
+    seat = seat_of(user, table)
+    out = {**head, **engine.view(services.hand_state(table, hand), seat.key if seat else None)}
+    out["version"] = hand.version
+    if hand.status == Hand.Status.DONE:
+        out["result"] = hand.result
+        out["proof"] = {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+    return out
+
+
+class HandSeatView(HandScopedMixin):
+    """The hand from the caller's seat."""
+
+    serializer_class = HandViewSerializer
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Hand.objects.none()
+
+    @extend_schema(
+        summary="The hand as you see it",
+        parameters=[TABLE_ID, NUMBER],
+        responses={200: HandViewSerializer},
+    )
+    def get(self, request: Request, table_id: int, number: int) -> Response:
+        """Your seat's view (own cards, public actions, ``legal`` on your turn); non-players
+        get the spectator view. After the hand: everything, with result and proof."""
+        table, hand = self.get_hand()
+        return Response(seat_view(table, hand, _user(request)))
+
+
+class HandActionView(HandScopedMixin):
+    """A seated player's move in a hosted hand."""
+
+    serializer_class = ActionInputSerializer
+    permission_classes = [TablePermissions]  # the seat is checked below (403 not_seated)
+    queryset = Hand.objects.none()
+
+    @extend_schema(
+        summary="Act in a hosted hand",
+        parameters=[TABLE_ID, NUMBER, IDEMPOTENCY_KEY],
+        request=ActionInputSerializer,
+        responses={
+            200: OpenApiResponse(HandViewSerializer, description="Your new view and version."),
+            403: OpenApiResponse(ErrorSerializer, description="not_seated or not_your_turn."),
+            409: OpenApiResponse(ErrorSerializer, description="hand_over or stale_version."),
+            422: IDEMPOTENCY_REUSED,
+        },
+    )
+    def post(self, request: Request, table_id: int, number: int) -> Response:
+        """Checked in order: the hand is being played (409 ``hand_over``), the version (409
+        ``stale_version``), your seat and turn (403), then the rules (400
+        ``rule_violation`` with the rule in words)."""
+        table, _ = self.get_hand()
+        user = _signed_in(request)
+        if seat_of(user, table) is None:
+            raise NotYourTurn("You have no seat at this table.", code="not_seated")
+        serializer = ActionInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+
+        def act() -> tuple[int, Any]:
+            hand = services.hand_apply_action(
+                table_id=table.pk,
+                number=number,
+                user=user,
+                action=serializer.validated_data["action"],
+                expected_version=serializer.validated_data["expected_version"],
+            )
+            return 200, seat_view(table, hand, user)
+
+        return _once(request, act)
+
+
+class HandRecordView(HandScopedMixin):
+    """The complete record of a finished hand."""
+
+    serializer_class = HandRecordSerializer
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Hand.objects.none()
+
+    @extend_schema(
+        summary="A hand's complete record",
+        parameters=[TABLE_ID, NUMBER],
+        responses={
+            200: HandRecordSerializer,
+            409: OpenApiResponse(ErrorSerializer, description="hand_in_progress."),
+        },
+    )
+    def get(self, request: Request, table_id: int, number: int) -> Response:
+        """Hosted: the full record (form 2) with its proof, once the hand is over (409
+        ``hand_in_progress`` before). Recorded: the complete score-sheet entry."""
+        table, hand = self.get_hand()
+        if table.mode == Table.Mode.HOSTED:
+            if hand.status != Hand.Status.DONE:
+                raise TableConflict(
+                    f"Hand {hand.number} is still being played; its record is secret until "
+                    "the end.",
+                    code="hand_in_progress",
+                )
+            record = services.hand_record_json(table, hand)
+            record["proof"] = {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+        else:
+            record = {
+                **services.common_part(table, hand.number, hand.pot_before),
+                **(hand.entry or {}),
+            }
+        body = {
+            "mode": table.mode,
+            "number": hand.number,
+            "status": hand.status,
+            "record": record,
+            "result": hand.result,
+        }
+        return Response(body)
+
+
+# ---------------------------------------------------------------------------------------------
+# series
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Series you may read"),
+    retrieve=extend_schema(summary="A series"),
+)
+class SeriesViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet[TableSeries],
+):
+    """Series of sittings sharing a carried pot, with the pot the series holds."""
+
+    serializer_class = SeriesSerializer
+    permission_classes = [TablePermissions]
+    queryset = TableSeries.objects.none()
+
+    def get_queryset(self) -> QuerySet[TableSeries]:
+        return selectors.series_for_user(user=_user(self.request))
+
+    @extend_schema(
+        summary="Start a series", request=SeriesCreateSerializer, responses={201: SeriesSerializer}
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = SeriesCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = serializer.validated_data["club"]
+        series = services.series_create(
+            user=_signed_in(request),
+            name=serializer.validated_data["name"],
+            club_id=club.pk if club else None,
+        )
+        series = self.get_queryset().get(pk=series.pk)
+        return Response(SeriesSerializer(series).data, status=status.HTTP_201_CREATED)
+
+
+# ---------------------------------------------------------------------------------------------
+# worker pings
 
 
 class WorkerPingFilter(filters.FilterSet):

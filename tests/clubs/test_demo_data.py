@@ -1,18 +1,177 @@
-"""``manage.py demo_data``."""
+"""``manage.py demo_data``: accounts, the club, two recorded tables and a hosted hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 
-from clubs.models import User
+import engine
+from clubs.management.commands import demo_data
+from clubs.models import Club, Event, Membership, User
+from games import services
+from games.models import AuditEntry, Hand, LedgerEntry, Table
 
 pytestmark = pytest.mark.django_db
 
+CaptureOnCommit = Callable[..., AbstractContextManager[list[Callable[[], Any]]]]
 
-def test_it_creates_the_demo_accounts_idempotently() -> None:
-    call_command("demo_data")
-    call_command("demo_data")
+
+def _run(capture: CaptureOnCommit) -> str:
+    """Run the command as ``make demo`` does: its on-commit work (the bots' moves) runs."""
+    out = StringIO()
+    with capture(execute=True):
+        call_command("demo_data", stdout=out)
+    return out.getvalue()
+
+
+def _counts() -> dict[str, int]:
+    return {
+        model.__name__: model.objects.count()
+        for model in (User, Club, Membership, Event, Table, Hand, LedgerEntry, AuditEntry)
+    }
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    """The demo's five password hashes at full strength take seconds per test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def demo(django_capture_on_commit_callbacks: CaptureOnCommit) -> str:
+    return _run(django_capture_on_commit_callbacks)
+
+
+def _hands(name: str) -> list[Hand]:
+    return list(Hand.objects.filter(table__name=name).order_by("number"))
+
+
+def test_it_creates_the_demo_accounts(demo: str) -> None:
     admin = User.objects.get(username="admin")
     assert admin.is_superuser and admin.check_password("admin-demo-1")
     for name in ("anna", "bert", "carl", "dave"):
         assert User.objects.get(username=name).check_password("demo-pass-1")
     assert User.objects.count() == 5
+
+
+def test_it_changes_nothing_when_run_again(
+    demo: str, django_capture_on_commit_callbacks: CaptureOnCommit
+) -> None:
+    before = _counts()
+    hosted = Hand.objects.get(table__name=demo_data.HOSTED_TABLE)
+    _run(django_capture_on_commit_callbacks)
+    assert _counts() == before
+    again = Hand.objects.get(table__name=demo_data.HOSTED_TABLE)
+    assert (again.version, again.actions) == (hosted.version, hosted.actions)
+
+
+def test_it_creates_the_club_with_anna_as_admin_and_an_evening(demo: str) -> None:
+    club = Club.objects.get(name=demo_data.CLUB_NAME)
+    roles = dict(club.memberships.values_list("user__username", "role"))
+    assert roles == {"anna": "admin", "bert": "member", "carl": "member", "dave": "member"}
+    assert club.events.count() == 1
+
+
+def test_it_prints_the_table_ids(demo: str) -> None:
+    for table in Table.objects.all():
+        assert f"table {table.pk} '{table.name}'" in demo
+    recorded = Table.objects.get(name=demo_data.RECORDED_TABLE)
+    assert f"/api/v1/tables/{recorded.pk}/sheet/" in demo
+
+
+def test_the_recorded_table_has_its_twelve_hands(demo: str) -> None:
+    table = Table.objects.get(name=demo_data.RECORDED_TABLE)
+    assert table.mode == Table.Mode.RECORDED and table.is_public
+    assert table.event is not None and table.club is not None
+    assert services.seat_keys(table) == ["anna", "bert", "carl"]
+    assert table.rules["dealer_contribution"] == 100 and table.rules["pot_cap"] == 300
+    hands = _hands(demo_data.RECORDED_TABLE)
+    assert [h.entry for h in hands] == list(demo_data.DIENSTAG_HANDS)
+    assert all(h.status == Hand.Status.DONE for h in hands)
+    assert [h.dealer for h in hands] == ["carl", "anna", "bert"] * 4
+
+
+def test_the_recorded_ledger_sums_to_zero_with_the_pot(demo: str) -> None:
+    table = Table.objects.get(name=demo_data.RECORDED_TABLE)
+    balances = services.table_balances(table)
+    hands = _hands(demo_data.RECORDED_TABLE)
+    pots = [(h.result or {})["pot"] for h in hands]
+    assert sum(balances.values()) == 0
+    assert balances["pot"] == pots[-1] > 0
+    assert [h.pot_before for h in hands] == [0, *pots[:-1]]
+
+
+def _kinds(hand: Hand) -> set[str]:
+    """The demo's kinds of result a hand shows."""
+    entry, result = hand.entry or {}, hand.result or {}
+    game = entry["game"]
+    kinds = set()
+    if game["type"] == "ausfechten":
+        return {"ausfechten"}
+    declarer = entry["declarer"]
+    if game["type"] == "premium":
+        made = "made" if result["made"] else "lost"
+        return {f"premium {game['level']}{'h' if game['hand'] else ''} {made}"}
+    defence = sorted(entry["defence"].values())
+    if not result["made"]:
+        kinds.add("fallen declarer")
+    if any(p != declarer for p in result["fallen"]):
+        kinds.add("fallen defender")
+    if defence == ["invite", "invited"]:
+        kinds.add("invitation")
+    if defence == ["home", "play"]:
+        kinds.add("one home")
+    if defence == ["home", "home"]:
+        kinds.add("both home")
+    if not game["talon"]:
+        kinds.add("herz" if game["level"] == "H" else "geschaeft")
+    if entry.get("negotiated"):
+        kinds.add("negotiated")
+    return kinds
+
+
+def test_the_recorded_table_shows_every_kind_of_hand(demo: str) -> None:
+    seen = set().union(*(_kinds(h) for h in _hands(demo_data.RECORDED_TABLE)))
+    assert seen >= {
+        "fallen declarer",
+        "fallen defender",
+        "invitation",
+        "one home",
+        "both home",
+        "geschaeft",
+        "herz",
+        "premium 5 made",
+        "premium 8h lost",
+        "ausfechten",
+        "negotiated",
+    }
+
+
+def test_the_four_seat_table_has_a_dealer_who_sits_out(demo: str) -> None:
+    table = Table.objects.get(name=demo_data.FOUR_SEAT_TABLE)
+    assert services.seat_keys(table) == ["anna", "bert", "carl", "dave"]
+    hands = _hands(demo_data.FOUR_SEAT_TABLE)
+    assert len(hands) == len(demo_data.VIERER_HANDS) >= 2
+    for hand in hands:
+        assert hand.result is not None
+        assert hand.dealer not in hand.result["tricks"]
+        assert hand.result["delta"][hand.dealer] == -100
+    assert sum(services.table_balances(table).values()) == 0
+
+
+def test_the_hosted_hand_is_dealt_with_a_commitment_and_waits_for_anna(demo: str) -> None:
+    table = Table.objects.get(name=demo_data.HOSTED_TABLE)
+    assert table.mode == Table.Mode.HOSTED
+    kinds = {s.key: (s.kind, s.bot_level) for s in table.seats.all()}
+    assert kinds == {"anna": ("user", ""), "bot-1": ("bot", "random"), "bot-2": ("bot", "random")}
+    (hand,) = _hands(demo_data.HOSTED_TABLE)
+    assert hand.status == Hand.Status.PLAYING
+    assert len(hand.commitment) == 64
+    assert hand.commitment == engine.commitment(hand.salt, hand.deck or [])
+    assert [a["seat"] for a in hand.actions] == ["bot-1", "bot-2"]
+    assert services.hand_state(table, hand).to_act_seat == "anna"

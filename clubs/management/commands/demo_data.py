@@ -1,39 +1,290 @@
-"""``manage.py demo_data``: idempotently create the demo admin and players."""
+"""``manage.py demo_data``: idempotently create the demo accounts, a club and its tables.
+
+What it makes (nothing, when it finds the club's tables already there):
+
+- the admin and the players anna, bert, carl and dave;
+- the club "Wiener Préférence-Runde" (anna admin, the others members) and a club evening;
+- "Dienstagsrunde": a public recorded table of anna, bert and carl (G 1 €, cap 3 €) with a
+  dozen score-sheet entries covering every kind of result (:data:`DIENSTAG_HANDS`);
+- "Viererrunde": a recorded table with dave as a fourth seat (the dealer sits out);
+- "Online-Tisch": a hosted table of anna and two random bots with one hand dealt.
+
+Every hand goes through ``games.services`` (the engine checks and settles it), so the demo is
+exactly what the API would have stored. Table ids are printed for ``make run``.
+"""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
-from clubs.models import User
+from clubs.models import Club, Event, Membership, User
+from games import services
+from games.models import Seat, Table
 
 DEMO_ADMIN = ("admin", "admin-demo-1")
 DEMO_PLAYERS = ("anna", "bert", "carl", "dave")
 DEMO_PLAYER_PASSWORD = "demo-pass-1"
 
+CLUB_NAME = "Wiener Préférence-Runde"
+EVENT_NAME = "Clubabend"
+RECORDED_TABLE = "Dienstagsrunde"
+FOUR_SEAT_TABLE = "Viererrunde"
+HOSTED_TABLE = "Online-Tisch"
+BOTS = ("bot-1", "bot-2")
+RULES = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 
-class Command(BaseCommand):
-    help = "Create demo accounts (admin/admin-demo-1; anna, bert, carl, dave/demo-pass-1)."
 
-    @transaction.atomic
-    def handle(self, *args: Any, **options: Any) -> None:
-        username, password = DEMO_ADMIN
-        admin, created = User.objects.get_or_create(
-            username=username,
-            defaults={"is_staff": True, "is_superuser": True, "display_name": "Demo Admin"},
+def _suit(level: str, talon: bool = True) -> dict[str, Any]:
+    return {"type": "suit", "level": level, "talon": talon}
+
+
+# Seats anna, bert, carl; carl deals first, so hand n is dealt by carl, anna, bert, carl, ...
+# and the server fills in the pot. Each comment gives the dealer, the pot before the deal and
+# the stake S (wien.md: S = min(pot + G, cap)). With pot 0 both defenders must play.
+DIENSTAG_HANDS: tuple[dict[str, Any], ...] = (
+    # 1 carl, pot 0, S 1 €: anna falls with 5 tricks (fallen declarer).
+    {
+        "game": _suit("S"),
+        "declarer": "anna",
+        "defence": {"bert": "play", "carl": "play"},
+        "tricks": {"anna": 5, "bert": 3, "carl": 2},
+    },
+    # 2 anna, pot 2 €, S 3 €: bert makes diamonds; anna defends with 1 trick and falls.
+    {
+        "game": _suit("D"),
+        "declarer": "bert",
+        "defence": {"carl": "play", "anna": "play"},
+        "tricks": {"bert": 7, "carl": 2, "anna": 1},
+    },
+    # 3 bert, pot 3 €, S 3 €: anna invites bert against carl's clubs; together 4 tricks.
+    {
+        "game": _suit("C"),
+        "declarer": "carl",
+        "defence": {"anna": "invite", "bert": "invited"},
+        "tricks": {"carl": 6, "anna": 2, "bert": 2},
+    },
+    # 4 carl, pot 1 €, S 2 €: anna makes hearts after the talon; carl stays home.
+    {
+        "game": _suit("H"),
+        "declarer": "anna",
+        "defence": {"bert": "play", "carl": "home"},
+        "tricks": {"anna": 7, "bert": 3},
+    },
+    # 5 anna, pot 0, S 1 €: bert's Geschäft in spades (no talon), both must play.
+    {
+        "game": _suit("S", talon=False),
+        "declarer": "bert",
+        "defence": {"carl": "play", "anna": "play"},
+        "tricks": {"bert": 6, "carl": 2, "anna": 2},
+    },
+    # 6 bert, pot 0: everybody passed, Ausfechten 4-4-2; carl and anna pay 1 € each.
+    {"game": {"type": "ausfechten"}, "tricks": {"carl": 4, "anna": 4, "bert": 2}},
+    # 7 carl, pot 3 €, S 3 €: anna's diamonds, both defenders stay home.
+    {
+        "game": _suit("D"),
+        "declarer": "anna",
+        "defence": {"bert": "home", "carl": "home"},
+        "tricks": {},
+    },
+    # 8 anna, pot 1 €, S 2 €: bert's herz, carl plays, anna home; the herz premium.
+    {
+        "game": _suit("H", talon=False),
+        "declarer": "bert",
+        "defence": {"carl": "play", "anna": "home"},
+        "tricks": {"bert": 6, "carl": 4},
+    },
+    # 9 bert, pot 0, S 1 €: carl's Bettler (5) made: no trick in ten.
+    {
+        "game": {"type": "premium", "level": 5, "hand": False},
+        "declarer": "carl",
+        "tricks": {"carl": 0, "anna": 5, "bert": 5},
+    },
+    # 10 carl, pot 0, S 1 €: bert's 8 von der Hand lost at the fourth trick (k = 5).
+    {
+        "game": {"type": "premium", "level": 8, "hand": True},
+        "declarer": "bert",
+        "tricks": {"bert": 3, "anna": 1, "carl": 0},
+    },
+    # 11 anna, pot 2 €, S 3 €: bert's clubs, carl alone, anna home; split agreed at 7-3.
+    {
+        "game": _suit("C"),
+        "declarer": "bert",
+        "defence": {"carl": "play", "anna": "home"},
+        "tricks": {"bert": 7, "carl": 3},
+        "negotiated": True,
+    },
+    # 12 bert, pot 0, S 1 €: carl's spades; bert defends with 1 trick and falls.
+    {
+        "game": _suit("S"),
+        "declarer": "carl",
+        "defence": {"anna": "play", "bert": "play"},
+        "tricks": {"carl": 6, "anna": 3, "bert": 1},
+    },
+)
+
+# Seats anna, bert, carl, dave; dave deals first and sits out, then anna, then bert.
+VIERER_HANDS: tuple[dict[str, Any], ...] = (
+    # 1 dave (out), pot 0: anna's clubs made, both defenders play.
+    {
+        "game": _suit("C"),
+        "declarer": "anna",
+        "defence": {"bert": "play", "carl": "play"},
+        "tricks": {"anna": 6, "bert": 2, "carl": 2},
+    },
+    # 2 anna (out), pot 0: dave's diamonds fall with 4 tricks.
+    {
+        "game": _suit("D"),
+        "declarer": "dave",
+        "defence": {"bert": "play", "carl": "play"},
+        "tricks": {"dave": 4, "bert": 3, "carl": 3},
+    },
+    # 3 bert (out), pot 2 €, S 3 €: dave's hearts; carl plays alone and falls, anna home.
+    {
+        "game": _suit("H"),
+        "declarer": "dave",
+        "defence": {"anna": "home", "carl": "play"},
+        "tricks": {"dave": 8, "carl": 2},
+    },
+)
+
+
+def _users(stdout: Any) -> dict[str, User]:
+    username, password = DEMO_ADMIN
+    admin, created = User.objects.get_or_create(
+        username=username,
+        defaults={"is_staff": True, "is_superuser": True, "display_name": "Demo Admin"},
+    )
+    if created:
+        admin.set_password(password)
+        admin.save(update_fields=["password"])
+    made = int(created)
+    players = {}
+    for name in DEMO_PLAYERS:
+        player, created = User.objects.get_or_create(
+            username=name, defaults={"display_name": name.capitalize()}
         )
         if created:
-            admin.set_password(password)
-            admin.save(update_fields=["password"])
-        made = int(created)
-        for name in DEMO_PLAYERS:
-            player, created = User.objects.get_or_create(
-                username=name, defaults={"display_name": name.capitalize()}
+            player.set_password(DEMO_PLAYER_PASSWORD)
+            player.save(update_fields=["password"])
+            made += 1
+        players[name] = player
+    stdout.write(f"Demo accounts ready ({made} created).")
+    return players
+
+
+def _club(players: dict[str, User]) -> tuple[Club, Event]:
+    club = Club.objects.filter(name=CLUB_NAME).order_by("id").first()
+    if club is None:
+        club = Club.objects.create(name=CLUB_NAME)
+    for name, user in players.items():
+        role = Membership.Role.ADMIN if name == "anna" else Membership.Role.MEMBER
+        Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
+    event = club.events.filter(name=EVENT_NAME).order_by("id").first()
+    if event is None:
+        today = timezone.localdate()
+        starts = datetime.datetime.combine(today, datetime.time(19, 0))
+        event = Event.objects.create(
+            club=club, name=EVENT_NAME, starts_at=timezone.make_aware(starts)
+        )
+    return club, event
+
+
+def _recorded_table(
+    *,
+    name: str,
+    players: dict[str, User],
+    keys: tuple[str, ...],
+    first_dealer: str,
+    hands: tuple[dict[str, Any], ...],
+    club: Club,
+    event: Event | None,
+) -> Table:
+    table = Table.objects.filter(name=name, club=club).order_by("id").first()
+    if table is not None:
+        return table
+    anna = players["anna"]
+    table = services.table_create(
+        user=anna,
+        name=name,
+        mode=Table.Mode.RECORDED,
+        rules=RULES,
+        seats=[services.SeatSpec(key=k, kind=Seat.Kind.USER, user=players[k]) for k in keys],
+        first_dealer=first_dealer,
+        club_id=club.pk,
+        event_id=event.pk if event is not None else None,
+        is_public=True,
+    )
+    for entry in hands:
+        services.table_record_hand(table_id=table.pk, user=anna, entry=entry)
+    return table
+
+
+def _hosted_table(players: dict[str, User]) -> Table:
+    anna = players["anna"]
+    table = Table.objects.filter(name=HOSTED_TABLE, created_by=anna).order_by("id").first()
+    if table is not None:
+        return table
+    bots = [services.SeatSpec(key=k, kind=Seat.Kind.BOT, bot_level="random") for k in BOTS]
+    table = services.table_create(
+        user=anna,
+        name=HOSTED_TABLE,
+        mode=Table.Mode.HOSTED,
+        rules=RULES,
+        seats=[services.SeatSpec(key="anna", kind=Seat.Kind.USER, user=anna), *bots],
+        # anna deals and is rearhand: the bots call first (their tasks run once this
+        # command commits), then it is anna's turn.
+        first_dealer="anna",
+    )
+    services.hand_start(table_id=table.pk, user=anna)
+    return table
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the demo accounts (admin/admin-demo-1; anna, bert, carl, dave/demo-pass-1), "
+        "a club with an evening, two recorded tables and a hosted table (idempotent)."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            players = _users(self.stdout)
+            club, event = _club(players)
+            recorded = _recorded_table(
+                name=RECORDED_TABLE,
+                players=players,
+                keys=("anna", "bert", "carl"),
+                first_dealer="carl",
+                hands=DIENSTAG_HANDS,
+                club=club,
+                event=event,
             )
-            if created:
-                player.set_password(DEMO_PLAYER_PASSWORD)
-                player.save(update_fields=["password"])
-                made += 1
-        self.stdout.write(f"Demo data ready ({made} account(s) created).")
+            four = _recorded_table(
+                name=FOUR_SEAT_TABLE,
+                players=players,
+                keys=("anna", "bert", "carl", "dave"),
+                first_dealer="dave",
+                hands=VIERER_HANDS,
+                club=club,
+                event=None,
+            )
+            hosted = _hosted_table(players)
+            latest = hosted.hands.order_by("-number").values_list("number", flat=True).first()
+        # The hosted hand's bots move on commit (at once without a broker).
+        self.stdout.write(
+            "\n".join(
+                [
+                    f"  Demo club: {CLUB_NAME} (id {club.pk}; anna is its admin)",
+                    f"  Demo:      recorded table {recorded.pk} '{RECORDED_TABLE}', "
+                    f"{recorded.hands.count()} hands: GET /api/v1/tables/{recorded.pk}/sheet/",
+                    f"             4-seat table {four.pk} '{FOUR_SEAT_TABLE}' (dealer sits out):"
+                    f" GET /api/v1/tables/{four.pk}/sheet/",
+                    f"             hosted table {hosted.pk} '{HOSTED_TABLE}' (anna + 2 bots), "
+                    f"log in as anna: GET /api/v1/tables/{hosted.pk}/hands/{latest}/view/",
+                ]
+            )
+        )

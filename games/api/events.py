@@ -1,0 +1,163 @@
+"""Long-polling events of a hosted hand.
+
+``GET /api/v1/tables/{table_id}/hands/{number}/events/?after=V&wait=S`` answers with the
+actions after version ``V`` (the hand's version counts its actions: action ``i`` makes version
+``i``), rendered for the caller's seat by the engine (another seat's discard is ``null`` until
+the hand ends; a spectator sees public information only). When there are none yet and the hand
+is still being played, the request waits up to ``S`` seconds (default ``LONG_POLL_SECONDS``,
+at most 60; ``wait=0`` answers at once) for the next one.
+
+The view is async (adrf): while it waits it holds no worker slot and no database connection,
+only a coroutine on the worker's event loop and, with Redis, one pub/sub subscription
+(:func:`games.notify.wait_for_change`); other requests go on being served. (Django's ASGI
+handler still gives every request its own idle helper thread for its sync parts, so a waiting
+request keeps one parked thread; ``bench/games_bench.py`` counts them.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adrf.views import APIView  # type: ignore[import-untyped]
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import engine
+from clubs.models import User
+from config.api.schema import ErrorSerializer
+from games import notify, services
+from games.errors import InvalidInput
+from games.models import Hand, Table
+from games.permissions import can_read, seat_of
+
+MAX_WAIT_SECONDS = 60.0
+
+
+class EventSerializer(serializers.Serializer[dict[str, Any]]):
+    """One action of the hand as the caller may see it."""
+
+    version = serializers.IntegerField(help_text="The hand's version after this action.")
+    seat = serializers.CharField(help_text="The seat that acted.")
+    action = serializers.DictField(
+        help_text='The action without its seat, e.g. {"call": "pass"} or {"card": "HA"}; '
+        'another seat\'s discard is {"discard": null} until the hand is over.'
+    )
+
+
+class EventsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The actions after ``after`` and where the hand stands now."""
+
+    version = serializers.IntegerField(help_text="The hand's current version.")
+    status = serializers.ChoiceField(choices=Hand.Status.choices)
+    phase = serializers.CharField(help_text="The engine's phase: auction, talon, … done.")
+    to_act = serializers.CharField(allow_null=True, help_text="The seat to act, if any.")
+    events = EventSerializer(many=True)
+
+
+class EventsQuerySerializer(serializers.Serializer[dict[str, Any]]):
+    """Query parameters of the events endpoint."""
+
+    after = serializers.IntegerField(
+        min_value=0, default=0, help_text="The version the client has seen (0: from the start)."
+    )
+    wait = serializers.FloatField(
+        min_value=0,
+        max_value=MAX_WAIT_SECONDS,
+        required=False,
+        help_text="Seconds to wait for the next action when there is none yet "
+        "(default LONG_POLL_SECONDS, at most 60; 0 answers at once).",
+    )
+
+
+def _release_connection() -> None:
+    """Give the database connection back before waiting (a waiter holds none). Inside a
+    transaction (tests) the connection is kept."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def hand_events(
+    *, user: User | AnonymousUser, table_id: int, number: int, after: int
+) -> tuple[dict[str, Any], int]:
+    """The events body for ``user`` and the hand's id; 404 for a table the user may not read
+    or a hand that is not hosted."""
+    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
+    if table is None or not can_read(user, table):
+        raise NotFound("There is no such table.")
+    hand = Hand.objects.filter(table=table, number=number).first()
+    if hand is None or hand.deal is None:
+        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+    if after > hand.version:
+        raise InvalidInput(
+            f"The hand is at version {hand.version}; 'after' cannot be beyond it.",
+            fields={"after": [f"at most {hand.version}"]},
+        )
+    seat = seat_of(user, table)
+    state = services.hand_state(table, hand)
+    seen = engine.view(state, None if seat is None else seat.key)
+    events = [
+        {
+            "version": i,
+            "seat": item["seat"],
+            "action": {k: v for k, v in item.items() if k != "seat"},
+        }
+        for i, item in enumerate(seen["actions"][after:], start=after + 1)
+    ]
+    body = {
+        "version": hand.version,
+        "status": hand.status,
+        "phase": seen["phase"],
+        "to_act": seen["to_act"],
+        "events": events,
+    }
+    return body, hand.pk
+
+
+def _version_beyond(hand_id: int, after: int) -> bool:
+    """Whether the hand moved past ``after`` (checked without keeping the connection)."""
+    try:
+        return Hand.objects.filter(pk=hand_id, version__gt=after).exists()
+    finally:
+        _release_connection()
+
+
+class HandEventsView(APIView):
+    """The actions of a hosted hand after a version, waiting for the next one if needed."""
+
+    permission_classes = [AllowAny]  # readers are checked per table: can_read, else 404
+
+    @extend_schema(
+        parameters=[EventsQuerySerializer],
+        responses={
+            200: EventsSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="Invalid after or wait."),
+        },
+    )
+    async def get(self, request: Request, table_id: int, number: int) -> Response:
+        """The actions after ``after``, rendered for the caller; when there are none yet, wait
+        up to ``wait`` seconds for the next one (a long poll)."""
+        query = EventsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after: int = query.validated_data["after"]
+        wait = min(query.validated_data.get("wait", settings.LONG_POLL_SECONDS), MAX_WAIT_SECONDS)
+        user = request.user
+        load = sync_to_async(hand_events)
+        body, hand_id = await load(user=user, table_id=table_id, number=number, after=after)
+        if body["events"] or wait <= 0 or body["status"] != Hand.Status.PLAYING:
+            return Response(body)
+        await sync_to_async(_release_connection)()
+
+        async def changed() -> bool:
+            return await sync_to_async(_version_beyond)(hand_id, after)
+
+        if await notify.wait_for_change(hand_id, changed, wait):
+            body, _ = await load(user=user, table_id=table_id, number=number, after=after)
+        return Response(body)

@@ -1,0 +1,148 @@
+"""Presentation of a table's money: the running score sheet (JSON and CSV) and payments in
+words (``"carl pays anna 3.40 €"``). Nothing here decides an amount: the amounts come from the
+hands' results (the engine's settlement) and from ``games.settlement``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.conf import settings
+from rest_framework.renderers import BaseRenderer
+
+from engine.rules.wien import PREMIUM_NAMES
+from games.models import POT, SERIES, Hand, Table
+from games.settlement import Payment, describe
+
+POT_NAME = "the pot"
+SERIES_NAME = "the series"
+
+
+def seats_in_order(table: Table) -> list[Any]:
+    """The table's seats by position (from the prefetched seats)."""
+    return sorted(table.seats.all(), key=lambda s: s.position)
+
+
+def party_names(table: Table) -> dict[str, str]:
+    """Ledger party → the name people read: seats' display names, the pot, the series."""
+    names = {s.key: s.display_name for s in table.seats.all()}
+    names[POT] = POT_NAME
+    names[SERIES] = SERIES_NAME
+    return names
+
+
+def with_sentences(table: Table, settlement: Mapping[str, Any]) -> dict[str, Any]:
+    """A settlement (``services.settlement_for``) with a sentence for each payment."""
+    names = party_names(table)
+    currency = settings.CURRENCY_SYMBOL
+    payments = [
+        {
+            **p,
+            "sentence": describe(Payment(p["from"], p["to"], p["amount"]), names, currency),
+        }
+        for p in settlement["payments"]
+    ]
+    return {**settlement, "payments": payments}
+
+
+def game_text(game: Mapping[str, Any] | None) -> str:
+    """A game as the score sheet writes it: ``D``, ``Geschäft S``, ``herz``,
+    ``5h Bettler von der Hand``, ``Ausfechten``."""
+    if not game:
+        return ""
+    kind = game.get("type")
+    if kind == "ausfechten":
+        return "Ausfechten"
+    if kind == "suit":
+        level = str(game.get("level"))
+        if game.get("talon", True):
+            return level
+        return "herz" if level == "H" else f"Geschäft {level}"
+    if kind == "premium":
+        premium = int(game["level"])
+        hand = bool(game.get("hand"))
+        text = f"{premium}{'h' if hand else ''} {PREMIUM_NAMES[premium]}"
+        return f"{text} von der Hand" if hand else text
+    return str(kind)
+
+
+def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
+    """The running sheet: per settled hand (hosted hands still being played are left out) the
+    dealer, game, declarer, made, fallen, each seat's running balance and the pot after."""
+    seats = seats_in_order(table)
+    running = {s.key: 0 for s in seats}
+    rows = []
+    for hand in hands:
+        result = hand.result
+        if hand.status == Hand.Status.PLAYING or result is None:
+            continue
+        for key, delta in result["delta"].items():
+            running[key] = running.get(key, 0) + int(delta)
+        rows.append(
+            {
+                "number": hand.number,
+                "status": hand.status,
+                "dealer": hand.dealer,
+                "game": game_text(result.get("game")),
+                "declarer": result.get("declarer"),
+                "made": result.get("made"),
+                "fallen": list(result.get("fallen", [])),
+                "balances": dict(running),
+                "pot": int(result["pot"]),
+            }
+        )
+    return {
+        "seats": [{"key": s.key, "name": s.display_name} for s in seats],
+        "opening_pot": table.opening_pot,
+        "rows": rows,
+    }
+
+
+def sheet_csv(sheet: Mapping[str, Any]) -> str:
+    """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no."""
+    keys = [s["key"] for s in sheet["seats"]]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot"])
+    for row in sheet["rows"]:
+        made = "" if row["made"] is None else ("yes" if row["made"] else "no")
+        writer.writerow(
+            [
+                row["number"],
+                row["dealer"],
+                row["game"],
+                row["declarer"] or "",
+                made,
+                " ".join(row["fallen"]),
+                *(row["balances"].get(k, 0) for k in keys),
+                row["pot"],
+            ]
+        )
+    return out.getvalue()
+
+
+class SheetCSVRenderer(BaseRenderer):
+    """``text/csv`` for the score sheet (``?format=csv`` or ``Accept: text/csv``); an error
+    is written as a ``code,message`` row."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if isinstance(data, Mapping) and "rows" in data:
+            return sheet_csv(data).encode()
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["code", "message"])
+        if isinstance(data, Mapping):
+            writer.writerow([data.get("code", ""), data.get("message", "")])
+        return out.getvalue().encode()

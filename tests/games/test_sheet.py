@@ -1,0 +1,118 @@
+"""The running score sheet, as JSON and as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from clubs.models import User
+from games.api.sheet import game_text
+from games.models import Table
+from tests.games.conftest import AUSFECHTEN, FELL, MADE, hands_url
+
+Client = Callable[[User | None], APIClient]
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ({"type": "suit", "level": "D", "talon": True}, "D"),
+        ({"type": "suit", "level": "S", "talon": False}, "Geschäft S"),
+        ({"type": "suit", "level": "H", "talon": False}, "herz"),
+        ({"type": "premium", "level": 5, "hand": True}, "5h Bettler von der Hand"),
+        ({"type": "premium", "level": 6, "hand": False}, "6 Mord"),
+        ({"type": "ausfechten"}, "Ausfechten"),
+    ],
+)
+def test_a_game_is_written_as_on_the_score_sheet(game: dict[str, Any], text: str) -> None:
+    assert game_text(game) == text
+
+
+@pytest.fixture
+def played(client_for: Client, recorded: Table, anna: User) -> Table:
+    for entry in (FELL, AUSFECHTEN, MADE):
+        assert client_for(anna).post(hands_url(recorded), entry, format="json").status_code == 201
+    return recorded
+
+
+@pytest.mark.django_db
+def test_the_sheet_runs_each_seats_balance_and_the_pot(
+    client_for: Client, played: Table, anna: User
+) -> None:
+    sheet = client_for(anna).get(f"/api/v1/tables/{played.pk}/sheet/").json()
+    assert sheet["seats"] == [
+        {"key": "anna", "name": "anna"},
+        {"key": "bert", "name": "bert"},
+        {"key": "carl", "name": "carl"},
+    ]
+    assert sheet["opening_pot"] == 0
+    rows = sheet["rows"]
+    assert [(r["number"], r["dealer"], r["game"]) for r in rows] == [
+        (1, "carl", "D"),
+        (2, "anna", "Ausfechten"),
+        (3, "bert", "D"),
+    ]
+    assert rows[0]["declarer"] == "anna"
+    assert rows[0]["made"] is False
+    assert rows[0]["fallen"] == ["anna"]
+    assert rows[0]["balances"] == {"anna": -160, "bert": 30, "carl": -70}
+    assert rows[0]["pot"] == 200
+    assert rows[1]["declarer"] is None and rows[1]["made"] is None
+    balances = client_for(anna).get(f"/api/v1/tables/{played.pk}/balances/").json()["balances"]
+    assert rows[-1]["balances"] == {k: balances[k] for k in ("anna", "bert", "carl")}
+    assert rows[-1]["pot"] == balances["pot"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("how", ["query", "accept"])
+def test_the_sheet_comes_as_csv_with_a_header_row(
+    client_for: Client, played: Table, anna: User, how: str
+) -> None:
+    client = client_for(anna)
+    path = f"/api/v1/tables/{played.pk}/sheet/"
+    if how == "query":
+        response = client.get(path, {"format": "csv"})
+    else:
+        response = client.get(path, headers={"Accept": "text/csv"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == [
+        "number",
+        "dealer",
+        "game",
+        "declarer",
+        "made",
+        "fallen",
+        "anna",
+        "bert",
+        "carl",
+        "pot",
+    ]
+    assert rows[1] == ["1", "carl", "D", "anna", "no", "anna", "-160", "30", "-70", "200"]
+    assert rows[2][2:5] == ["Ausfechten", "", ""]
+    assert len(rows) == 4
+
+
+@pytest.mark.django_db
+def test_the_sheet_leaves_out_a_hand_being_played(
+    client_for: Client, hosted: Table, anna: User
+) -> None:
+    client_for(anna).post(hands_url(hosted))
+    sheet = client_for(anna).get(f"/api/v1/tables/{hosted.pk}/sheet/").json()
+    assert sheet["rows"] == []
+    text = client_for(anna).get(f"/api/v1/tables/{hosted.pk}/sheet/", {"format": "csv"})
+    assert text.content.decode().count("\n") == 1
+
+
+@pytest.mark.django_db
+def test_the_sheet_of_a_private_table_is_not_found_for_others(
+    client_for: Client, recorded: Table, stranger: User
+) -> None:
+    response = client_for(stranger).get(f"/api/v1/tables/{recorded.pk}/sheet/", {"format": "csv"})
+    assert response.status_code == 404
