@@ -43,7 +43,7 @@ def fast_passwords(settings: Any) -> None:
 
 
 @pytest.fixture
-def demo(django_capture_on_commit_callbacks: CaptureOnCommit) -> str:
+def demo(django_capture_on_commit_callbacks: CaptureOnCommit, eager_tasks: None) -> str:
     return _run(django_capture_on_commit_callbacks)
 
 

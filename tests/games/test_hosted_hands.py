@@ -279,7 +279,7 @@ def test_a_whole_hand_played_through_the_api_verifies_and_settles_into_the_ledge
 
 @pytest.mark.django_db(transaction=True)
 def test_bots_move_after_the_humans_action_and_never_for_a_human(
-    client_for: Client, make_table: Callable[..., Table], anna: User
+    client_for: Client, make_table: Callable[..., Table], anna: User, eager_tasks: None
 ) -> None:
     # anna deals first, so bert (a bot) is forehand and acts as soon as the hand is dealt
     table = make_table(
