@@ -14,4 +14,4 @@ RUN pip install --no-cache-dir . \
 USER app
 
 EXPOSE 8000
-CMD ["gunicorn", "config.asgi:application", "-k", "uvicorn.workers.UvicornWorker", "--bind=0.0.0.0:8000"]
+CMD ["gunicorn", "config.wsgi:application", "-k", "gthread", "--workers", "3", "--threads", "2", "--bind=0.0.0.0:8000"]

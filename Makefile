@@ -9,9 +9,11 @@ PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+EVENTS_PORT ?= 8001
 
 # The same process commands docker-compose.yml runs (tests/test_compose.py checks this).
-WEB_CMD := gunicorn config.asgi:application -k uvicorn.workers.UvicornWorker --workers 2 --timeout 60 --access-logfile -
+WEB_CMD := gunicorn config.wsgi:application -k gthread --workers 3 --threads 2 --timeout 60
+EVENTS_CMD := gunicorn config.asgi:application -k uvicorn.workers.UvicornWorker --workers 1 --timeout 90
 WORKER_CMD := celery -A config worker --loglevel=INFO --concurrency=2
 BEAT_CMD := celery -A config beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
 
@@ -20,7 +22,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format migrate demo serve-pg worker beat clean
+.PHONY: help install run test lint format migrate demo serve-pg serve-events worker beat clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -69,8 +71,11 @@ format: $(STAMP) ## Apply ruff fixes and formatting.
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-serve-pg: migrate ## Serve with gunicorn + uvicorn workers (as docker compose `web`); needs DATABASE_URL etc.
+serve-pg: migrate ## Serve the API with gunicorn gthread (as docker compose `web`); needs DATABASE_URL etc.
 	GUNICORN_CMD_ARGS="--bind=$(HOST):$(PORT)" PATH="$(abspath $(BIN)):$$PATH" exec $(WEB_CMD)
+
+serve-events: $(STAMP) ## Serve long polls (…/events/) with uvicorn workers on port 8001 (as compose `events`).
+	GUNICORN_CMD_ARGS="--bind=$(HOST):$(EVENTS_PORT)" PATH="$(abspath $(BIN)):$$PATH" exec $(EVENTS_CMD)
 
 worker: $(STAMP) ## Run a Celery worker (as docker compose `worker`); needs CELERY_BROKER_URL.
 	PATH="$(abspath $(BIN)):$$PATH" exec $(WORKER_CMD)

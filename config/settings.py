@@ -137,7 +137,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework_simplejwt.authentication.JWTAuthentication",
+        "config.api.authentication.CachedJWTAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -148,6 +148,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
     "DEFAULT_VERSIONING_CLASS": None,
 }
+
+# Seconds a process remembers a token's user (config/api/authentication.py); 0 turns it off.
+JWT_USER_CACHE_SECONDS = float(env("JWT_USER_CACHE_SECONDS", "5"))
 
 SIMPLE_JWT = {
     "ACCESS_TOKEN_LIFETIME": timedelta(minutes=30),

@@ -9,7 +9,13 @@ never appears twice.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 from django.db.models import (
     Count,
     IntegerField,
@@ -120,18 +126,80 @@ def hands_for_table(*, table: Table) -> QuerySet[Hand]:
     )
 
 
+def _hand_stamp(table_id: int, number: int) -> tuple[Any, ...] | None:
+    """The id and last change of hand ``number`` of table ``table_id``, by one plain query
+    (the ORM's query compilation costs more than the query itself here)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_STAMP_SQL, [table_id, number])
+        row = cursor.fetchone()
+    return None if row is None else tuple(row)
+
+
+_STAMP_SQL = f"SELECT id, updated_at FROM {Hand._meta.db_table} WHERE table_id = %s AND number = %s"
+#: Snapshots of hands with their table and seats, by (table id, hand number).
+_SNAPSHOTS: OrderedDict[tuple[int, int], tuple[tuple[Any, ...], float, Hand]] = OrderedDict()
+_SNAPSHOTS_LOCK = threading.Lock()
+SNAPSHOTS_KEPT = 4096
+#: How long a snapshot's table flags (``is_public``, ``status``, name) may be reused; the hand
+#: itself is always current (its id and ``updated_at`` are checked on every read).
+SNAPSHOT_SECONDS = 5.0
+
+
+def _load_hand(table_id: int, number: int) -> Hand | None:
+    try:  # get(), not first(): no ORDER BY through both models' orderings to compile
+        return (
+            Hand.objects.select_related("table", "table__event", "entered_by", "confirmed_by")
+            .prefetch_related(
+                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+            )
+            .get(table_id=table_id, number=number)
+        )
+    except Hand.DoesNotExist:
+        return None
+
+
 def hand_for_user(*, user: AnyUser, table_id: int, number: int) -> Hand | None:
-    """Hand ``number`` of a readable table, its table and seats loaded: two queries. None when
-    the hand does not exist or its table is not readable."""
-    hand = (
-        Hand.objects.filter(table_id=table_id, number=number)
-        .select_related("table", "table__event", "entered_by", "confirmed_by")
-        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("user")))
-        .first()
-    )
-    if hand is None or not can_read(user, hand.table):
+    """Hand ``number`` of a readable table, its table and seats loaded; None when the hand
+    does not exist or its table is not readable.
+
+    Seat views are read far more often than hands change, so a read costs one plain query:
+    the hand's id and ``updated_at`` (every service that changes a hand saves it) decide
+    whether this process's snapshot of the hand is still the hand. Seats never change after a
+    table opens; the table's own flags are reloaded after ``SNAPSHOT_SECONDS``. The returned
+    objects are shared: read them, never change them.
+    """
+    stamp = _hand_stamp(table_id, number)
+    if stamp is None:
+        return None
+    key = (table_id, number)
+    now = time.monotonic()
+    with _SNAPSHOTS_LOCK:
+        cached = _SNAPSHOTS.get(key)
+    if cached is not None and cached[0] == stamp and now - cached[1] < SNAPSHOT_SECONDS:
+        hand = cached[2]
+    else:
+        loaded = _load_hand(table_id, number)
+        if loaded is None:
+            return None
+        hand = loaded
+        if not connection.in_atomic_block:  # never keep what a transaction may roll back
+            with _SNAPSHOTS_LOCK:
+                # the stamp read before loading: the snapshot is at least that new
+                _SNAPSHOTS[key] = (stamp, now, hand)
+                _SNAPSHOTS.move_to_end(key)
+                while len(_SNAPSHOTS) > SNAPSHOTS_KEPT:
+                    _SNAPSHOTS.popitem(last=False)
+    if not can_read(user, hand.table):
         return None
     return hand
+
+
+def is_seated_at(*, user: AnyUser, table_id: int) -> bool:
+    """Whether ``user`` has a seat at table ``table_id`` (one small query; players may read
+    their own tables, so nothing more is needed before their move)."""
+    if not user.is_authenticated:
+        return False
+    return Seat.objects.filter(table_id=table_id, user_id=user.pk).exists()
 
 
 def ledger_for_table(*, table: Table) -> QuerySet[LedgerEntry]:

@@ -151,16 +151,15 @@ def _audit(
 
 def _lock_table(table_id: int) -> Table:
     # ``of=("self",)``: PostgreSQL cannot lock the nullable side of the outer joins.
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("event", "round__tournament")
-        .prefetch_related("seats__user")
-        .filter(pk=table_id)
-        .first()
-    )
-    if table is None:
-        raise InvalidInput("There is no such table.", code="not_found")
-    return table
+    try:  # get(), not first(): no ORDER BY to compile
+        return (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("event", "round__tournament")
+            .prefetch_related("seats__user")
+            .get(pk=table_id)
+        )
+    except Table.DoesNotExist:
+        raise InvalidInput("There is no such table.", code="not_found") from None
 
 
 def _writable(table: Table, user: User, *, mode: str | None = None) -> None:
@@ -667,17 +666,48 @@ def _seat(table: Table, key: str) -> Seat:
     return next(s for s in table.seats.all() if s.key == key)
 
 
+_SEATS: dict[tuple[int, Any], list[Seat]] = {}
+_SEATS_LOCK = threading.Lock()
+
+
+def _with_seats(table: Table) -> Table:
+    """Give ``table`` its seats from this process's memory: seats never change once a table
+    is open, so a move need not load them again (keyed by id and creation time, so an id
+    reused after a rollback is another table)."""
+    key = (table.pk, table.created_at)
+    with _SEATS_LOCK:
+        seats = _SEATS.get(key)
+    if seats is None:
+        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+        with _SEATS_LOCK:
+            if len(_SEATS) > 4096:
+                _SEATS.clear()
+            _SEATS[key] = seats
+    prefetch_related_objects_from(table, "seats", seats)
+    return table
+
+
+def prefetch_related_objects_from(obj: Any, name: str, rows: list[Any]) -> None:
+    """Set ``obj``'s prefetched ``name`` to ``rows``, as ``prefetch_related`` would."""
+    queryset = getattr(obj, name).all()
+    queryset._result_cache = rows
+    queryset._prefetch_done = True
+    obj._prefetched_objects_cache = {
+        **getattr(obj, "_prefetched_objects_cache", {}),
+        name: queryset,
+    }
+
+
 def _lock_hand(table_id: int, number: int) -> tuple[Table, Hand]:
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table")
-        .prefetch_related("table__seats")
-        .filter(table_id=table_id, number=number)
-        .first()
-    )
-    if hand is None:
-        raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found")
-    return hand.table, hand
+    try:  # get(), not first(): no ORDER BY through both models' orderings to compile
+        hand = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table")
+            .get(table_id=table_id, number=number)
+        )
+    except Hand.DoesNotExist:
+        raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found") from None
+    return _with_seats(hand.table), hand
 
 
 def _apply(
@@ -752,13 +782,12 @@ def hand_bot_move(
         hand = (
             Hand.objects.select_for_update(of=("self",))
             .select_related("table")
-            .prefetch_related("table__seats")
             .filter(pk=hand_id)
             .first()
         )
         if hand is None or hand.version != version or hand.status != Hand.Status.PLAYING:
             return None
-        table = hand.table
+        table = _with_seats(hand.table)
         state = hand_state(table, hand)
         seat = state.to_act_seat
         if seat is None or _seat(table, seat).kind != Seat.Kind.BOT:

@@ -11,7 +11,7 @@ import yaml
 from django.conf import settings
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-APP_SERVICES = ("web", "worker", "beat", "migrate")
+APP_SERVICES = ("web", "events", "worker", "beat", "migrate")
 # Variables read by a process other than Django's settings.
 PROCESS_VARIABLES = {"GUNICORN_CMD_ARGS"}
 
@@ -23,15 +23,15 @@ def compose() -> dict[str, Any]:
 
 
 def makefile_commands() -> dict[str, str]:
-    """``WEB_CMD``, ``WORKER_CMD`` and ``BEAT_CMD`` from the Makefile."""
+    """``WEB_CMD``, ``EVENTS_CMD``, ``WORKER_CMD`` and ``BEAT_CMD`` from the Makefile."""
     text = (PROJECT_DIR / "Makefile").read_text()
     return dict(re.findall(r"^(\w+_CMD) := (.+)$", text, flags=re.MULTILINE))
 
 
 def test_it_defines_every_service_with_a_healthcheck(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
-    for name in ("postgres", "redis", "web", "worker", "beat"):
+    assert {"postgres", "redis", "web", "events", "proxy", "worker", "beat"} <= set(services)
+    for name in ("postgres", "redis", "web", "events", "proxy", "worker", "beat"):
         assert services[name]["healthcheck"]["test"], name
     assert "pg_isready" in str(services["postgres"]["healthcheck"]["test"])
     assert "ping" in str(services["redis"]["healthcheck"]["test"])
@@ -39,7 +39,8 @@ def test_it_defines_every_service_with_a_healthcheck(compose: dict[str, Any]) ->
 
 
 @pytest.mark.parametrize(("service", "variable"), [
-    ("web", "WEB_CMD"), ("worker", "WORKER_CMD"), ("beat", "BEAT_CMD"),
+    ("web", "WEB_CMD"), ("events", "EVENTS_CMD"), ("worker", "WORKER_CMD"),
+    ("beat", "BEAT_CMD"),
 ])  # fmt: skip
 def test_its_commands_match_the_makefile(
     compose: dict[str, Any], service: str, variable: str
@@ -47,10 +48,27 @@ def test_its_commands_match_the_makefile(
     assert compose["services"][service]["command"] == makefile_commands()[variable]
 
 
-def test_web_runs_gunicorn_with_uvicorn_workers(compose: dict[str, Any]) -> None:
-    command = compose["services"]["web"]["command"]
-    assert command.startswith("gunicorn config.asgi:application")
-    assert "uvicorn.workers.UvicornWorker" in command
+def test_web_serves_wsgi_and_events_serve_asgi(compose: dict[str, Any]) -> None:
+    assert compose["services"]["web"]["command"].startswith("gunicorn config.wsgi:application")
+    events = compose["services"]["events"]["command"]
+    assert events.startswith("gunicorn config.asgi:application")
+    assert "uvicorn.workers.UvicornWorker" in events
+
+
+def test_the_proxy_sends_long_polls_to_events_and_the_rest_to_web(
+    compose: dict[str, Any],
+) -> None:
+    proxy = compose["services"]["proxy"]
+    assert "./config/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
+    conf = (PROJECT_DIR / "config" / "nginx.conf").read_text()
+    routes = dict(re.findall(r"location (.+?) \{\s*proxy_pass http://(\w+);", conf))
+    assert routes == {
+        "~ ^/api/v1/tables/[0-9]+/hands/[0-9]+/events/$": "events",
+        "/": "web",
+    }
+    events_path = "/api/v1/tables/12/hands/3/events/"
+    assert re.match(r"^/api/v1/tables/[0-9]+/hands/[0-9]+/events/$", events_path)
+    assert not re.match(r"^/api/v1/tables/[0-9]+/hands/[0-9]+/events/$", "/api/v1/tables/12/")
 
 
 def test_app_services_only_use_variables_the_settings_read(compose: dict[str, Any]) -> None:

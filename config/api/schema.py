@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
@@ -50,3 +51,9 @@ class ApiAutoSchema(AutoSchema):
                 response["description"] = ERROR_DESCRIPTIONS[code]
                 responses[code] = response
         return responses
+
+
+class CachedJWTScheme(SimpleJWTScheme):
+    """The JWT bearer scheme for :class:`config.api.authentication.CachedJWTAuthentication`."""
+
+    target_class = "config.api.authentication.CachedJWTAuthentication"

@@ -16,7 +16,10 @@ request keeps one parked thread; ``bench/games_bench.py`` counts them.)
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from adrf.views import APIView  # type: ignore[import-untyped]
 from asgiref.sync import sync_to_async
@@ -38,7 +41,30 @@ from games.errors import InvalidInput
 from games.models import Hand, Table
 from games.permissions import can_read, seat_of
 
+T = TypeVar("T")
+
 MAX_WAIT_SECONDS = 60.0
+#: Database work of waiting requests at once, per process and event loop: hundreds of long
+#: polls that wake together must not open hundreds of connections (PostgreSQL refuses past
+#: ``max_connections``); the rest queue for a moment instead.
+DB_SLOTS = 8
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _db_slot() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    slot = _slots.get(loop)
+    if slot is None:
+        slot = _slots[loop] = asyncio.Semaphore(DB_SLOTS)
+    return slot
+
+
+async def _with_db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``fn`` in a thread, with at most ``DB_SLOTS`` such calls at once."""
+    async with _db_slot():
+        return await sync_to_async(fn)(*args, **kwargs)
 
 
 class EventSerializer(serializers.Serializer[dict[str, Any]]):
@@ -149,15 +175,19 @@ class HandEventsView(APIView):
         after: int = query.validated_data["after"]
         wait = min(query.validated_data.get("wait", settings.LONG_POLL_SECONDS), MAX_WAIT_SECONDS)
         user = request.user
-        load = sync_to_async(hand_events)
-        body, hand_id = await load(user=user, table_id=table_id, number=number, after=after)
+        body, hand_id = await _with_db(
+            hand_events, user=user, table_id=table_id, number=number, after=after
+        )
         if body["events"] or wait <= 0 or body["status"] != Hand.Status.PLAYING:
             return Response(body)
-        await sync_to_async(_release_connection)()
+        await _with_db(_release_connection)
 
         async def changed() -> bool:
-            return await sync_to_async(_version_beyond)(hand_id, after)
+            return await _with_db(_version_beyond, hand_id, after)
 
         if await notify.wait_for_change(hand_id, changed, wait):
-            body, _ = await load(user=user, table_id=table_id, number=number, after=after)
+            body, _ = await _with_db(
+                hand_events, user=user, table_id=table_id, number=number, after=after
+            )
+            await _with_db(_release_connection)
         return Response(body)

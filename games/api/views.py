@@ -516,22 +516,23 @@ class HandActionView(HandScopedMixin):
         """Checked in order: the hand is being played (409 ``hand_over``), the version (409
         ``stale_version``), your seat and turn (403), then the rules (400
         ``rule_violation`` with the rule in words)."""
-        table, _ = self.get_hand()
         user = _signed_in(request)
-        if seat_of(user, table) is None:
+        if not selectors.is_seated_at(user=user, table_id=table_id):
+            # not a player here: 404 for a table the caller may not read, else 403
+            self.get_hand()
             raise NotYourTurn("You have no seat at this table.", code="not_seated")
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
 
         def act() -> tuple[int, Any]:
             hand = services.hand_apply_action(
-                table_id=table.pk,
+                table_id=table_id,
                 number=number,
                 user=user,
                 action=serializer.validated_data["action"],
                 expected_version=serializer.validated_data["expected_version"],
             )
-            return 200, seat_view(table, hand, user)
+            return 200, seat_view(hand.table, hand, user)
 
         return _once(request, act)
 
