@@ -1,6 +1,6 @@
 """Games API benchmark: a real server process, PostgreSQL and Redis, driven by ``wrk``.
 
-    python bench/games_bench.py [--seconds 12] [--connections 16] [--configs asgi,gthread]
+    python bench/games_bench.py [--seconds 12] [--connections 16] [--configs web,asgi]
                                 [--no-write]
 
 It creates a fresh PostgreSQL database (dropped at the end), migrates it, seeds it through the
@@ -42,7 +42,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,32 +82,45 @@ LONG_POLLERS = 200
 ANALYSIS = """
 Reading these figures (written by hand into the script's `ANALYSIS`; re-check after a rerun):
 
-- The machine was shared while this ran: the `load` column is the 1-minute load average at the
-  start of each run (2 cores; other sessions ran test suites), so every figure is low and noisy.
-  Compare rows of one run with each other and with their floor, not with other machines.
-- No target is met. In-process (no HTTP, no contention) a seat view costs ~13–17 ms here: Django
-  ORM overhead is ~1.2 ms per query on this CPU (raw `SELECT` 0.27 ms vs `Hand.objects.get` 1.45
-  ms), `selectors.hand_for_user` alone ~8 ms (joins to event/entered_by/confirmed_by, an
-  `ORDER BY` through `Table.Meta.ordering`, a seats prefetch), JWT authentication one more user
-  query, the engine replay 1.5–5 ms. 800 req/s on 2 cores would need ≤ 2.5 ms of CPU per view.
-- ASGI (the Makefile's WEB_CMD) is 4–5× slower than gthread on the floor: Django's built-in
-  middleware runs `process_request`/`process_response` through `sync_to_async` under ASGI (~30
-  thread hops per request in a profile), and sync DRF views add more. Serving the REST endpoints
-  from WSGI workers (gthread) and only `…/events/` from ASGI workers would be the largest win.
-- Cheap win applied (before → after columns): `services.hand_state` keeps replayed states per
-  (hand id, commitment, version) in-process (added only on commit); `_apply` keeps the new state.
-- Long polls: the waiting requests hold no DB connection and no worker slot (the view runs
-  beside them); Django's ASGI handler keeps one idle helper thread per request, hence the thread
-  counts. One earlier run saw 58 of 200 polls answered early under load 6.5 (not reproduced in a
-  rerun: 0); likely the Redis fallback path (`notify.wait_for_change` answers after a Redis error).
+- `load` is the 1-minute load average when each run started (2 cores; wrk, PostgreSQL, Redis
+  and the servers share them). Compare rows with their floor, not with other machines.
+- Where the time went, measured in-process with cProfile before optimising: a seat view cost
+  13 ms, 8 of them in `selectors.hand_for_user` (ORM query compilation: on this CPU a plain
+  `SELECT` takes 0.3 ms, `Hand.objects.get` 1.4 ms, a `prefetch_related` more), the rest JWT
+  authentication (a user query), the engine replay (1.5–5 ms) and DRF. Applied, each with a
+  test that it is never stale: replayed states kept per (hand, version)
+  (`services.hand_state`); the hand with its table and seats kept per process and checked by one
+  plain query of its id and `updated_at` on every read (`selectors.hand_for_user`); a token's
+  user kept 5 s (`config/api/authentication.py`); `get()` instead of `first()` (no `ORDER BY`
+  to compile); a move loads no seats (they never change). In-process a seat view now costs
+  1.6 ms, a move 11 ms.
+- Django under ASGI costs several times WSGI per short request (the `asgi` rows: every sync
+  view and the request signals run through `sync_to_async`, each request in a new helper
+  thread). So the API runs on WSGI gthread workers (`web`) and only the long polls on an ASGI
+  worker (`events`), as docker compose deploys them behind nginx. `asgi` is kept for
+  comparison.
+- Still short of the targets: moves and score-sheet entries are ORM-bound (5–8 queries, each
+  compiled per call; PostgreSQL itself commits in 0.4 ms here), and with 16 connections at
+  saturation their latency is mostly queueing (16 / throughput). Next steps, not done: moves
+  through a raw `SELECT … FOR UPDATE` and one `UPDATE`; a write path that keeps the table
+  (rules and seats never change) instead of loading it.
+- Long polls wait in an ASGI worker: each holds a coroutine, a Redis subscription and (Django's
+  ASGI handler) one parked helper thread, no database connection; database work of waiters is
+  limited to 8 at once per process (`games/api/events.py`, `DB_SLOTS`), so hundreds waking
+  together cannot exhaust PostgreSQL's connections. Taking in 200 polls at once costs the
+  events worker a few seconds of CPU (authentication and one check each); once they wait it
+  is idle (measured: 0% CPU over 7 s with 200 held), so the view run starts when the events
+  worker is idle again. An earlier run that started 2 s after the polls arrived measured that
+  arrival burst, not the waiting.
 """
 
 
-def web_cmd() -> str:
-    """The Makefile's WEB_CMD (what docker compose's ``web`` runs)."""
+def make_cmd(name: str) -> str:
+    """A process command of the Makefile (``WEB_CMD``, ``EVENTS_CMD``): what docker compose
+    runs."""
     text = (ROOT / "Makefile").read_text()
-    match = re.search(r"^WEB_CMD := (.+)$", text, re.M)
-    assert match, "WEB_CMD not found in the Makefile"
+    match = re.search(rf"^{name} := (.+)$", text, re.M)
+    assert match, f"{name} not found in the Makefile"
     return match.group(1).strip()
 
 
@@ -116,25 +129,26 @@ class ServerConfig:
     name: str
     command: str
     env: dict[str, str]
-    long_poll: bool
+    events_command: str | None  # a second server for the long polls; None: this one
     note: str
 
 
 def configs() -> dict[str, ServerConfig]:
     return {
+        "web": ServerConfig(
+            "web",
+            make_cmd("WEB_CMD"),
+            {"CONN_MAX_AGE": "60"},
+            make_cmd("EVENTS_CMD"),
+            "the Makefile's WEB_CMD (gunicorn gthread, WSGI) for the API and its EVENTS_CMD "
+            "(gunicorn + uvicorn, ASGI) for the long polls, as docker compose runs them",
+        ),
         "asgi": ServerConfig(
             "asgi",
-            web_cmd(),
+            make_cmd("EVENTS_CMD").replace("--workers 1", "--workers 2"),
             {"CONN_MAX_AGE": "0"},
-            True,
-            "Makefile WEB_CMD: gunicorn + 2 uvicorn workers (ASGI), CONN_MAX_AGE=0",
-        ),
-        "gthread": ServerConfig(
-            "gthread",
-            "gunicorn config.wsgi:application -k gthread --workers 2 --threads 8 --timeout 60",
-            {"CONN_MAX_AGE": "60"},
-            False,
-            "gunicorn gthread, 2 workers x 8 threads (WSGI), CONN_MAX_AGE=60",
+            None,
+            "everything on 2 uvicorn (ASGI) workers, for comparison",
         ),
     }
 
@@ -215,22 +229,25 @@ def bench_database() -> Iterator[str]:
 
 
 @contextmanager
-def server(config: ServerConfig, database_url: str, workdir: Path) -> Iterator[int]:
-    """Start the server of ``config``; yields the gunicorn master's pid."""
-    env = {
-        **base_env(database_url),
-        **config.env,
-        "GUNICORN_CMD_ARGS": f"--bind={HOST}:{PORT}",
-    }
-    log = workdir / f"server-{config.name}.log"
-    process = spawn(shlex.split(config.command), env, log)
+def server(
+    name: str,
+    command: str,
+    extra_env: dict[str, str],
+    database_url: str,
+    workdir: Path,
+    port: int = PORT,
+) -> Iterator[int]:
+    """Start a server on ``port``; yields the gunicorn master's pid."""
+    env = {**base_env(database_url), **extra_env, "GUNICORN_CMD_ARGS": f"--bind={HOST}:{port}"}
+    log = workdir / f"server-{name}-{port}.log"
+    process = spawn(shlex.split(command), env, log)
     try:
         deadline = time.monotonic() + 60
         while True:
             if process.poll() is not None:
                 raise RuntimeError(f"server exited:\n{log.read_text()[-3000:]}")
             try:
-                with urllib.request.urlopen(f"http://{HOST}:{PORT}/healthz", timeout=2) as r:
+                with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=2) as r:
                     if r.status == 200:
                         break
             except OSError:
@@ -244,6 +261,31 @@ def server(config: ServerConfig, database_url: str, workdir: Path) -> Iterator[i
         _stop(process)
         if process in _children:
             _children.remove(process)
+
+
+def cpu_ticks(master: int) -> int:
+    """CPU time (clock ticks) used so far by the workers of a gunicorn master."""
+    total = 0
+    with suppress(OSError):
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        for pid in children:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total
+
+
+def wait_until_idle(master: int, limit: float = 30.0) -> float:
+    """Wait until the server's workers have taken in what they were sent (under 2% of a
+    core over a second); returns the seconds waited."""
+    started = time.monotonic()
+    before = cpu_ticks(master)
+    while time.monotonic() - started < limit:
+        time.sleep(1.0)
+        now = cpu_ticks(master)
+        if now - before <= 2:
+            break
+        before = now
+    return time.monotonic() - started
 
 
 def worker_threads(master: int) -> dict[int, int]:
@@ -454,9 +496,10 @@ def wrk(
 class LongPollers:
     """``n`` clients, each holding one open ``GET …/events/`` request (raw HTTP/1.1)."""
 
-    def __init__(self, path: str, token: str, n: int) -> None:
+    def __init__(self, path: str, token: str, n: int, port: int = PORT) -> None:
+        self.port = port
         self.request = (
-            f"GET {path} HTTP/1.1\r\nHost: {HOST}:{PORT}\r\nAuthorization: Bearer {token}\r\n\r\n"
+            f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAuthorization: Bearer {token}\r\n\r\n"
         ).encode()
         self.n = n
         self.sent = 0
@@ -468,7 +511,7 @@ class LongPollers:
         self._thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
 
     async def _client(self) -> None:
-        reader, writer = await asyncio.open_connection(HOST, PORT)
+        reader, writer = await asyncio.open_connection(HOST, self.port)
         try:
             while True:
                 writer.write(self.request)
@@ -584,7 +627,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=12)
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--configs", default="asgi,gthread")
+    parser.add_argument("--configs", default="web,asgi")
     parser.add_argument("--only", default="", help="comma-separated subset of the runs")
     parser.add_argument("--hosted-tables", type=int, default=HOSTED_TABLES)
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/benchmarks.md")
@@ -638,7 +681,7 @@ def main() -> None:
             common = {"seconds": args.seconds, "connections": args.connections}
             for config in chosen.values():
                 pool = data["pools"][config.name]
-                with server(config, db_url, workdir) as master:
+                with server(config.name, config.command, config.env, db_url, workdir) as master:
 
                     def measure(
                         name: str, lines: list[str], once: bool = False, cfg: str = config.name
@@ -655,17 +698,35 @@ def main() -> None:
                     floors[config.name] = measure("healthz", ["GET\t/healthz\t\t"])
                     if wanted("view"):
                         measure("view", view)
-                    if config.long_poll and wanted("longpoll"):
-                        idle = worker_threads(master)
-                        with LongPollers(data["events"], tokens["a"], LONG_POLLERS) as polls:
-                            holding = worker_threads(master)
-                            measure("view + 200 long polls", view)
-                            answered = polls.answered
-                            early = dict(polls.statuses)
+                    if wanted("longpoll"):
+                        port = PORT + 1 if config.events_command else PORT
+                        events = (
+                            server(
+                                "events",
+                                config.events_command,
+                                {"CONN_MAX_AGE": "0"},  # per-request threads: no kept connections
+                                db_url,
+                                workdir,
+                                port,
+                            )
+                            if config.events_command
+                            else nullcontext(master)
+                        )
+                        with events as events_master:
+                            idle = worker_threads(events_master)
+                            polls = LongPollers(data["events"], tokens["a"], LONG_POLLERS, port)
+                            with polls:
+                                settled = wait_until_idle(events_master)
+                                holding = worker_threads(events_master)
+                                measure("view + 200 long polls", view)
+                                answered = polls.answered
+                                early = dict(polls.statuses)
                         notes.append(
                             f"- `{config.name}`, {LONG_POLLERS} long polls "
                             f"(`{data['events'].split('?')[1]}`) held during the view run: "
                             f"{answered} answered early (expected 0; statuses {early}); "
+                            f"measured once the events server was idle again ({settled:.0f} s "
+                            "after the polls arrived); "
                             f"worker threads idle {sorted(idle.values())}, "
                             f"while holding {sorted(holding.values())}."
                         )
