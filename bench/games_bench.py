@@ -261,6 +261,10 @@ def server(
         _stop(process)
         if process in _children:
             _children.remove(process)
+        keep = os.environ.get("BENCH_KEEP_LOGS")
+        if keep:  # a folder to keep the server logs in (they go with the temporary folder)
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            (Path(keep) / log.name).write_text(log.read_text(errors="replace"))
 
 
 def cpu_ticks(master: int) -> int:

@@ -62,9 +62,17 @@ def _db_slot() -> asyncio.Semaphore:
 
 
 async def _with_db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn`` in a thread, with at most ``DB_SLOTS`` such calls at once."""
+    """Run ``fn`` in a thread and give its database connection back before leaving, with at
+    most ``DB_SLOTS`` such calls at once (so at most that many connections)."""
     async with _db_slot():
-        return await sync_to_async(fn)(*args, **kwargs)
+        return await sync_to_async(_then_release)(fn, *args, **kwargs)
+
+
+def _then_release(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _release_connection()
 
 
 class EventSerializer(serializers.Serializer[dict[str, Any]]):
@@ -148,11 +156,8 @@ def hand_events(
 
 
 def _version_beyond(hand_id: int, after: int) -> bool:
-    """Whether the hand moved past ``after`` (checked without keeping the connection)."""
-    try:
-        return Hand.objects.filter(pk=hand_id, version__gt=after).exists()
-    finally:
-        _release_connection()
+    """Whether the hand moved past ``after``."""
+    return Hand.objects.filter(pk=hand_id, version__gt=after).exists()
 
 
 class HandEventsView(APIView):
@@ -180,7 +185,6 @@ class HandEventsView(APIView):
         )
         if body["events"] or wait <= 0 or body["status"] != Hand.Status.PLAYING:
             return Response(body)
-        await _with_db(_release_connection)
 
         async def changed() -> bool:
             return await _with_db(_version_beyond, hand_id, after)
@@ -189,5 +193,4 @@ class HandEventsView(APIView):
             body, _ = await _with_db(
                 hand_events, user=user, table_id=table_id, number=number, after=after
             )
-            await _with_db(_release_connection)
         return Response(body)
