@@ -202,6 +202,19 @@ def is_seated_at(*, user: AnyUser, table_id: int) -> bool:
     return Seat.objects.filter(table_id=table_id, user_id=user.pk).exists()
 
 
+def mode_if_seated(*, user: AnyUser, table_id: int) -> str | None:
+    """The mode of table ``table_id`` when ``user`` sits there (one small query), else None:
+    players may write to their own tables, so nothing more is needed before their entry."""
+    if not user.is_authenticated:
+        return None
+    mode = (
+        Seat.objects.filter(table_id=table_id, user_id=user.pk)
+        .values_list("table__mode", flat=True)
+        .first()
+    )
+    return None if mode is None else str(mode)
+
+
 def ledger_for_table(*, table: Table) -> QuerySet[LedgerEntry]:
     """The table's ledger rows in the order they were written."""
     return LedgerEntry.objects.filter(table=table).select_related("hand").order_by("id")

@@ -151,13 +151,8 @@ def _audit(
 
 def _lock_table(table_id: int) -> Table:
     # ``of=("self",)``: PostgreSQL cannot lock the nullable side of the outer joins.
-    try:  # get(), not first(): no ORDER BY to compile
-        return (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("event", "round__tournament")
-            .prefetch_related("seats__user")
-            .get(pk=table_id)
-        )
+    try:  # get(), not first(): no ORDER BY to compile; seats from memory (they never change)
+        return _with_seats(Table.objects.select_for_update(of=("self",)).get(pk=table_id))
     except Table.DoesNotExist:
         raise InvalidInput("There is no such table.", code="not_found") from None
 
@@ -475,14 +470,14 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
     with transaction.atomic():
         table = _lock_table(table_id)
         _writable(table, user, mode=Table.Mode.RECORDED)
-        last = table.hands.order_by("-number").first()
+        last = table.hands.order_by("-number").only("number", "status", "result").first()
         if last is not None and last.status == Hand.Status.PENDING:
             raise TableConflict(
                 f"Hand {last.number} awaits confirmation by another seated player.",
                 code="previous_hand_unconfirmed",
             )
         number = 1 if last is None else last.number + 1
-        pot = _pot_before(table, number)
+        pot = table.opening_pot if last is None or last.result is None else last.result["pot"]
         common = common_part(table, number, pot)
         hand = Hand(
             table=table,

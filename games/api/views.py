@@ -372,15 +372,19 @@ class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
         """Recorded table: the body is a score-sheet entry (form 1 without the common part;
         the server fills it in and the engine settles it). Hosted table: no body; the server
         deals the next hand and publishes its commitment."""
-        table = self.get_table()
         user = _signed_in(request)
+        table_id = self.kwargs["table_id"]
+        mode = selectors.mode_if_seated(user=user, table_id=table_id)
+        if mode is None:  # not a player: 404 if unreadable, 403 unless a club admin/director
+            table = self.get_table()
+            mode = table.mode
 
         def act() -> tuple[int, Any]:
-            if table.mode == Table.Mode.HOSTED:
-                hand = services.hand_start(table_id=table.pk, user=user)
+            if mode == Table.Mode.HOSTED:
+                hand = services.hand_start(table_id=table_id, user=user)
             else:
-                hand = services.table_record_hand(table_id=table.pk, user=user, entry=request.data)
-            return 201, HandSerializer(hand, context={"table": table}).data
+                hand = services.table_record_hand(table_id=table_id, user=user, entry=request.data)
+            return 201, HandSerializer(hand, context={"table": hand.table}).data
 
         return _once(request, act)
 
