@@ -194,14 +194,6 @@ def hand_for_user(*, user: AnyUser, table_id: int, number: int) -> Hand | None:
     return hand
 
 
-def is_seated_at(*, user: AnyUser, table_id: int) -> bool:
-    """Whether ``user`` has a seat at table ``table_id`` (one small query; players may read
-    their own tables, so nothing more is needed before their move)."""
-    if not user.is_authenticated:
-        return False
-    return Seat.objects.filter(table_id=table_id, user_id=user.pk).exists()
-
-
 def mode_if_seated(*, user: AnyUser, table_id: int) -> str | None:
     """The mode of table ``table_id`` when ``user`` sits there (one small query), else None:
     players may write to their own tables, so nothing more is needed before their entry."""

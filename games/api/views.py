@@ -521,7 +521,7 @@ class HandActionView(HandScopedMixin):
         ``stale_version``), your seat and turn (403), then the rules (400
         ``rule_violation`` with the rule in words)."""
         user = _signed_in(request)
-        if not selectors.is_seated_at(user=user, table_id=table_id):
+        if selectors.mode_if_seated(user=user, table_id=table_id) is None:
             # not a player here: 404 for a table the caller may not read, else 403
             self.get_hand()
             raise NotYourTurn("You have no seat at this table.", code="not_seated")
