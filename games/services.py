@@ -26,7 +26,7 @@ from django.utils import timezone
 import engine
 from clubs.models import Club, Event, Membership, User
 from engine.bots import random_bot
-from games import notify
+from games import notify, rows
 from games.errors import (
     InvalidInput,
     NotAllowed,
@@ -122,16 +122,18 @@ def _pot_before(table: Table, number: int) -> int:
 
 
 def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
-    LedgerEntry.objects.bulk_create(
-        LedgerEntry(
-            table=table,
-            hand=hand,
-            payer=t["from"],
-            payee=t["to"],
-            amount=t["amount"],
-            reason=t["why"],
-        )
-        for t in transfers
+    rows.insert(
+        [
+            LedgerEntry(
+                table=table,
+                hand=hand,
+                payer=t["from"],
+                payee=t["to"],
+                amount=t["amount"],
+                reason=t["why"],
+            )
+            for t in transfers
+        ]
     )
 
 
@@ -144,17 +146,44 @@ def _audit(
     before: Any = None,
     after: Any = None,
 ) -> None:
-    AuditEntry.objects.create(
-        table=table, user=user, action=action, hand_number=hand_number, before=before, after=after
+    rows.insert(
+        [
+            AuditEntry(
+                table=table,
+                user=user,
+                action=action,
+                hand_number=hand_number,
+                before=before,
+                after=after,
+            )
+        ]
     )
 
 
 def _lock_table(table_id: int) -> Table:
-    # ``of=("self",)``: PostgreSQL cannot lock the nullable side of the outer joins.
-    try:  # get(), not first(): no ORDER BY to compile; seats from memory (they never change)
-        return _with_seats(Table.objects.select_for_update(of=("self",)).get(pk=table_id))
-    except Table.DoesNotExist:
-        raise InvalidInput("There is no such table.", code="not_found") from None
+    """The table, row-locked, with its seats (from memory: they never change)."""
+    row = rows.fetch(
+        f"SELECT {_TABLE.sql} FROM {Table._meta.db_table} t WHERE t.id = %s" + rows.for_update("t"),
+        [table_id],
+    )
+    if row is None:
+        raise InvalidInput("There is no such table.", code="not_found")
+    return _with_seats(_TABLE.instance(row))
+
+
+def _last_hand(table: Table) -> Hand | None:
+    """The table's last hand (number, status and result only)."""
+    row = rows.fetch(
+        f"SELECT {_LAST.sql} FROM {Hand._meta.db_table} h WHERE h.table_id = %s "
+        "ORDER BY h.number DESC LIMIT 1",
+        [table.pk],
+    )
+    return None if row is None else _LAST.instance(row)
+
+
+_HAND = rows.Columns(Hand, "h")
+_LAST = rows.Columns(Hand, "h", only=("number", "status", "result"))
+_TABLE = rows.Columns(Table, "t")
 
 
 def _writable(table: Table, user: User, *, mode: str | None = None) -> None:
@@ -470,7 +499,7 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
     with transaction.atomic():
         table = _lock_table(table_id)
         _writable(table, user, mode=Table.Mode.RECORDED)
-        last = table.hands.order_by("-number").only("number", "status", "result").first()
+        last = _last_hand(table)
         if last is not None and last.status == Hand.Status.PENDING:
             raise TableConflict(
                 f"Hand {last.number} awaits confirmation by another seated player.",
@@ -493,7 +522,7 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:
             raise _engine_error(e) from None
-        hand.save()
+        rows.insert([hand])
         _write_ledger(table, hand, hand.result["transfers"])
         _audit(table, user, "hand_record", hand_number=number, after=_snapshot(hand))
     return hand
@@ -693,16 +722,27 @@ def prefetch_related_objects_from(obj: Any, name: str, rows: list[Any]) -> None:
     }
 
 
+def _locked_hand(where: str, params: Sequence[Any]) -> tuple[Table, Hand] | None:
+    """The hand ``where`` selects, row-locked, with its table and seats (one plain query:
+    the ORM's compilation of this join cost more than running it)."""
+    row = rows.fetch(
+        f"SELECT {_HAND.sql}, {_TABLE.sql} FROM {Hand._meta.db_table} h "
+        f"JOIN {Table._meta.db_table} t ON t.id = h.table_id WHERE {where}{rows.for_update('h')}",
+        params,
+    )
+    if row is None:
+        return None
+    hand = _HAND.instance(row)
+    table = _with_seats(_TABLE.instance(row, len(_HAND)))
+    hand.table = table
+    return table, hand
+
+
 def _lock_hand(table_id: int, number: int) -> tuple[Table, Hand]:
-    try:  # get(), not first(): no ORDER BY through both models' orderings to compile
-        hand = (
-            Hand.objects.select_for_update(of=("self",))
-            .select_related("table")
-            .get(table_id=table_id, number=number)
-        )
-    except Hand.DoesNotExist:
-        raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found") from None
-    return _with_seats(hand.table), hand
+    found = _locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
+    if found is None:
+        raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found")
+    return found
 
 
 def _apply(
@@ -737,7 +777,7 @@ def _apply(
         hand.finished_at = timezone.now()
         fields += ["result", "status", "finished_at"]
         _write_ledger(table, hand, hand.result["transfers"])
-    hand.save(update_fields=fields)
+    rows.update(hand, fields)
     _after_move(table, hand, state, schedule)
     return hand
 
@@ -774,15 +814,12 @@ def hand_bot_move(
     ``version`` and a bot is to act (a retried or duplicated task is harmless). With
     ``schedule`` false the caller moves the next bot itself (the task loops)."""
     with transaction.atomic():
-        hand = (
-            Hand.objects.select_for_update(of=("self",))
-            .select_related("table")
-            .filter(pk=hand_id)
-            .first()
-        )
-        if hand is None or hand.version != version or hand.status != Hand.Status.PLAYING:
+        found = _locked_hand("h.id = %s", [hand_id])
+        if found is None:
             return None
-        table = _with_seats(hand.table)
+        table, hand = found
+        if hand.version != version or hand.status != Hand.Status.PLAYING:
+            return None
         state = hand_state(table, hand)
         seat = state.to_act_seat
         if seat is None or _seat(table, seat).kind != Seat.Kind.BOT:
