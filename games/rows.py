@@ -118,6 +118,10 @@ def insert(instances: Sequence[Model]) -> None:
     their ids, which are set on them (no signals: the models of this app have none)."""
     if not instances:
         return
+    if not connection.features.can_return_rows_from_bulk_insert:  # SQLite before 3.35
+        for obj in instances:
+            obj.save(force_insert=True)
+        return
     meta = instances[0]._meta
     fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
     columns = ", ".join(quote(f.column) for f in fields)

@@ -711,10 +711,10 @@ def _with_seats(table: Table) -> Table:
     return table
 
 
-def prefetch_related_objects_from(obj: Any, name: str, rows: list[Any]) -> None:
+def prefetch_related_objects_from(obj: Any, name: str, items: list[Any]) -> None:
     """Set ``obj``'s prefetched ``name`` to ``rows``, as ``prefetch_related`` would."""
     queryset = getattr(obj, name).all()
-    queryset._result_cache = rows
+    queryset._result_cache = items
     queryset._prefetch_done = True
     obj._prefetched_objects_cache = {
         **getattr(obj, "_prefetched_objects_cache", {}),

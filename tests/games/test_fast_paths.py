@@ -136,3 +136,15 @@ def test_the_lock_clause_fits_the_database() -> None:
         assert clause == " FOR UPDATE OF h"
     elif connection.vendor == "sqlite":
         assert clause == ""  # SQLite locks the database file for the transaction instead
+
+
+@pytest.mark.django_db
+def test_inserts_work_where_the_database_cannot_return_ids_of_many_rows(
+    recorded: Table, anna: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite before 3.35 has no ``RETURNING``: rows are then inserted one by one."""
+    monkeypatch.setattr(type(connection.features), "can_return_rows_from_bulk_insert", False)
+    hand = services.table_record_hand(table_id=recorded.pk, user=anna, entry=ENTRY)
+    assert every_column(Hand.objects.get(pk=hand.pk)) == every_column(hand)
+    assert LedgerEntry.objects.filter(hand=hand).count() == len(hand.result["transfers"]) > 0
+    assert AuditEntry.objects.filter(table=recorded, hand_number=1).exists()
