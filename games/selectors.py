@@ -30,6 +30,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from clubs.models import Membership, User
+from games import rows
 from games.models import (
     POT,
     SERIES,
@@ -129,10 +130,7 @@ def hands_for_table(*, table: Table) -> QuerySet[Hand]:
 def _hand_stamp(table_id: int, number: int) -> tuple[Any, ...] | None:
     """The id and last change of hand ``number`` of table ``table_id``, by one plain query
     (the ORM's query compilation costs more than the query itself here)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_STAMP_SQL, [table_id, number])
-        row = cursor.fetchone()
-    return None if row is None else tuple(row)
+    return rows.fetch(_STAMP_SQL, [table_id, number])
 
 
 _STAMP_SQL = f"SELECT id, updated_at FROM {Hand._meta.db_table} WHERE table_id = %s AND number = %s"
@@ -199,9 +197,7 @@ def mode_if_seated(*, user: AnyUser, table_id: int) -> str | None:
     players may write to their own tables, so nothing more is needed before their entry."""
     if not user.is_authenticated:
         return None
-    with connection.cursor() as cursor:  # plain SQL: the ORM's compilation costs more
-        cursor.execute(_SEATED_SQL, [table_id, user.pk])
-        row = cursor.fetchone()
+    row = rows.fetch(_SEATED_SQL, [table_id, user.pk])  # plain SQL: compiling costs more
     return None if row is None else str(row[0])
 
 

@@ -20,17 +20,10 @@ from games.services import SeatSpec
 from games.tasks import bot_act
 from tests.conftest import WorkerProcess
 from tests.factories import UserFactory
+from tests.games.conftest import RULES
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-RULES = {
-    "variant": "wien",
-    "dealer_contribution": 100,
-    "pot_cap": 300,
-    "holding_after_forehand": "rearhand",
-    "invitation_tricks": "inviter",
-    "pot_at_close": "carry",
-}
 HAND_SECONDS = 120.0
 
 

@@ -19,15 +19,8 @@ from games import services
 from games.models import Hand, Table
 from games.services import SeatSpec
 from tests.factories import UserFactory
+from tests.games.conftest import RULES
 
-RULES = {
-    "variant": "wien",
-    "dealer_contribution": 100,
-    "pot_cap": 300,
-    "holding_after_forehand": "rearhand",
-    "invitation_tricks": "inviter",
-    "pot_at_close": "carry",
-}
 SEATS = ("anna", "bert", "carl")
 
 
