@@ -109,9 +109,9 @@ class TableAdmin(admin.ModelAdmin):
     """Tables are opened with ``table_create`` (seats, series, pot carried in, audit) and
     closed with ``table_close``; here only the name and visibility can be changed."""
 
-    list_display = ("name", "mode", "status", "club", "event", "is_public", "created_at")
+    list_display = ("name", "mode", "status", "club", "is_public", "created_at")
     list_filter = ("mode", "status", "is_public")
-    list_select_related = ("club", "event__club")
+    list_select_related = ("club",)
     search_fields = ("name", "club__name")
     date_hierarchy = "created_at"
     inlines = (SeatInline,)
@@ -120,8 +120,6 @@ class TableAdmin(admin.ModelAdmin):
         "status",
         "series",
         "club",
-        "event",
-        "round",
         "rules",
         "first_dealer",
         "dealer_draw",

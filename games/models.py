@@ -61,7 +61,12 @@ class TableSeries(models.Model):
 
 
 class Table(models.Model):
-    """One sitting at one table, with rules fixed for its lifetime."""
+    """One sitting at one table, with rules fixed for its lifetime.
+
+    A table may belong to a club (whose admins manage it and whose scorers record at it).
+    The apps that group tables (club evenings, tournament rounds) keep their own link to it
+    and answer "who else manages this table" through :mod:`games.managers`.
+    """
 
     class Mode(models.TextChoices):
         RECORDED = "recorded", "Recorded (real cards, score sheet)"
@@ -77,12 +82,6 @@ class Table(models.Model):
     series = models.ForeignKey(TableSeries, on_delete=models.PROTECT, related_name="tables")
     club = models.ForeignKey(
         "clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
-    )
-    event = models.ForeignKey(
-        "clubs.Event", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
-    )
-    round = models.ForeignKey(
-        "tournaments.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
     )
     rules = models.JSONField(help_text="The engine's rules object, every option spelled out.")
     first_dealer = models.PositiveSmallIntegerField(help_text="Seat position of the first dealer.")
@@ -126,6 +125,14 @@ class Seat(models.Model):
         related_name="seats",
     )
     guest_name = models.CharField(max_length=150, blank=True)
+    guest = models.ForeignKey(
+        "clubs.Guest",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        help_text="The club guest who sat here, when the guest is known to a club.",
+    )
     bot_level = models.CharField(max_length=16, blank=True)
 
     class Meta:

@@ -1,9 +1,11 @@
 """Who may read and who may change a table.
 
-Writers: the table's seated users, the admins of the club it belongs to (directly or through
-its event) and the directors of the tournament whose round it belongs to. Readers: writers,
-and everybody for public tables (public information only; seat views follow the seat).
-Staff read everything through the admin, which never shows hidden cards either.
+Writers: the table's seated users, the owners, admins and scorers of the club it belongs to,
+and whoever an app above games says manages it (:mod:`games.managers`: a tournament's
+directors). *Organisers* (club owners and admins, and those managers) also open and close
+the club's tables; scorers record and correct hands. Readers: writers, and everybody for
+public tables (public information only; seat views follow the seat). Staff read everything
+through the admin, which never shows hidden cards either.
 """
 
 from __future__ import annotations
@@ -15,16 +17,8 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from clubs.models import Membership, User
+from games import managers
 from games.models import Seat, Table
-from tournaments.models import Tournament
-
-
-def _club_id(table: Table) -> int | None:
-    if table.club_id is not None:
-        return table.club_id
-    if table.event is not None:
-        return table.event.club_id
-    return None
 
 
 def is_seated(user: User | AnonymousUser, table: Table) -> bool:
@@ -41,26 +35,35 @@ def seat_of(user: User | AnonymousUser, table: Table) -> Seat | None:
     return next((s for s in table.seats.all() if s.user_id == user.pk), None)
 
 
+def _club_role(user: User, table: Table) -> str | None:
+    if table.club_id is None:
+        return None
+    return (
+        Membership.objects.filter(club_id=table.club_id, user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
 def is_organiser(user: User | AnonymousUser, table: Table) -> bool:
-    """A club admin of the table's club or a director of its tournament."""
+    """An owner or admin of the table's club, or a manager an app above games names."""
     if not user.is_authenticated:
         return False
-    club_id = _club_id(table)
-    if (
-        club_id is not None
-        and Membership.objects.filter(
-            club_id=club_id, user_id=user.pk, role=Membership.Role.ADMIN
-        ).exists()
-    ):
+    if _club_role(user, table) in Membership.MANAGERS:
         return True
-    if table.round_id is not None:
-        return Tournament.objects.filter(rounds=table.round_id, directors=user.pk).exists()
-    return False
+    return managers.manages(user, table.pk)
+
+
+def is_scorer(user: User | AnonymousUser, table: Table) -> bool:
+    """An owner, admin or scorer of the table's club: records and corrects its hands."""
+    if not user.is_authenticated:
+        return False
+    return _club_role(user, table) in Membership.SCORERS
 
 
 def can_write(user: User | AnonymousUser, table: Table) -> bool:
-    """Seated players, club admins and tournament directors change a table."""
-    return is_seated(user, table) or is_organiser(user, table)
+    """Seated players, club scorers (and admins, owners) and other organisers change a table."""
+    return is_seated(user, table) or is_scorer(user, table) or is_organiser(user, table)
 
 
 def can_read(user: User | AnonymousUser, table: Table) -> bool:
@@ -76,7 +79,8 @@ class TableAccess(BasePermission):
     """Read for readers (safe methods), write for writers."""
 
     message = (
-        "Only the table's seated players (and its club admins or tournament directors) may do that."
+        "Only the table's seated players (and its club's scorers and admins or its "
+        "tournament's directors) may do that."
     )
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:

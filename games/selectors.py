@@ -30,7 +30,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from clubs.models import Membership, User
-from games import rows
+from games import managers, rows
 from games.models import (
     POT,
     SERIES,
@@ -43,7 +43,6 @@ from games.models import (
     WorkerPing,
 )
 from games.permissions import can_read
-from tournaments.models import Tournament
 
 AnyUser = User | AnonymousUser
 
@@ -59,14 +58,16 @@ def _readable(user: AnyUser) -> Q:
         return Q(is_public=True)
     if user.is_staff:
         return Q()
-    admin_of = Membership.objects.filter(user=user.pk, role=Membership.Role.ADMIN).values("club_id")
+    scorer_of = Membership.objects.filter(user=user.pk, role__in=Membership.SCORERS).values(
+        "club_id"
+    )
+    mine = Seat.objects.filter(Q(user=user.pk) | Q(guest__merged_into=user.pk))
     return (
         Q(is_public=True)
         | Q(created_by=user.pk)
-        | Q(pk__in=Seat.objects.filter(user=user.pk).values("table_id"))
-        | Q(club_id__in=admin_of)
-        | Q(club__isnull=True, event__club_id__in=admin_of)
-        | Q(round__tournament__in=Tournament.objects.filter(directors=user.pk).values("pk"))
+        | Q(pk__in=mine.values("table_id"))
+        | Q(club_id__in=scorer_of)
+        | managers.managed(user)
     )
 
 
@@ -75,11 +76,11 @@ def _seats() -> Prefetch[str, QuerySet[Seat], str]:
 
 
 def tables_for_user(*, user: AnyUser) -> QuerySet[Table]:
-    """Tables ``user`` may read, with seats (and their users), club, event, round and series
+    """Tables ``user`` may read, with seats (and their users), club and series
     loaded: one query for the tables and one for all their seats."""
     return (
         Table.objects.filter(_readable(user))
-        .select_related("club", "event", "round", "series", "created_by")
+        .select_related("club", "series", "created_by")
         .prefetch_related(_seats())
     )
 
@@ -146,7 +147,7 @@ SNAPSHOT_SECONDS = 5.0
 def _load_hand(table_id: int, number: int) -> Hand | None:
     try:  # get(), not first(): no ORDER BY through both models' orderings to compile
         return (
-            Hand.objects.select_related("table", "table__event", "entered_by", "confirmed_by")
+            Hand.objects.select_related("table", "entered_by", "confirmed_by")
             .prefetch_related(
                 Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
             )

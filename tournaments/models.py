@@ -31,3 +31,20 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class RoundTable(models.Model):
+    """A games table played in a tournament round, as table ``number``."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="round_link")
+
+    class Meta:
+        ordering = ("round", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("round", "number"), name="round_table_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"

@@ -15,11 +15,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import engine
-from clubs.models import Club, Event, User
+from clubs.models import Club, User
 from games import services
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
-from tournaments.models import Round
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
 HAND_REASONS = ["dealer", "game", "tricks", "fall", "premium", "ausfechten"]
@@ -199,12 +198,6 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
     club = serializers.PrimaryKeyRelatedField(
         queryset=Club.objects.all(), required=False, allow_null=True, default=None
     )
-    event = serializers.PrimaryKeyRelatedField(
-        queryset=Event.objects.all(), required=False, allow_null=True, default=None
-    )
-    round = serializers.PrimaryKeyRelatedField(
-        queryset=Round.objects.all(), required=False, allow_null=True, default=None
-    )
     is_public = serializers.BooleanField(required=False, default=False)
     requires_confirmation = serializers.BooleanField(required=False, default=False)
 
@@ -228,8 +221,6 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
             "first_dealer": data["first_dealer"],
             "series_id": data["series"].pk if data["series"] else None,
             "club_id": data["club"].pk if data["club"] else None,
-            "event_id": data["event"].pk if data["event"] else None,
-            "round_id": data["round"].pk if data["round"] else None,
             "is_public": data["is_public"],
             "requires_confirmation": data["requires_confirmation"],
         }
@@ -308,8 +299,6 @@ class TableSerializer(serializers.ModelSerializer[Table]):
             "hands_count",
             "series",
             "club",
-            "event",
-            "round",
             "is_public",
             "requires_confirmation",
             "created_by",

@@ -141,11 +141,11 @@ class WindowCountPagination(DefaultPagination):
 
 
 class TableFilter(filters.FilterSet):
-    """Filter tables by mode, status, club, event, tournament round and series."""
+    """Filter tables by mode, status, club and series."""
 
     class Meta:
         model = Table
-        fields = ("mode", "status", "club", "event", "round", "series")
+        fields = ("mode", "status", "club", "series")
 
 
 class HandFilter(filters.FilterSet):

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 import engine
 from clubs.management.commands import demo_data
-from clubs.models import Club, Event, Membership, User
+from clubs.models import Club, Evening, Membership, User
 from games import services
 from games.models import AuditEntry, Hand, LedgerEntry, Table
 
@@ -32,7 +32,7 @@ def _run(capture: CaptureOnCommit) -> str:
 def _counts() -> dict[str, int]:
     return {
         model.__name__: model.objects.count()
-        for model in (User, Club, Membership, Event, Table, Hand, LedgerEntry, AuditEntry)
+        for model in (User, Club, Membership, Evening, Table, Hand, LedgerEntry, AuditEntry)
     }
 
 
@@ -70,11 +70,11 @@ def test_it_changes_nothing_when_run_again(
     assert (again.version, again.actions) == (hosted.version, hosted.actions)
 
 
-def test_it_creates_the_club_with_anna_as_admin_and_an_evening(demo: str) -> None:
+def test_it_creates_the_club_with_anna_as_owner_and_an_evening(demo: str) -> None:
     club = Club.objects.get(name=demo_data.CLUB_NAME)
     roles = dict(club.memberships.values_list("user__username", "role"))
-    assert roles == {"anna": "admin", "bert": "member", "carl": "member", "dave": "member"}
-    assert club.events.count() == 1
+    assert roles == {"anna": "owner", "bert": "member", "carl": "member", "dave": "member"}
+    assert club.evenings.count() == 1
 
 
 def test_it_prints_the_table_ids(demo: str) -> None:
@@ -87,7 +87,7 @@ def test_it_prints_the_table_ids(demo: str) -> None:
 def test_the_recorded_table_has_its_twelve_hands(demo: str) -> None:
     table = Table.objects.get(name=demo_data.RECORDED_TABLE)
     assert table.mode == Table.Mode.RECORDED and table.is_public
-    assert table.event is not None and table.club is not None
+    assert table.evening_link.evening.club == table.club is not None
     assert services.seat_keys(table) == ["anna", "bert", "carl"]
     assert table.rules["dealer_contribution"] == 100 and table.rules["pot_cap"] == 300
     hands = _hands(demo_data.RECORDED_TABLE)

@@ -14,7 +14,7 @@ from clubs.models import Club, Membership, User
 from games import services
 from games.models import Hand, Table
 from tests.factories import UserFactory
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, RoundTable, Tournament
 
 RULES: dict[str, Any] = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 ENTRY = {
@@ -73,9 +73,9 @@ def build_world(*, public: bool = False) -> World:
             ],
             first_dealer="carl",
             club_id=club.pk,
-            round_id=rnd.pk,
             is_public=public,
         )
+        RoundTable.objects.create(round=rnd, number=len(world.tables), table=world.tables[mode])
     services.table_record_hand(
         table_id=world.tables["recorded"].pk, user=users["anna"], entry=ENTRY
     )

@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from clubs.models import Club, Event, Membership, User
+from clubs.models import Club, Evening, EveningTable, Membership, User
 from games import services
 from games.models import Seat, Table
 
@@ -35,6 +35,7 @@ EVENT_NAME = "Clubabend"
 RECORDED_TABLE = "Dienstagsrunde"
 FOUR_SEAT_TABLE = "Viererrunde"
 HOSTED_TABLE = "Online-Tisch"
+HOURS_4 = datetime.timedelta(hours=4)
 BOTS = ("bot-1", "bot-2")
 RULES = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 
@@ -177,21 +178,27 @@ def _users(stdout: Any) -> dict[str, User]:
     return players
 
 
-def _club(players: dict[str, User]) -> tuple[Club, Event]:
+def _club(players: dict[str, User]) -> tuple[Club, Evening]:
     club = Club.objects.filter(name=CLUB_NAME).order_by("id").first()
     if club is None:
-        club = Club.objects.create(name=CLUB_NAME)
-    for name, user in players.items():
-        role = Membership.Role.ADMIN if name == "anna" else Membership.Role.MEMBER
-        Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
-    event = club.events.filter(name=EVENT_NAME).order_by("id").first()
-    if event is None:
-        today = timezone.localdate()
-        starts = datetime.datetime.combine(today, datetime.time(19, 0))
-        event = Event.objects.create(
-            club=club, name=EVENT_NAME, starts_at=timezone.make_aware(starts)
+        club = Club.objects.create(
+            name=CLUB_NAME,
+            slug="wiener-preference-runde",
+            city="Wien",
+            is_public=True,
+            default_rules=RULES,
         )
-    return club, event
+    for name, user in players.items():
+        role = Membership.Role.OWNER if name == "anna" else Membership.Role.MEMBER
+        Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
+    evening = club.evenings.filter(title=EVENT_NAME).order_by("id").first()
+    if evening is None:
+        today = timezone.localdate()
+        starts = timezone.make_aware(datetime.datetime.combine(today, datetime.time(19, 0)))
+        evening = Evening.objects.create(
+            club=club, title=EVENT_NAME, starts_at=starts, ends_at=starts + HOURS_4
+        )
+    return club, evening
 
 
 def _recorded_table(
@@ -202,7 +209,7 @@ def _recorded_table(
     first_dealer: str,
     hands: tuple[dict[str, Any], ...],
     club: Club,
-    event: Event | None,
+    evening: Evening | None,
 ) -> Table:
     table = Table.objects.filter(name=name, club=club).order_by("id").first()
     if table is not None:
@@ -216,9 +223,10 @@ def _recorded_table(
         seats=[services.SeatSpec(key=k, kind=Seat.Kind.USER, user=players[k]) for k in keys],
         first_dealer=first_dealer,
         club_id=club.pk,
-        event_id=event.pk if event is not None else None,
         is_public=True,
     )
+    if evening is not None:
+        EveningTable.objects.create(evening=evening, number=evening.tables.count() + 1, table=table)
     for entry in hands:
         services.table_record_hand(table_id=table.pk, user=anna, entry=entry)
     return table
@@ -253,7 +261,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
             players = _users(self.stdout)
-            club, event = _club(players)
+            club, evening = _club(players)
             recorded = _recorded_table(
                 name=RECORDED_TABLE,
                 players=players,
@@ -261,7 +269,7 @@ class Command(BaseCommand):
                 first_dealer="carl",
                 hands=DIENSTAG_HANDS,
                 club=club,
-                event=event,
+                evening=evening,
             )
             four = _recorded_table(
                 name=FOUR_SEAT_TABLE,
@@ -270,7 +278,7 @@ class Command(BaseCommand):
                 first_dealer="dave",
                 hands=VIERER_HANDS,
                 club=club,
-                event=None,
+                evening=None,
             )
             hosted = _hosted_table(players)
             latest = hosted.hands.order_by("-number").values_list("number", flat=True).first()
@@ -278,7 +286,7 @@ class Command(BaseCommand):
         self.stdout.write(
             "\n".join(
                 [
-                    f"  Demo club: {CLUB_NAME} (id {club.pk}; anna is its admin)",
+                    f"  Demo club: {CLUB_NAME} (id {club.pk}; anna is its owner)",
                     f"  Demo:      recorded table {recorded.pk} '{RECORDED_TABLE}', "
                     f"{recorded.hands.count()} hands: GET /api/v1/tables/{recorded.pk}/sheet/",
                     f"             4-seat table {four.pk} '{FOUR_SEAT_TABLE}' (dealer sits out):"

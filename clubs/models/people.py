@@ -1,0 +1,174 @@
+"""People and organisations: the base layer every app may use.
+
+A *club* has members with roles (owner, admin, scorer, member), invites people by code or
+link, takes join requests when it is public, and seats *guests* (non-members known by name)
+whom an admin can later merge into a member's account.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+DEFAULT_RULES = {
+    "variant": "wien",
+    "dealer_contribution": 10,
+    "pot_cap": None,
+    "holding_after_forehand": "rearhand",
+    "invitation_tricks": "inviter",
+    "pot_at_close": "carry",
+}
+
+
+def default_rules() -> dict[str, object]:
+    return dict(DEFAULT_RULES)
+
+
+class User(AbstractUser):
+    """A player or organiser; ``display_name`` is what tables and standings show."""
+
+    display_name = models.CharField(max_length=150, blank=True)
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+
+class Club(models.Model):
+    """A club: members with roles, its evenings, seasons and tables.
+
+    ``default_rules`` is any rules object the engine accepts; the stakes are part of it (for
+    ``wien`` the dealer contribution and the pot cap, in minor units of ``currency``).
+    """
+
+    name = models.CharField(max_length=150)
+    slug = models.SlugField(max_length=80, unique=True, null=True, blank=True)
+    description = models.TextField(blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    timezone = models.CharField(max_length=64, default="Europe/Vienna")
+    is_public = models.BooleanField(default=False)
+    currency = models.CharField(max_length=3, default="EUR")
+    default_rules = models.JSONField(default=default_rules)
+    reminder_hours = models.PositiveSmallIntegerField(
+        default=24, help_text="Hours before an evening its reminder e-mail goes out (0: none)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("name", "id")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's membership of a club.
+
+    Roles, from most to least rights: ``owner`` (everything, including handing the club
+    over), ``admin`` (runs members, evenings, seasons and tables), ``scorer`` (records and
+    corrects hands at the club's tables), ``member``.
+    """
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ADMIN = "admin", "Admin"
+        SCORER = "scorer", "Scorer"
+        MEMBER = "member", "Member"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    MANAGERS = (Role.OWNER, Role.ADMIN)
+    SCORERS = (Role.OWNER, Role.ADMIN, Role.SCORER)
+
+    class Meta:
+        ordering = ("club", "joined_at", "id")
+        constraints = [
+            models.UniqueConstraint(fields=("club", "user"), name="membership_unique_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+class Invitation(models.Model):
+    """An invitation to join a club, used by its code (or the link that carries it) until it
+    expires, is used ``max_uses`` times or is revoked."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=32, unique=True)
+    role = models.CharField(
+        max_length=16, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    email = models.EmailField(blank=True, help_text="Sent to this address when given.")
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField(default=1)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.club} invitation {self.code[:6]}…"
+
+
+class JoinRequest(models.Model):
+    """A user asks to join a public club; an admin accepts or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="join_requests")
+    message = models.CharField(max_length=500, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("club", "user"),
+                condition=models.Q(status="pending"),
+                name="join_request_one_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club} ({self.status})"
+
+
+class Guest(models.Model):
+    """A non-member a club seats under a name. Merging the guest into a member's account
+    (``merged_into``) gives the member the guest's history."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="guests")
+    name = models.CharField(max_length=150)
+    merged_into = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="merged_guests"
+    )
+    merged_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("club", "name", "id")
+
+    def __str__(self) -> str:
+        return f"{self.name} (guest of {self.club})"

@@ -1,0 +1,57 @@
+"""Writes for games. Each service owns its transaction, its row locks, its audit entry and its
+``on_commit`` side effects; the rules come from ``engine`` and are never re-derived here.
+
+By responsibility: :mod:`.tables` (open, balances, settlement, close), :mod:`.recorded`
+(score-sheet entries: :func:`table_record_hand`, :func:`hand_edit`, :func:`hand_delete`,
+:func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`),
+:mod:`.bots` (:func:`hand_bot_move`), :mod:`.pings`; :mod:`.common` holds the helpers they
+share. The public names are re-exported here.
+"""
+
+from games.services.bots import hand_bot_move, hands_waiting_for_bots
+from games.services.common import (
+    BOT_LEVELS,
+    COMMON_KEYS,
+    common_part,
+    dealer_for,
+    seat_keys,
+)
+from games.services.hosted import hand_apply_action, hand_record_json, hand_start, hand_state
+from games.services.pings import ping_complete, ping_create
+from games.services.recorded import hand_confirm, hand_delete, hand_edit, table_record_hand
+from games.services.tables import (
+    SeatSpec,
+    series_create,
+    series_pot,
+    settlement_for,
+    table_balances,
+    table_close,
+    table_create,
+)
+
+__all__ = [
+    "BOT_LEVELS",
+    "COMMON_KEYS",
+    "SeatSpec",
+    "common_part",
+    "dealer_for",
+    "hand_apply_action",
+    "hand_bot_move",
+    "hand_confirm",
+    "hand_delete",
+    "hand_edit",
+    "hand_record_json",
+    "hand_start",
+    "hand_state",
+    "hands_waiting_for_bots",
+    "ping_complete",
+    "ping_create",
+    "seat_keys",
+    "series_create",
+    "series_pot",
+    "settlement_for",
+    "table_balances",
+    "table_close",
+    "table_create",
+    "table_record_hand",
+]

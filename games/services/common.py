@@ -1,0 +1,200 @@
+"""Shared helpers of the game services: the common part of hand records, the ledger and
+audit writers, and the row locks every write path takes (plain SQL through ``games.rows``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import engine
+from clubs.models import User
+from games import rows
+from games.errors import (
+    InvalidInput,
+    NotAllowed,
+    RuleViolation,
+    TableConflict,
+)
+from games.models import (
+    AuditEntry,
+    Hand,
+    LedgerEntry,
+    Seat,
+    Table,
+)
+from games.permissions import can_write
+
+COMMON_KEYS = ("rules", "seats", "dealer", "pot")
+BOT_LEVELS = ("random",)
+
+
+def _engine_error(e: engine.EngineError, prefix: str = "") -> RuleViolation:
+    """The engine's refusal as an API error: its sentence, and ``at`` as the field."""
+    at = f"{prefix}.{e.at}" if prefix and e.at else (e.at or prefix or "record")
+    return RuleViolation(e.message, fields={at: [e.message]})
+
+
+def seat_keys(table: Table) -> list[str]:
+    """The seat keys in playing order (the ``seats`` of hand records)."""
+    return [s.key for s in sorted(table.seats.all(), key=lambda s: s.position)]
+
+
+def dealer_for(table: Table, number: int) -> str:
+    """The dealer of hand ``number``: the first dealer, then each next seat in turn."""
+    keys = seat_keys(table)
+    return keys[(table.first_dealer + number - 1) % len(keys)]
+
+
+def common_part(table: Table, number: int, pot_before: int) -> dict[str, Any]:
+    """What the server fills into every record of this table (hand-record.md, common part)."""
+    return {
+        "rules": table.rules,
+        "seats": seat_keys(table),
+        "dealer": dealer_for(table, number),
+        "pot": pot_before,
+    }
+
+
+def _pot_before(table: Table, number: int) -> int:
+    """The pot before hand ``number``: the previous hand's pot after, or the opening pot."""
+    previous = table.hands.filter(number=number - 1).only("result").first()
+    if previous is None or previous.result is None:
+        return table.opening_pot
+    return int(previous.result["pot"])
+
+
+def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
+    rows.insert(
+        [
+            LedgerEntry(
+                table=table,
+                hand=hand,
+                payer=t["from"],
+                payee=t["to"],
+                amount=t["amount"],
+                reason=t["why"],
+            )
+            for t in transfers
+        ]
+    )
+
+
+def _audit(
+    table: Table,
+    user: User | None,
+    action: str,
+    *,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> None:
+    rows.insert(
+        [
+            AuditEntry(
+                table=table,
+                user=user,
+                action=action,
+                hand_number=hand_number,
+                before=before,
+                after=after,
+            )
+        ]
+    )
+
+
+def _lock_table(table_id: int) -> Table:
+    """The table, row-locked, with its seats (from memory: they never change)."""
+    row = rows.fetch(
+        f"SELECT {_TABLE.sql} FROM {Table._meta.db_table} t WHERE t.id = %s" + rows.for_update("t"),
+        [table_id],
+    )
+    if row is None:
+        raise InvalidInput("There is no such table.", code="not_found")
+    return _with_seats(_TABLE.instance(row))
+
+
+def _last_hand(table: Table) -> Hand | None:
+    """The table's last hand (number, status and result only)."""
+    row = rows.fetch(
+        f"SELECT {_LAST.sql} FROM {Hand._meta.db_table} h WHERE h.table_id = %s "
+        "ORDER BY h.number DESC LIMIT 1",
+        [table.pk],
+    )
+    return None if row is None else _LAST.instance(row)
+
+
+_HAND = rows.Columns(Hand, "h")
+_LAST = rows.Columns(Hand, "h", only=("number", "status", "result"))
+_TABLE = rows.Columns(Table, "t")
+
+
+def _writable(table: Table, user: User, *, mode: str | None = None) -> None:
+    if not can_write(user, table):
+        raise NotAllowed()
+    if table.status != Table.Status.OPEN:
+        raise TableConflict("This table is closed; reopen a new sitting to go on.")
+    if mode is not None and table.mode != mode:
+        if mode == Table.Mode.RECORDED:
+            raise TableConflict("This table hosts its hands; they are played, not recorded.")
+        raise TableConflict("This table records hands played with real cards; it deals none.")
+
+
+def _seat(table: Table, key: str) -> Seat:
+    return next(s for s in table.seats.all() if s.key == key)
+
+
+_SEATS: dict[tuple[int, Any], list[Seat]] = {}
+_SEATS_LOCK = threading.Lock()
+
+
+def _with_seats(table: Table) -> Table:
+    """Give ``table`` its seats from this process's memory: seats never change once a table
+    is open, so a move need not load them again (keyed by id and creation time, so an id
+    reused after a rollback is another table)."""
+    key = (table.pk, table.created_at)
+    with _SEATS_LOCK:
+        seats = _SEATS.get(key)
+    if seats is None:
+        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+        with _SEATS_LOCK:
+            if len(_SEATS) > 4096:
+                _SEATS.clear()
+            _SEATS[key] = seats
+    prefetch_related_objects_from(table, "seats", seats)
+    return table
+
+
+def prefetch_related_objects_from(obj: Any, name: str, items: list[Any]) -> None:
+    """Set ``obj``'s prefetched ``name`` to ``rows``, as ``prefetch_related`` would."""
+    queryset = getattr(obj, name).all()
+    queryset._result_cache = items
+    queryset._prefetch_done = True
+    obj._prefetched_objects_cache = {
+        **getattr(obj, "_prefetched_objects_cache", {}),
+        name: queryset,
+    }
+
+
+def _locked_hand(where: str, params: Sequence[Any]) -> tuple[Table, Hand] | None:
+    """The hand ``where`` selects, row-locked, with its table and seats (one plain query:
+    the ORM's compilation of this join cost more than running it)."""
+    row = rows.fetch(
+        f"SELECT {_HAND.sql}, {_TABLE.sql} FROM {Hand._meta.db_table} h "
+        f"JOIN {Table._meta.db_table} t ON t.id = h.table_id WHERE {where}{rows.for_update('h')}",
+        params,
+    )
+    if row is None:
+        return None
+    hand = _HAND.instance(row)
+    table = _with_seats(_TABLE.instance(row, len(_HAND)))
+    hand.table = table
+    return table, hand
+
+
+def _lock_hand(table_id: int, number: int) -> tuple[Table, Hand]:
+    found = _locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
+    if found is None:
+        raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found")
+    return found

@@ -1,0 +1,193 @@
+"""Recorded tables: score-sheet entries settled by the engine, corrections, deletions and
+confirmations; every later hand is recomputed in the same transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from clubs.models import User
+from games import rows
+from games.errors import (
+    InvalidInput,
+    NotAllowed,
+    TableConflict,
+)
+from games.models import (
+    Hand,
+    Table,
+)
+from games.permissions import seat_of
+from games.services.common import (
+    COMMON_KEYS,
+    _audit,
+    _engine_error,
+    _last_hand,
+    _lock_table,
+    _pot_before,
+    _writable,
+    _write_ledger,
+    common_part,
+    dealer_for,
+)
+
+
+def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[str, Any]:
+    """The entry without the common part; a common key the client sent must match the
+    server's (409 otherwise)."""
+    if not isinstance(entry, Mapping):
+        raise InvalidInput("A score-sheet entry is a JSON object.")
+    mismatched = {}
+    for key in COMMON_KEYS:
+        if key in entry:
+            mine, theirs = common[key], entry[key]
+            if key == "rules":
+                with contextlib.suppress(engine.EngineError):
+                    theirs = engine.parse_rules(theirs).to_json()
+            if theirs != mine:
+                mismatched[key] = [f"the table's {key} is {mine!r}"]
+    if mismatched:
+        raise TableConflict(
+            "The entry does not match the table: "
+            + "; ".join(f"{k}: {v[0]}" for k, v in mismatched.items())
+            + ". Leave these out and the server fills them in.",
+            fields=mismatched,
+            code="record_mismatch",
+        )
+    return {k: v for k, v in entry.items() if k not in COMMON_KEYS}
+
+
+def _settle_entry(table: Table, hand: Hand) -> dict[str, Any]:
+    record = {**common_part(table, hand.number, hand.pot_before), **(hand.entry or {})}
+    return engine.settle(record)
+
+
+def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
+    """Re-derive dealer, pot, settlement and ledger of hand ``number`` and every later hand,
+    in order; a later hand that no longer settles aborts the whole change. ``changed``: hand
+    ``number`` is the one the user changed (its refusal is a plain rule violation); after a
+    delete it is a later hand that moved up."""
+    pot = _pot_before(table, number)
+    for hand in table.hands.filter(number__gte=number).order_by("number"):
+        hand.dealer = dealer_for(table, hand.number)
+        hand.pot_before = pot
+        try:
+            hand.result = _settle_entry(table, hand)
+        except engine.EngineError as e:
+            if changed and hand.number == number:
+                raise _engine_error(e) from None
+            raise TableConflict(
+                f"After this change hand {hand.number} no longer settles: {e.message}. "
+                "Correct or delete that hand first.",
+                fields={f"hands[{hand.number}]": [e.message]},
+                code="later_hand_invalid",
+            ) from None
+        hand.save(update_fields=["dealer", "pot_before", "result", "updated_at"])
+        hand.ledger.all().delete()
+        _write_ledger(table, hand, hand.result["transfers"])
+        pot = int(hand.result["pot"])
+
+
+def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) -> Hand:
+    """Record a score-sheet entry (hand-record.md form 1): the server fills in rules, seats,
+    dealer and pot, the engine checks and settles it, the transfers go to the ledger."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _writable(table, user, mode=Table.Mode.RECORDED)
+        last = _last_hand(table)
+        if last is not None and last.status == Hand.Status.PENDING:
+            raise TableConflict(
+                f"Hand {last.number} awaits confirmation by another seated player.",
+                code="previous_hand_unconfirmed",
+            )
+        number = 1 if last is None else last.number + 1
+        pot = table.opening_pot if last is None or last.result is None else last.result["pot"]
+        common = common_part(table, number, pot)
+        hand = Hand(
+            table=table,
+            number=number,
+            dealer=common["dealer"],
+            pot_before=pot,
+            entry=_split_entry(entry, common),
+            status=Hand.Status.PENDING if table.requires_confirmation else Hand.Status.DONE,
+            entered_by=user,
+            finished_at=timezone.now(),
+        )
+        try:
+            hand.result = _settle_entry(table, hand)
+        except engine.EngineError as e:
+            raise _engine_error(e) from None
+        rows.insert([hand])
+        _write_ledger(table, hand, hand.result["transfers"])
+        _audit(table, user, "hand_record", hand_number=number, after=_snapshot(hand))
+    return hand
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    return {
+        "entry": hand.entry,
+        "dealer": hand.dealer,
+        "pot": hand.pot_before,
+        "result": hand.result,
+    }
+
+
+def _recorded_hand(table: Table, number: int) -> Hand:
+    hand = table.hands.filter(number=number).first()
+    if hand is None:
+        raise InvalidInput(f"Table {table.pk} has no hand {number}.", code="not_found")
+    return hand
+
+
+def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any]) -> Hand:
+    """Correct any recorded hand; it and every later hand are recomputed in this transaction."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _writable(table, user, mode=Table.Mode.RECORDED)
+        hand = _recorded_hand(table, number)
+        before = _snapshot(hand)
+        hand.entry = _split_entry(entry, common_part(table, number, hand.pot_before))
+        hand.save(update_fields=["entry"])
+        _recompute_from(table, number)
+        hand.refresh_from_db()
+        _audit(table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand))
+    return hand
+
+
+def hand_delete(*, table_id: int, number: int, user: User) -> None:
+    """Delete any recorded hand; later hands move up one place and are recomputed (their
+    dealers follow from the new order)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _writable(table, user, mode=Table.Mode.RECORDED)
+        hand = _recorded_hand(table, number)
+        before = _snapshot(hand)
+        hand.delete()
+        for later in table.hands.filter(number__gt=number).order_by("number"):
+            later.number -= 1
+            later.save(update_fields=["number"])
+        _recompute_from(table, number, changed=False)
+        _audit(table, user, "hand_delete", hand_number=number, before=before)
+
+
+def hand_confirm(*, table_id: int, number: int, user: User) -> Hand:
+    """A second seated player confirms a recorded entry."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _writable(table, user, mode=Table.Mode.RECORDED)
+        hand = _recorded_hand(table, number)
+        if hand.status != Hand.Status.PENDING:
+            raise TableConflict(f"Hand {number} needs no confirmation.", code="already_confirmed")
+        if seat_of(user, table) is None or hand.entered_by_id == user.pk:
+            raise NotAllowed("A seated player other than the one who entered it confirms a hand.")
+        hand.status = Hand.Status.DONE
+        hand.confirmed_by = user
+        hand.save(update_fields=["status", "confirmed_by", "updated_at"])
+        _audit(table, user, "hand_confirm", hand_number=number)
+    return hand

@@ -1,0 +1,70 @@
+"""The layers stay as drawn: engine ← games ← clubs' evenings, seating, seasons ← tournaments,
+with ``User``, ``Club``, ``Membership`` (and a club's guests) as the base every app may use.
+A lower layer never imports a higher one; games learns who manages a table through
+``games.managers``, which the apps above fill in."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE_NAMES = {"User", "Club", "Membership", "Guest"}
+CORES = ("seating.py", "seating/*.py", "standings.py", "ratings.py")
+
+
+def _imports(path: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """(module, names) for every import in ``path``, relative imports resolved."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((alias.name, ()) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*parts, module] if module else parts)
+            out.append((module, tuple(a.name for a in node.names)))
+    return out
+
+
+def _sources(app: str) -> list[Path]:
+    return [p for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts]
+
+
+@pytest.mark.parametrize("path", _sources("games"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_games_imports_only_the_base_of_clubs_and_nothing_of_tournaments(path: Path) -> None:
+    for module, names in _imports(path):
+        assert not module.startswith("tournaments"), f"{path}: imports {module}"
+        if module.startswith("clubs"):
+            assert module == "clubs.models" and set(names) <= BASE_NAMES, (
+                f"{path}: imports {module} {names}; games may use only "
+                f"{sorted(BASE_NAMES)} from clubs.models"
+            )
+
+
+@pytest.mark.parametrize("path", _sources("clubs"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_clubs_never_imports_tournaments(path: Path) -> None:
+    for module, _ in _imports(path):
+        assert not module.startswith("tournaments"), f"{path}: imports {module}"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "clubs/models/people.py"]
+    + [p for core in CORES for p in sorted((ROOT / "clubs").glob(core))],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_the_base_and_the_algorithm_cores_import_no_app_above_them(path: Path) -> None:
+    for module, _ in _imports(path):
+        assert not module.startswith(("games", "tournaments")), (
+            f"{path}: imports {module}"
+        )
+        if path.name != "people.py":
+            assert not module.startswith(("django", "rest_framework", "clubs.models")), (
+                f"{path}: an algorithm core imports {module}; keep it free of the ORM"
+            )
