@@ -1,0 +1,472 @@
+"""Planning an evening: the request, the plan and its explanation."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from clubs.seating.bound import lower_bound
+from clubs.seating.objective import (
+    DEFAULT_BALANCE_WEIGHT,
+    DEFAULT_HISTORY_WEIGHT,
+    Player,
+    Round,
+    Score,
+    other_table_sittings,
+    pair_weights,
+    repeat_penalty,
+    score,
+)
+from clubs.seating.problem import Problem, State
+from clubs.seating.search import (
+    EPSILON,
+    anneal,
+    apart_round,
+    design_rounds,
+    random_round,
+    relabel,
+)
+from clubs.seating.tables import (
+    WIEN_PREFERRED,
+    WIEN_SHAPES,
+    SeatingError,
+    TableShape,
+    check_shapes,
+    describe_tables,
+    table_sizes,
+)
+
+RANDOM_SAMPLES = 5
+"""Random seatings whose mean objective is reported beside the plan's."""
+ITERATIONS_PER_SEAT = 600
+"""Default budget: moves per player and planned round (``PlanRequest.iterations``)."""
+MIN_ITERATIONS = 150_000
+MAX_ITERATIONS = 2_000_000
+RELABEL_MOVES_PER_PLAYER = 40
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanRequest:
+    """What to plan.
+
+    ``players`` are those present now (order irrelevant); ``rounds`` is the number of rounds of
+    the evening, the ``fixed_rounds`` already played included: those are kept as they are, count
+    as meetings, and may seat players who have left (a late arrival or an early leaver re-plans
+    the rest). Each round is a sequence of tables, each a sequence of players in seat order.
+
+    ``history`` maps a pair (``frozenset({a, b})``) to the share of deals it played together
+    earlier in the season; ``other_table_counts`` how often each player sat at a table not of the
+    ``preferred`` size earlier in the season; ``history_weight`` (λ) how much one unit of either
+    counts against one unit this evening, ``balance_weight`` (μ) the weight of spreading the
+    non-preferred tables against one repeated meeting. ``forbidden`` pairs never share a table in
+    a planned round.
+
+    The answer depends only on the request and ``seed``: the search tries ``iterations`` moves
+    (default: ``ITERATIONS_PER_SEAT`` per player and planned round, within ``MIN_ITERATIONS``
+    and ``MAX_ITERATIONS``) and stops early when it reaches the lower bound. ``time_limit``
+    (seconds) stops it earlier, at the price of a machine-dependent answer.
+    """
+
+    players: Sequence[Player]
+    rounds: int
+    shapes: tuple[TableShape, ...] = WIEN_SHAPES
+    preferred: int = WIEN_PREFERRED
+    fixed_rounds: Sequence[Sequence[Sequence[Player]]] = ()
+    history: Mapping[frozenset[Any], float] = field(default_factory=dict)
+    history_weight: float = DEFAULT_HISTORY_WEIGHT
+    other_table_counts: Mapping[Any, int] = field(default_factory=dict)
+    balance_weight: float = DEFAULT_BALANCE_WEIGHT
+    forbidden: AbstractSet[frozenset[Any]] = frozenset()
+    seed: int = 0
+    iterations: int | None = None
+    time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        fixed = tuple(tuple(tuple(t) for t in round_) for round_ in self.fixed_rounds)
+        object.__setattr__(self, "fixed_rounds", fixed)
+        object.__setattr__(self, "shapes", tuple(self.shapes))
+        object.__setattr__(self, "forbidden", frozenset(frozenset(p) for p in self.forbidden))
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """Two players who share a table in more than one round of the evening: how often, and the
+    share of deals they play together in all (``weight``, 1 = one three-table)."""
+
+    players: tuple[Player, Player]
+    meetings: int
+    weight: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "meetings": self.meetings,
+            "weight": round(float(self.weight), 6),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The evening's rounds (played ones first, unchanged, then the planned ones; tables in
+    seat order) and why they are good.
+
+    ``objective`` is the request's objective (``parts`` splits it), ``lower_bound`` a value no
+    plan can beat (``clubs/seating/bound.py``), ``proven_optimal`` whether the plan reaches it,
+    ``random_objective`` the mean objective of ``RANDOM_SAMPLES`` random seatings of the planned
+    rounds (same seed). ``repeats`` lists the pairs that meet more than once this evening and
+    ``other_table_counts`` every seated player's sittings at non-preferred tables this evening.
+    ``method`` names the design the search started from, if any.
+    """
+
+    rounds: tuple[Round, ...]
+    fixed: int
+    objective: float
+    parts: Score
+    lower_bound: float
+    proven_optimal: bool
+    random_objective: float
+    repeats: tuple[Repeat, ...]
+    other_table_counts: Mapping[Player, int]
+    method: str
+    iterations: int
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON with the players as given (ids must be JSON values)."""
+        return {
+            "rounds": [[list(table) for table in round_] for round_ in self.rounds],
+            "fixed_rounds": self.fixed,
+            "objective": round(self.objective, 6),
+            "objective_parts": self.parts.to_json(),
+            "lower_bound": round(self.lower_bound, 6),
+            "proven_optimal": self.proven_optimal,
+            "random_objective": round(self.random_objective, 6),
+            "repeats": [repeat.to_json() for repeat in self.repeats],
+            "other_table_counts": [
+                {"player": player, "count": count}
+                for player, count in self.other_table_counts.items()
+            ],
+            "method": self.method,
+            "iterations": self.iterations,
+            "seed": self.seed,
+        }
+
+
+def _invalid(message: str) -> SeatingError:
+    return SeatingError(message, code="invalid")
+
+
+def _validate(request: PlanRequest) -> None:
+    try:
+        check_shapes(request.shapes, request.preferred)
+    except ValueError as error:
+        raise _invalid(f"{error}.") from None
+    if len(set(request.players)) != len(request.players):
+        raise _invalid("A player is listed twice.")
+    if request.rounds < len(request.fixed_rounds):
+        raise _invalid(
+            f"The evening has {request.rounds} rounds, but {len(request.fixed_rounds)} "
+            "are already played."
+        )
+    sizes = {shape.size for shape in request.shapes}
+    for number, round_ in enumerate(request.fixed_rounds, 1):
+        seated = [p for table in round_ for p in table]
+        if len(set(seated)) != len(seated):
+            raise _invalid(f"Played round {number} seats a player twice.")
+        if any(len(table) not in sizes for table in round_):
+            raise _invalid(f"Played round {number} has a table size no shape allows.")
+    if any(len(pair) != 2 for pair in itertools.chain(request.history, request.forbidden)):
+        raise _invalid("History and forbidden pairs name two different players.")
+    if any(v < 0 for v in request.history.values()) or any(
+        v < 0 for v in request.other_table_counts.values()
+    ):
+        raise _invalid("History and table counts cannot be negative.")
+    if request.history_weight < 0 or request.balance_weight < 0:
+        raise _invalid("Weights cannot be negative.")
+
+
+def compile_request(request: PlanRequest) -> tuple[Problem, list[Player]]:
+    """The request in small ints (``clubs/seating/problem.py``) and the players by number:
+    the present ones in the request's order, then those seen only in played rounds. Raises
+    :class:`SeatingError` (``unsplittable``) when rounds are to be planned for players who do
+    not fill tables."""
+    sizes: list[int] = []
+    if request.rounds > len(request.fixed_rounds):
+        sizes = table_sizes(
+            len(request.players), shapes=request.shapes, preferred=request.preferred
+        )
+    everyone = list(dict.fromkeys([*request.players, *_seated(request.fixed_rounds)]))
+    index = {player: i for i, player in enumerate(everyone)}
+    count, n = len(everyone), len(request.players)
+    shape = {s.size: s for s in request.shapes}
+    scale = math.lcm(*(s.share.denominator for s in request.shapes))
+    units = {size: int(s.share * scale) for size, s in shape.items()}
+    fixed = request.fixed_rounds
+    planned = request.rounds - len(fixed)
+    longest = scale * request.rounds + scale + 2
+    penalty = [float(repeat_penalty(Fraction(u, scale))) for u in range(longest + 1)]
+    base_units = [0] * count * count
+    base_other = [0] * count
+    for round_ in fixed:
+        for table in round_:
+            for a, b in itertools.permutations((index[p] for p in table), 2):
+                base_units[a * count + b] += units[len(table)]
+            for p in table:
+                base_other[index[p]] += len(table) != request.preferred
+    linear: list[float] | None = None
+    known = [(pair, v) for pair, v in request.history.items() if v and pair <= index.keys()]
+    if known and request.history_weight:
+        linear = [0.0] * count * count
+        for pair, value in known:
+            a, b = (index[p] for p in pair)
+            linear[a * count + b] = linear[b * count + a] = request.history_weight * value / scale
+    forbidden = sorted(
+        tuple(sorted(index[p] for p in pair))
+        for pair in request.forbidden
+        if all(p in index and index[p] < n for p in pair)
+    )
+    problem = Problem(
+        n=n,
+        count=count,
+        planned=planned,
+        scale=scale,
+        table_sizes=tuple(sizes),
+        table_units=tuple(units[s] for s in sizes),
+        table_other=tuple(s != request.preferred for s in sizes),
+        penalty=penalty,
+        base_units=base_units,
+        base_other=base_other,
+        linear=linear,
+        forbidden=[(a, b) for a, b in forbidden],
+        prior=[request.history_weight * request.other_table_counts.get(p, 0) for p in everyone],
+        mu=request.balance_weight,
+        fixed=[[[index[p] for p in table] for table in round_] for round_ in fixed],
+    )
+    return problem, everyone
+
+
+def _played(request: PlanRequest) -> tuple[Round, ...]:
+    """The played rounds as tuples (``PlanRequest`` stores them so)."""
+    return tuple(tuple(tuple(table) for table in round_) for round_ in request.fixed_rounds)
+
+
+def _seated(rounds: Sequence[Sequence[Sequence[Player]]]) -> list[Player]:
+    return [p for round_ in rounds for table in round_ for p in table]
+
+
+def _names(players: Sequence[Player]) -> str:
+    words = [str(p) for p in players]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _largest_clique(pairs: list[tuple[int, int]]) -> list[int]:
+    """The most players who are all forbidden with each other (small graphs: plain search)."""
+    apart: dict[int, set[int]] = {}
+    for a, b in pairs:
+        apart.setdefault(a, set()).add(b)
+        apart.setdefault(b, set()).add(a)
+    best: list[int] = []
+
+    def grow(clique: list[int], candidates: list[int]) -> None:
+        nonlocal best
+        if len(clique) > len(best):
+            best = list(clique)
+        for i, v in enumerate(candidates):
+            if len(clique) + len(candidates) - i <= len(best):
+                return
+            grow([*clique, v], [w for w in candidates[i + 1 :] if w in apart[v]])
+
+    if len(apart) <= 40:
+        grow([], sorted(apart))
+    return best
+
+
+def _apart_error(
+    request: PlanRequest, problem: Problem, sizes: list[int], gave_up: bool
+) -> SeatingError:
+    players = request.players
+    present = set(players)
+    involved = sorted({p for pair in request.forbidden for p in pair} & present, key=players.index)
+    inside = sorted(
+        (sorted(pair, key=players.index) for pair in request.forbidden if pair <= present),
+        key=lambda pair: [players.index(p) for p in pair],
+    )
+    pairs = "; ".join(_names(pair) for pair in inside)
+    tables = describe_tables(tuple(sizes))
+    clique = _largest_clique(problem.forbidden)
+    if len(clique) > len(sizes):
+        names = _names([players[i] for i in clique])
+        return SeatingError(
+            f"{names} must all sit at different tables, but {len(players)} players make only "
+            f"{tables}. Allow one of these pairs to meet, or change who plays.",
+            code="forbidden_unsatisfiable",
+            players=tuple(players[i] for i in clique),
+        )
+    if gave_up:
+        message = (
+            f"No seating of {len(players)} players at {tables} was found that keeps these "
+            f"pairs apart: {pairs}. Allow one of them to meet."
+        )
+    else:
+        message = (
+            f"{len(players)} players cannot sit at {tables} and keep these pairs apart: "
+            f"{pairs}. Allow one of them to meet, or change who plays."
+        )
+    return SeatingError(message, code="forbidden_unsatisfiable", players=tuple(involved))
+
+
+def plan(request: PlanRequest) -> Plan:
+    """Seat ``request.players`` for the rounds not yet played so that pairs meet as evenly as
+    the objective (``clubs/seating/__init__.py``) asks, every player exactly once a round at
+    tables of ``table_sizes``, forbidden pairs apart.
+
+    Where the present players fit a resolvable design (``clubs/seating/designs.py``) the search
+    starts from it, relabelled to suit played rounds, history and forbidden pairs; otherwise from
+    a random seating (one that keeps forbidden pairs apart when there are any). Then simulated
+    annealing (``clubs/seating/search.py``) until the budget is spent or the lower bound is met.
+
+    Raises :class:`SeatingError`: ``unsplittable`` (the players do not fill tables),
+    ``forbidden_unsatisfiable`` (no seating keeps the forbidden pairs apart), ``invalid``.
+    """
+    _validate(request)
+    started = time.perf_counter()
+    deadline = None if request.time_limit is None else started + request.time_limit
+    planned = request.rounds - len(request.fixed_rounds)
+    problem, everyone = compile_request(request)
+    sizes = list(problem.table_sizes)
+    rng = random.Random(request.seed)
+    bound = lower_bound(problem)
+    n = problem.n
+
+    def start() -> list[list[list[int]]]:
+        rounds = []
+        for _ in range(planned):
+            if not problem.forbidden:
+                rounds.append(random_round(range(n), sizes, rng))
+                continue
+            try:
+                apart = apart_round(n, sizes, problem.forbidden, rng)
+            except TimeoutError:
+                apart = random_round(range(n), sizes, rng)
+            if apart is None:
+                raise _apart_error(request, problem, sizes, gave_up=False)
+            rounds.append(apart)
+        return rounds
+
+    state = State(problem, start())
+    method = "local search"
+    designed = design_rounds(problem, rng)
+    if designed is not None:
+        name, rounds = designed
+        candidate = State(problem, rounds)
+        relabel(candidate, rng, RELABEL_MOVES_PER_PLAYER * n, bound)
+        if candidate.cost < state.cost:
+            state, method = candidate, f"{name}, then local search"
+    budget = request.iterations
+    if budget is None:
+        budget = min(max(ITERATIONS_PER_SEAT * n * planned, MIN_ITERATIONS), MAX_ITERATIONS)
+    used = 0
+    if state.cost > bound + EPSILON:
+        used = anneal(state, rng, iterations=budget, target=bound, deadline=deadline)
+    elif method != "local search":
+        method = method.removesuffix(", then local search")
+    if state.forbidden_meetings():
+        raise _apart_error(request, problem, sizes, gave_up=True)
+    all_rounds = _played(request) + _finish(state, everyone, rng)
+    parts = _score(request, all_rounds)
+    return Plan(
+        rounds=all_rounds,
+        fixed=len(request.fixed_rounds),
+        objective=parts.total,
+        parts=parts,
+        lower_bound=bound,
+        proven_optimal=parts.total <= bound + 1e-6,
+        random_objective=_random_objective(request, problem, sizes, rng),
+        repeats=_repeats(all_rounds, request),
+        other_table_counts=MappingProxyType(other_table_sittings(all_rounds, request.preferred)),
+        method=method,
+        iterations=used,
+        seed=request.seed,
+    )
+
+
+def _finish(state: State, everyone: list[Player], rng: random.Random) -> tuple[Round, ...]:
+    """The planned rounds in players: tables of one size in a random order, preferred size
+    first, and seats in a random order."""
+    sizes = state.problem.table_sizes
+    rounds = []
+    for round_ in state.tables:
+        order = list(range(len(round_)))
+        for size in dict.fromkeys(sizes):
+            same = [i for i in order if sizes[i] == size]
+            shuffled = list(same)
+            rng.shuffle(shuffled)
+            for i, j in zip(same, shuffled, strict=True):
+                order[i] = j
+        tables = []
+        for i in order:
+            seats = list(round_[i])
+            rng.shuffle(seats)
+            tables.append(tuple(everyone[p] for p in seats))
+        rounds.append(tuple(tables))
+    return tuple(rounds)
+
+
+def _score(request: PlanRequest, rounds: Sequence[Round]) -> Score:
+    return score(
+        rounds,
+        shapes=request.shapes,
+        preferred=request.preferred,
+        history=request.history,
+        other_table_counts=request.other_table_counts,
+        history_weight=request.history_weight,
+        balance_weight=request.balance_weight,
+    )
+
+
+def _random_objective(
+    request: PlanRequest, problem: Problem, sizes: list[int], rng: random.Random
+) -> float:
+    """The mean objective of ``RANDOM_SAMPLES`` uniformly random seatings of the planned
+    rounds (played rounds as they are; forbidden pairs not kept apart)."""
+    players = list(request.players)
+    total = 0.0
+    for _ in range(RANDOM_SAMPLES):
+        planned = tuple(
+            tuple(tuple(t) for t in random_round(players, sizes, rng))
+            for _ in range(problem.planned)
+        )
+        total += _score(request, _played(request) + planned).total
+    return total / RANDOM_SAMPLES
+
+
+def _repeats(rounds: Sequence[Round], request: PlanRequest) -> tuple[Repeat, ...]:
+    """Pairs at one table in more than one round, most meetings first."""
+    order = {p: i for i, p in enumerate(request.players)}
+    for round_ in rounds:
+        for table in round_:
+            for p in table:
+                order.setdefault(p, len(order))
+    meetings: dict[frozenset[Player], int] = {}
+    for round_ in rounds:
+        for table in round_:
+            for a, b in itertools.combinations(table, 2):
+                key = frozenset((a, b))
+                meetings[key] = meetings.get(key, 0) + 1
+    weights = pair_weights(rounds, request.shapes)
+    found = []
+    for pair, count in meetings.items():
+        if count > 1:
+            a, b = sorted(pair, key=order.__getitem__)
+            found.append(Repeat((a, b), count, weights[pair]))
+    found.sort(key=lambda r: (-r.meetings, order[r.players[0]], order[r.players[1]]))
+    return tuple(found)

@@ -1,0 +1,194 @@
+"""A seating request compiled to small ints, and the search state over it.
+
+Players are numbered 0..count−1, the present ones first (0..n−1), then those seen only in
+played rounds. Pair figures live in flat lists indexed ``a * count + b`` (both orders kept
+equal), in *units*: a share of deals times ``scale``, the least common denominator of the
+shapes' shares, so that a three-table adds ``scale`` units to each of its pairs and a Viennese
+four-table ``scale / 2``. The objective in these terms (``clubs/seating/objective.py`` states
+it on players) is
+
+    Σ over pairs  penalty[u] + linear[pair] · u      (u = the pair's units)
+    + μ · Σ over players  Σ_{k<t} (k + prior)²      (t = sittings at non-preferred tables)
+
+where ``penalty[u]`` is ``repeat_penalty(u / scale)`` and ``linear`` is λ · history / scale
+per unit. The search adds ``FORBIDDEN_COST`` per unit for pairs that must be kept apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FORBIDDEN_COST = 1e6
+"""Cost per unit of a forbidden pair at one table: more than any seating's objective."""
+
+
+@dataclass(slots=True)
+class Problem:
+    """The compiled request. ``table_*`` describe the tables of every planned round (the same
+    in each): their sizes, units per pair, and whether the size is not the preferred one;
+    ``fixed`` holds the played rounds."""
+
+    n: int
+    count: int
+    planned: int
+    scale: int
+    table_sizes: tuple[int, ...]
+    table_units: tuple[int, ...]
+    table_other: tuple[bool, ...]
+    penalty: list[float]
+    base_units: list[int]
+    base_other: list[int]
+    linear: list[float] | None
+    forbidden: list[tuple[int, int]]
+    prior: list[float]
+    mu: float
+    fixed: list[list[list[int]]]
+    coef: list[float] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        """``coef``: the search's cost per unit of each pair, history plus forbidden pairs."""
+        if not self.forbidden:
+            self.coef = self.linear
+            return
+        coef = list(self.linear) if self.linear is not None else [0.0] * self.count**2
+        for a, b in self.forbidden:
+            coef[a * self.count + b] += FORBIDDEN_COST
+            coef[b * self.count + a] += FORBIDDEN_COST
+        self.coef = coef
+
+    def pair_cost(self, a: int, b: int, units: int) -> float:
+        """The objective's part for the pair (a, b) at ``units`` (no forbidden cost)."""
+        cost = self.penalty[units]
+        if self.linear is not None:
+            cost += self.linear[a * self.count + b] * units
+        return cost
+
+    def player_cost(self, player: int, t: int) -> float:
+        """The balance part of ``player`` after ``t`` sittings at non-preferred tables."""
+        return self.mu * sum((k + self.prior[player]) ** 2 for k in range(t))
+
+
+class State:
+    """Planned rounds (``tables[r][i]``: the players at table i of planned round r), where
+    each player sits (``where[r][player]``), pair units and sittings at non-preferred tables
+    over all rounds, and the search cost (objective plus forbidden cost)."""
+
+    __slots__ = ("problem", "tables", "where", "units", "other", "cost")
+
+    def __init__(self, problem: Problem, tables: list[list[list[int]]]) -> None:
+        self.problem = problem
+        self.tables = tables
+        self.where: list[list[int]] = []
+        self.units: list[int] = []
+        self.other: list[int] = []
+        self.cost = 0.0
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Recompute ``where``, the pair units, the sittings and the cost from ``tables``."""
+        p = self.problem
+        units = list(p.base_units)
+        other = list(p.base_other)
+        self.where = []
+        for round_ in self.tables:
+            where = [-1] * p.n
+            for i, table in enumerate(round_):
+                share = p.table_units[i]
+                for a in table:
+                    where[a] = i
+                    other[a] += p.table_other[i]
+                    for b in table:
+                        if a != b:
+                            units[a * p.count + b] += share
+            self.where.append(where)
+        self.units, self.other = units, other
+        self.cost = self.total(forbidden=True)
+
+    def total(self, *, forbidden: bool) -> float:
+        """The cost recomputed from scratch; the objective when ``forbidden`` is false."""
+        p = self.problem
+        coef = p.coef if forbidden else p.linear
+        cost = 0.0
+        for a in range(p.count):
+            row = a * p.count
+            for b in range(a + 1, p.count):
+                u = self.units[row + b]
+                cost += p.penalty[u]
+                if coef is not None:
+                    cost += coef[row + b] * u
+        return cost + sum(p.player_cost(a, t) for a, t in enumerate(self.other))
+
+    def delta(self, r: int, a: int, b: int) -> float:
+        """The change of the cost if ``a`` and ``b`` (at different tables) swap seats in
+        planned round ``r``."""
+        p = self.problem
+        units, penalty, coef, count = self.units, p.penalty, p.coef, p.count
+        where = self.where[r]
+        ta, tb = where[a], where[b]
+        ua, ub = p.table_units[ta], p.table_units[tb]
+        an, bn = a * count, b * count
+        d = 0.0
+        for x in self.tables[r][ta]:
+            if x != a:
+                m = units[an + x]
+                d += penalty[m - ua] - penalty[m]
+                m = units[bn + x]
+                d += penalty[m + ua] - penalty[m]
+                if coef is not None:
+                    d += (coef[bn + x] - coef[an + x]) * ua
+        for y in self.tables[r][tb]:
+            if y != b:
+                m = units[bn + y]
+                d += penalty[m - ub] - penalty[m]
+                m = units[an + y]
+                d += penalty[m + ub] - penalty[m]
+                if coef is not None:
+                    d += (coef[an + y] - coef[bn + y]) * ub
+        if p.table_other[ta] != p.table_other[tb]:
+            out, into = (a, b) if p.table_other[ta] else (b, a)
+            other, prior = self.other, p.prior
+            d += p.mu * ((other[into] + prior[into]) ** 2 - (other[out] - 1 + prior[out]) ** 2)
+        return d
+
+    def swap(self, r: int, a: int, b: int, d: float) -> None:
+        """Swap ``a`` and ``b`` in planned round ``r``; ``d`` is the change :meth:`delta`
+        computed."""
+        p = self.problem
+        units, count = self.units, p.count
+        where = self.where[r]
+        ta, tb = where[a], where[b]
+        ua, ub = p.table_units[ta], p.table_units[tb]
+        table_a, table_b = self.tables[r][ta], self.tables[r][tb]
+        an, bn = a * count, b * count
+        for x in table_a:
+            if x != a:
+                units[an + x] -= ua
+                units[x * count + a] -= ua
+                units[bn + x] += ua
+                units[x * count + b] += ua
+        for y in table_b:
+            if y != b:
+                units[bn + y] -= ub
+                units[y * count + b] -= ub
+                units[an + y] += ub
+                units[y * count + a] += ub
+        table_a[table_a.index(a)] = b
+        table_b[table_b.index(b)] = a
+        where[a], where[b] = tb, ta
+        if p.table_other[ta] != p.table_other[tb]:
+            step = 1 if p.table_other[tb] else -1
+            self.other[a] += step
+            self.other[b] -= step
+        self.cost += d
+
+    def snapshot(self) -> list[list[list[int]]]:
+        """A copy of the planned tables, to come back to with ``tables = …; rebuild()``."""
+        return [[list(table) for table in round_] for round_ in self.tables]
+
+    def forbidden_meetings(self) -> list[tuple[int, int]]:
+        """Forbidden pairs that share a table in a planned round."""
+        return [
+            (a, b)
+            for a, b in self.problem.forbidden
+            if any(where[a] == where[b] for where in self.where)
+        ]
