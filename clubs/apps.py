@@ -1,4 +1,5 @@
-"""Clubs app: users and (later) clubs and memberships."""
+"""Clubs app: the base layer (users, clubs, memberships, guests) and, above games, club
+evenings, seating, seasons, standings and ratings."""
 
 from django.apps import AppConfig
 
@@ -6,3 +7,10 @@ from django.apps import AppConfig
 class ClubsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "clubs"
+
+    def ready(self) -> None:
+        from clubs import tasks_seasons  # noqa: F401  (registers the tasks)
+        from clubs.services import seasons
+        from games import hooks
+
+        hooks.listen("club seasons", seasons.on_hands_changed)

@@ -167,6 +167,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choices used by more than one serializer get one name.
+    "ENUM_NAME_OVERRIDES": {
+        "EveningStatusEnum": "clubs.models.evenings.Evening.Status",
+        "MembershipRoleEnum": "clubs.models.people.Membership.Role",
+    },
 }
 
 # --- Celery -----------------------------------------------------------------------------------
@@ -186,6 +191,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},
     "forget-idempotency-keys": {"task": "games.tasks.forget_idempotency_keys", "schedule": 3600.0},
+    "send-evening-reminders": {"task": "clubs.tasks.send_evening_reminders", "schedule": 300.0},
+    "extend-evening-series": {"task": "clubs.tasks.extend_evening_series", "schedule": 21600.0},
 }
 
 # --- Games ------------------------------------------------------------------------------------
@@ -199,6 +206,24 @@ EVENTS_REDIS_URL = REDIS_URL or (
 LONG_POLL_SECONDS = float(env("LONG_POLL_SECONDS", "25"))
 # Money is shown as "3.40 €"; amounts are always integer minor units.
 CURRENCY_SYMBOL = env("CURRENCY_SYMBOL", "€")
+
+# --- Clubs ------------------------------------------------------------------------------------
+
+# E-mail (invitations, evening reminders): printed to the console unless EMAIL_BACKEND says
+# otherwise, e.g. django.core.mail.backends.smtp.EmailBackend with the EMAIL_* settings.
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(env("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Préférence <noreply@localhost>")
+# The address links in e-mails and calendar feeds start with (invitation links, iCal URLs).
+PUBLIC_BASE_URL = env("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
+# How far ahead a recurring evening series creates its evenings.
+EVENING_SERIES_WEEKS_AHEAD = int(env("EVENING_SERIES_WEEKS_AHEAD", "12"))
+# Standings wait this long after a change so a burst of entries is computed once.
+STANDINGS_COALESCE_SECONDS = float(env("STANDINGS_COALESCE_SECONDS", "2"))
 
 # --- Logging ----------------------------------------------------------------------------------
 

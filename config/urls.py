@@ -5,9 +5,10 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config.api import health
-from config.api.views import api_not_found
+from config.api.views import ApiRootView, api_not_found
 
 api_v1: list[URLPattern | URLResolver] = [
+    path("", ApiRootView.as_view(), name="api-root"),
     path("", include("clubs.api.urls")),
     path("", include("games.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

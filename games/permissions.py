@@ -66,13 +66,29 @@ def can_write(user: User | AnonymousUser, table: Table) -> bool:
     return is_seated(user, table) or is_scorer(user, table) or is_organiser(user, table)
 
 
+def sat_as_guest(user: User | AnonymousUser, table: Table) -> bool:
+    """Whether a club guest who sat at ``table`` was merged into ``user``: their history."""
+    if not user.is_authenticated:
+        return False
+    return any(
+        s.guest_id is not None and s.guest is not None and s.guest.merged_into_id == user.pk
+        for s in table.seats.all()
+    )
+
+
 def can_read(user: User | AnonymousUser, table: Table) -> bool:
-    """Public tables are readable by anyone; others by their writers, creator and staff."""
+    """Public tables are readable by anyone; others by their writers, creator and staff, and
+    by the member a guest who sat there was merged into."""
     if table.is_public:
         return True
     if not user.is_authenticated:
         return False
-    return bool(user.is_staff) or table.created_by_id == user.pk or can_write(user, table)
+    return (
+        bool(user.is_staff)
+        or table.created_by_id == user.pk
+        or can_write(user, table)
+        or sat_as_guest(user, table)
+    )
 
 
 class TableAccess(BasePermission):

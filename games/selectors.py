@@ -72,7 +72,9 @@ def _readable(user: AnyUser) -> Q:
 
 
 def _seats() -> Prefetch[str, QuerySet[Seat], str]:
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("user", "guest").order_by("position")
+    )
 
 
 def tables_for_user(*, user: AnyUser) -> QuerySet[Table]:

@@ -61,9 +61,7 @@ def test_clubs_never_imports_tournaments(path: Path) -> None:
 )
 def test_the_base_and_the_algorithm_cores_import_no_app_above_them(path: Path) -> None:
     for module, _ in _imports(path):
-        assert not module.startswith(("games", "tournaments")), (
-            f"{path}: imports {module}"
-        )
+        assert not module.startswith(("games", "tournaments")), f"{path}: imports {module}"
         if path.name != "people.py":
             assert not module.startswith(("django", "rest_framework", "clubs.models")), (
                 f"{path}: an algorithm core imports {module}; keep it free of the ORM"

@@ -1,6 +1,7 @@
-"""Auth and profile routes."""
+"""Clubs routes: accounts and profile, clubs and their people, evenings, rounds, seasons, and
+the caller's own view (``/me/…``). Each resource module keeps its own ``urlpatterns``."""
 
-from django.urls import path
+from django.urls import include, path
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from clubs.api.views import MeView, RegisterView
@@ -10,4 +11,9 @@ urlpatterns = [
     path("auth/token/refresh/", TokenRefreshView.as_view(), name="token-refresh"),
     path("auth/register/", RegisterView.as_view(), name="register"),
     path("me/", MeView.as_view(), name="me"),
+    path("", include("clubs.api.people")),
+    path("", include("clubs.api.evenings")),
+    path("", include("clubs.api.rounds")),
+    path("", include("clubs.api.seasons")),
+    path("", include("clubs.api.me")),
 ]

@@ -224,18 +224,24 @@ class Migration(migrations.Migration):
                 (
                     "status",
                     models.CharField(
-                        choices=[("seated", "Seated"), ("closed", "Closed")],
-                        default="seated",
+                        choices=[
+                            ("planned", "Planned"),
+                            ("started", "Started (tables open)"),
+                            ("closed", "Closed"),
+                        ],
+                        default="planned",
                         max_length=16,
                     ),
                 ),
+                ("groups", models.JSONField(default=list)),
                 (
                     "plan",
                     models.JSONField(
                         help_text="The seating explanation of the plan this round came from."
                     ),
                 ),
-                ("seated_at", models.DateTimeField(auto_now_add=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
                 (
                     "evening",
                     models.ForeignKey(
@@ -677,6 +683,13 @@ class Migration(migrations.Migration):
                 ("requested_version", models.PositiveIntegerField(default=0)),
                 ("computed_version", models.PositiveIntegerField(default=0)),
                 ("computed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "computations",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="How often the standings were computed (coalescing shows here).",
+                    ),
+                ),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
                 (
                     "club",
@@ -726,7 +739,10 @@ class Migration(migrations.Migration):
                 ("average_per_hand", models.FloatField()),
                 ("evenings", models.PositiveIntegerField()),
                 ("sittings", models.PositiveIntegerField()),
-                ("league_points", models.CharField(blank=True, max_length=32)),
+                (
+                    "league_points",
+                    models.FloatField(blank=True, help_text="With league points.", null=True),
+                ),
                 (
                     "guest",
                     models.ForeignKey(

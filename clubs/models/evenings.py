@@ -137,17 +137,27 @@ class Attendance(models.Model):
 
 
 class EveningRound(models.Model):
-    """One round of an evening: its seating plan and, once seated, its tables."""
+    """One round of an evening: planned (its groups can still be swapped by hand), then
+    started (its games tables exist, linked by :class:`EveningTable`), then closed with the
+    evening.
+
+    ``groups`` are the planned tables: lists of player keys in seat order (``u:<user id>``,
+    ``g:<guest id>``); ``plan`` is the seating service's explanation of the plan the round
+    came from (objective, lower bound, repeats, the rounds planned after it).
+    """
 
     class Status(models.TextChoices):
-        SEATED = "seated", "Seated"
+        PLANNED = "planned", "Planned"
+        STARTED = "started", "Started (tables open)"
         CLOSED = "closed", "Closed"
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SEATED)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLANNED)
+    groups = models.JSONField(default=list)
     plan = models.JSONField(help_text="The seating explanation of the plan this round came from.")
-    seated_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("evening", "number")

@@ -35,6 +35,9 @@ class Season(models.Model):
     requested_version = models.PositiveIntegerField(default=0)
     computed_version = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(null=True, blank=True)
+    computations = models.PositiveIntegerField(
+        default=0, help_text="How often the standings were computed (coalescing shows here)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -71,7 +74,7 @@ class SeasonStanding(models.Model):
     average_per_hand = models.FloatField()
     evenings = models.PositiveIntegerField()
     sittings = models.PositiveIntegerField()
-    league_points = models.CharField(max_length=32, blank=True)
+    league_points = models.FloatField(null=True, blank=True, help_text="With league points.")
 
     class Meta:
         ordering = ("season", "position")

@@ -1,11 +1,19 @@
-"""JSON fallbacks for requests under ``/api/`` that no view handles."""
+"""The API root, and JSON fallbacks for requests under ``/api/`` that no view handles."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from config.api.errors import error_payload
 
@@ -39,3 +47,54 @@ def handler500(request: HttpRequest) -> HttpResponse:
             status=500,
         )
     return defaults.server_error(request)
+
+
+class ApiRootSerializer(serializers.Serializer[dict[str, Any]]):
+    """Where each resource of the API lives."""
+
+    version = serializers.CharField()
+    resources = serializers.DictField(child=serializers.URLField())
+    docs = serializers.DictField(child=serializers.URLField())
+
+
+# Resource name → path under /api/v1/ (the first page a client or a person opens).
+RESOURCES = {
+    "token": "auth/token/",
+    "register": "auth/register/",
+    "me": "me/",
+    "my_clubs": "me/clubs/",
+    "my_evenings": "me/evenings/",
+    "my_tables": "me/tables/",
+    "my_invitations": "me/invitations/",
+    "my_calendar_feeds": "me/calendar-feeds/",
+    "clubs": "clubs/",
+    "tables": "tables/",
+    "series": "series/",
+    "pings": "pings/",
+}
+
+
+class ApiRootView(APIView):
+    """The API's front page: its resources and documentation, with absolute URLs."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="api_root",
+        summary="The API's resources",
+        tags=["api"],
+        responses={200: ApiRootSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        base = request.build_absolute_uri("/api/v1/")
+        return Response(
+            {
+                "version": settings.SPECTACULAR_SETTINGS["VERSION"],
+                "resources": {name: base + url for name, url in RESOURCES.items()},
+                "docs": {
+                    "swagger": base + "docs/",
+                    "redoc": base + "redoc/",
+                    "schema": base + "schema/",
+                },
+            }
+        )

@@ -33,6 +33,7 @@ from rest_framework.serializers import BaseSerializer
 
 import engine
 from clubs.models import User
+from config.api.callers import caller, signed_in
 from config.api.pagination import DefaultPagination
 from config.api.schema import ErrorSerializer
 from games import idempotency, selectors, services
@@ -76,18 +77,6 @@ IDEMPOTENCY_REUSED = OpenApiResponse(
 )
 
 
-def _user(request: Request) -> User | AnonymousUser:
-    user = request.user
-    assert isinstance(user, User | AnonymousUser)
-    return user
-
-
-def _signed_in(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
-
-
 def _request_body(request: Request) -> Any:
     data = request.data
     return data.dict() if hasattr(data, "dict") else data
@@ -99,7 +88,7 @@ def _once(request: Request, act: Callable[[], tuple[int, Any]]) -> Response:
         request.method or "", request.path, _request_body(request)
     )
     code, body = idempotency.run_once(
-        user=_signed_in(request),
+        user=signed_in(request),
         key=request.headers.get(idempotency.HEADER),
         fingerprint=fingerprint,
         act=act,
@@ -206,7 +195,7 @@ class TableViewSet(
     queryset = Table.objects.none()
 
     def get_queryset(self) -> QuerySet[Table]:
-        return selectors.tables_with_totals(user=_user(self.request))
+        return selectors.tables_with_totals(user=caller(self.request))
 
     def get_serializer_class(self) -> type[BaseSerializer[Any]]:
         if self.action == "create":
@@ -223,7 +212,7 @@ class TableViewSet(
         sentence under ``rules.<option>``, the first dealer is drawn unless given."""
         serializer = TableCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        table = services.table_create(user=_signed_in(request), **serializer.to_service_kwargs())
+        table = services.table_create(user=signed_in(request), **serializer.to_service_kwargs())
         table = self.get_queryset().get(pk=table.pk)
         return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
 
@@ -238,7 +227,7 @@ class TableViewSet(
         answers each player's net and the payments, with the pot as a party when it holds
         money."""
         table = self.get_object()
-        closed = services.table_close(table_id=table.pk, user=_signed_in(request))
+        closed = services.table_close(table_id=table.pk, user=signed_in(request))
         assert closed.closing is not None
         return Response(SettlementSerializer(with_sentences(table, closed.closing)).data)
 
@@ -295,7 +284,9 @@ class TableScopedMixin(generics.GenericAPIView[Any]):
     """Views under ``tables/{table_id}/``: the table from the caller's readable tables."""
 
     def get_table(self) -> Table:
-        table = selectors.table_for_user(user=_user(self.request), table_id=self.kwargs["table_id"])
+        table = selectors.table_for_user(
+            user=caller(self.request), table_id=self.kwargs["table_id"]
+        )
         if table is None:
             raise NotFound("There is no such table.")
         self.check_object_permissions(self.request, table)
@@ -372,7 +363,7 @@ class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
         """Recorded table: the body is a score-sheet entry (form 1 without the common part;
         the server fills it in and the engine settles it). Hosted table: no body; the server
         deals the next hand and publishes its commitment."""
-        user = _signed_in(request)
+        user = signed_in(request)
         table_id = self.kwargs["table_id"]
         mode = selectors.mode_if_seated(user=user, table_id=table_id)
         if mode is None:  # not a player: 404 if unreadable, 403 unless a club admin/director
@@ -394,7 +385,9 @@ class HandScopedMixin(TableScopedMixin):
 
     def get_hand(self) -> tuple[Table, Hand]:
         hand = selectors.hand_for_user(
-            user=_user(self.request), table_id=self.kwargs["table_id"], number=self.kwargs["number"]
+            user=caller(self.request),
+            table_id=self.kwargs["table_id"],
+            number=self.kwargs["number"],
         )
         if hand is None:
             raise NotFound("There is no such hand.")
@@ -426,7 +419,7 @@ class HandDetailView(HandScopedMixin):
         ``later_hand_invalid``, nothing written."""
         table, _ = self.get_hand()
         hand = services.hand_edit(
-            table_id=table.pk, number=number, user=_signed_in(request), entry=request.data
+            table_id=table.pk, number=number, user=signed_in(request), entry=request.data
         )
         return Response(HandSerializer(hand, context={"table": table}).data)
 
@@ -439,7 +432,7 @@ class HandDetailView(HandScopedMixin):
     def delete(self, request: Request, table_id: int, number: int) -> Response:
         """Remove the hand; later hands move up and are recomputed."""
         table, _ = self.get_hand()
-        services.hand_delete(table_id=table.pk, number=number, user=_signed_in(request))
+        services.hand_delete(table_id=table.pk, number=number, user=signed_in(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -458,7 +451,7 @@ class HandConfirmView(HandScopedMixin):
     )
     def post(self, request: Request, table_id: int, number: int) -> Response:
         table, _ = self.get_hand()
-        hand = services.hand_confirm(table_id=table.pk, number=number, user=_signed_in(request))
+        hand = services.hand_confirm(table_id=table.pk, number=number, user=signed_in(request))
         return Response(HandSerializer(hand, context={"table": table}).data)
 
 
@@ -495,7 +488,7 @@ class HandSeatView(HandScopedMixin):
         """Your seat's view (own cards, public actions, ``legal`` on your turn); non-players
         get the spectator view. After the hand: everything, with result and proof."""
         table, hand = self.get_hand()
-        return Response(seat_view(table, hand, _user(request)))
+        return Response(seat_view(table, hand, caller(request)))
 
 
 class HandActionView(HandScopedMixin):
@@ -520,7 +513,7 @@ class HandActionView(HandScopedMixin):
         """Checked in order: the hand is being played (409 ``hand_over``), the version (409
         ``stale_version``), your seat and turn (403), then the rules (400
         ``rule_violation`` with the rule in words)."""
-        user = _signed_in(request)
+        user = signed_in(request)
         if selectors.mode_if_seated(user=user, table_id=table_id) is None:
             # not a player here: 404 for a table the caller may not read, else 403
             self.get_hand()
@@ -605,7 +598,7 @@ class SeriesViewSet(
     queryset = TableSeries.objects.none()
 
     def get_queryset(self) -> QuerySet[TableSeries]:
-        return selectors.series_for_user(user=_user(self.request))
+        return selectors.series_for_user(user=caller(self.request))
 
     @extend_schema(
         summary="Start a series", request=SeriesCreateSerializer, responses={201: SeriesSerializer}
@@ -615,7 +608,7 @@ class SeriesViewSet(
         serializer.is_valid(raise_exception=True)
         club = serializer.validated_data["club"]
         series = services.series_create(
-            user=_signed_in(request),
+            user=signed_in(request),
             name=serializer.validated_data["name"],
             club_id=club.pk if club else None,
         )

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
-from games import notify, rows
+from games import hooks, notify, rows
 from games.errors import (
     InvalidInput,
     NotYourTurn,
@@ -163,6 +163,7 @@ def _apply(
         hand.finished_at = timezone.now()
         fields += ["result", "status", "finished_at"]
         _write_ledger(table, hand, hand.result["transfers"])
+        hooks.hands_changed(table.pk, table.club_id)
     rows.update(hand, fields)
     _after_move(table, hand, state, schedule)
     return hand

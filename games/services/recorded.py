@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
-from games import rows
+from games import hooks, rows
 from games.errors import (
     InvalidInput,
     NotAllowed,
@@ -126,6 +126,7 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
         rows.insert([hand])
         _write_ledger(table, hand, hand.result["transfers"])
         _audit(table, user, "hand_record", hand_number=number, after=_snapshot(hand))
+        hooks.hands_changed(table.pk, table.club_id)
     return hand
 
 
@@ -157,6 +158,7 @@ def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any
         _recompute_from(table, number)
         hand.refresh_from_db()
         _audit(table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand))
+        hooks.hands_changed(table.pk, table.club_id)
     return hand
 
 
@@ -174,6 +176,7 @@ def hand_delete(*, table_id: int, number: int, user: User) -> None:
             later.save(update_fields=["number"])
         _recompute_from(table, number, changed=False)
         _audit(table, user, "hand_delete", hand_number=number, before=before)
+        hooks.hands_changed(table.pk, table.club_id)
 
 
 def hand_confirm(*, table_id: int, number: int, user: User) -> Hand:
@@ -190,4 +193,5 @@ def hand_confirm(*, table_id: int, number: int, user: User) -> Hand:
         hand.confirmed_by = user
         hand.save(update_fields=["status", "confirmed_by", "updated_at"])
         _audit(table, user, "hand_confirm", hand_number=number)
+        hooks.hands_changed(table.pk, table.club_id)
     return hand

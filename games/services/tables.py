@@ -12,6 +12,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import Club, Guest, Membership, User
+from games import hooks
 from games.errors import (
     InvalidInput,
     NotAllowed,
@@ -261,4 +262,5 @@ def table_close(*, table_id: int, user: User) -> Table:
         table.closing = settlement_for(table)
         table.save(update_fields=["status", "closed_at", "closing"])
         _audit(table, user, "table_close", after=table.closing)
+        hooks.hands_changed(table.pk, table.club_id)
     return table

@@ -11,8 +11,9 @@ import pytest
 from django.core.management import call_command
 
 import engine
+from clubs.management import demo_evenings
 from clubs.management.commands import demo_data
-from clubs.models import Club, Evening, Membership, User
+from clubs.models import Club, Evening, Membership, Rating, User
 from games import services
 from games.models import AuditEntry, Hand, LedgerEntry, Table
 
@@ -56,7 +57,7 @@ def test_it_creates_the_demo_accounts(demo: str) -> None:
     assert admin.is_superuser and admin.check_password("admin-demo-1")
     for name in ("anna", "bert", "carl", "dave"):
         assert User.objects.get(username=name).check_password("demo-pass-1")
-    assert User.objects.count() == 5
+    assert User.objects.count() == 5 + len(demo_evenings.MORE_PLAYERS)
 
 
 def test_it_changes_nothing_when_run_again(
@@ -73,12 +74,15 @@ def test_it_changes_nothing_when_run_again(
 def test_it_creates_the_club_with_anna_as_owner_and_an_evening(demo: str) -> None:
     club = Club.objects.get(name=demo_data.CLUB_NAME)
     roles = dict(club.memberships.values_list("user__username", "role"))
-    assert roles == {"anna": "owner", "bert": "member", "carl": "member", "dave": "member"}
-    assert club.evenings.count() == 1
+    assert roles == {
+        "anna": "owner",
+        **{name: "member" for name in ("bert", "carl", "dave", *demo_evenings.MORE_PLAYERS)},
+    }
+    assert club.evenings.count() == 3
 
 
 def test_it_prints_the_table_ids(demo: str) -> None:
-    for table in Table.objects.all():
+    for table in Table.objects.filter(evening_link__round__isnull=True):
         assert f"table {table.pk} '{table.name}'" in demo
     recorded = Table.objects.get(name=demo_data.RECORDED_TABLE)
     assert f"/api/v1/tables/{recorded.pk}/sheet/" in demo
@@ -175,3 +179,36 @@ def test_the_hosted_hand_is_dealt_with_a_commitment_and_waits_for_anna(demo: str
     assert hand.commitment == engine.commitment(hand.salt, hand.deck or [])
     assert [a["seat"] for a in hand.actions] == ["bot-1", "bot-2"]
     assert services.hand_state(table, hand).to_act_seat == "anna"
+
+
+def test_last_weeks_evening_was_seated_played_and_settled(demo: str) -> None:
+    club = Club.objects.get(name=demo_data.CLUB_NAME)
+    evening = club.evenings.get(title=demo_evenings.PAST_EVENING)
+    assert evening.status == Evening.Status.CLOSED
+    rounds = list(evening.rounds.order_by("number"))
+    assert [r.status for r in rounds] == ["closed"] * 3
+    assert all(sorted(len(g) for g in r.groups) == [3, 3, 3, 3] for r in rounds)
+    tables = [link.table for link in evening.tables.select_related("table")]
+    assert len(tables) == 12 and all(t.status == Table.Status.CLOSED for t in tables)
+    assert all(t.hands.count() == demo_evenings.HANDS_PER_TABLE for t in tables)
+    settlement = evening.settlement
+    assert sum(p["net"] for p in settlement["players"]) + settlement["pot_net"] == 0
+    assert f"/evenings/{evening.pk}/settlement/" in demo
+
+
+def test_the_season_table_and_the_ratings_are_filled(demo: str) -> None:
+    club = Club.objects.get(name=demo_data.CLUB_NAME)
+    season = club.seasons.get(name=demo_evenings.SEASON_NAME)
+    assert season.is_active and season.computed_version == season.requested_version
+    assert season.standings.count() == 12
+    assert Rating.objects.filter(club=club, sittings=3).count() == 12
+
+
+def test_next_weeks_evening_has_a_waitlist(demo: str) -> None:
+    club = Club.objects.get(name=demo_data.CLUB_NAME)
+    evening = club.evenings.get(title=demo_evenings.COMING_EVENING)
+    assert evening.capacity == demo_evenings.COMING_CAPACITY
+    answers = evening.attendances
+    assert answers.filter(answer="yes", waitlisted=False).count() == 9
+    assert answers.filter(waitlisted=True).count() == 2
+    assert answers.filter(answer="maybe").count() == 1

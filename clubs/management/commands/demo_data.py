@@ -7,7 +7,10 @@ What it makes (nothing, when it finds the club's tables already there):
 - "Dienstagsrunde": a public recorded table of anna, bert and carl (G 1 €, cap 3 €) with a
   dozen score-sheet entries covering every kind of result (:data:`DIENSTAG_HANDS`);
 - "Viererrunde": a recorded table with dave as a fourth seat (the dealer sits out);
-- "Online-Tisch": a hosted table of anna and two random bots with one hand dealt.
+- "Online-Tisch": a hosted table of anna and two random bots with one hand dealt;
+- club life (:mod:`clubs.management.demo_evenings`): eight more members, a season with league
+  points, last week's evening with three rounds seated by the seating service, hands at every
+  table, closed and settled, standings and ratings, and next week's evening with a waitlist.
 
 Every hand goes through ``games.services`` (the engine checks and settles it), so the demo is
 exactly what the API would have stored. Table ids are printed for ``make run``.
@@ -22,6 +25,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from clubs.management import demo_evenings
 from clubs.models import Club, Evening, EveningTable, Membership, User
 from games import services
 from games.models import Seat, Table
@@ -282,6 +286,7 @@ class Command(BaseCommand):
             )
             hosted = _hosted_table(players)
             latest = hosted.hands.order_by("-number").values_list("number", flat=True).first()
+            club_life = demo_evenings.build(club, players, DEMO_PLAYER_PASSWORD)
         # The hosted hand's bots move on commit (at once without a broker).
         self.stdout.write(
             "\n".join(
@@ -293,6 +298,7 @@ class Command(BaseCommand):
                     f" GET /api/v1/tables/{four.pk}/sheet/",
                     f"             hosted table {hosted.pk} '{HOSTED_TABLE}' (anna + 2 bots), "
                     f"log in as anna: GET /api/v1/tables/{hosted.pk}/hands/{latest}/view/",
+                    *club_life,
                 ]
             )
         )

@@ -1,0 +1,167 @@
+"""The caller's own view of the clubs: their coming evenings and the tables they sit at now."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.urls import path
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clubs.models import Attendance, Evening, EveningTable, Membership, User
+from config.api.callers import signed_in
+from config.api.schema import ErrorSerializer
+from games.models import Seat, Table
+
+TAGS = ["me"]
+UNAUTHORISED = {401: OpenApiResponse(ErrorSerializer, description="Not signed in.")}
+
+
+class MyEveningSerializer(serializers.ModelSerializer[Evening]):
+    """A coming evening of one of my clubs, in the club's time zone, with my answer."""
+
+    club_name = serializers.CharField(source="club.name", read_only=True)
+    timezone = serializers.CharField(source="club.timezone", read_only=True)
+    starts_at = serializers.SerializerMethodField()
+    ends_at = serializers.SerializerMethodField()
+    my_answer = serializers.CharField(allow_null=True, read_only=True)
+    my_waitlisted = serializers.BooleanField(allow_null=True, read_only=True)
+
+    class Meta:
+        model = Evening
+        fields = (
+            "id",
+            "club",
+            "club_name",
+            "title",
+            "starts_at",
+            "ends_at",
+            "timezone",
+            "place",
+            "status",
+            "my_answer",
+            "my_waitlisted",
+        )
+        read_only_fields = fields
+
+    def _local(self, evening: Evening, value: Any) -> str:
+        return str(value.astimezone(ZoneInfo(evening.club.timezone)).isoformat())
+
+    def get_starts_at(self, evening: Evening) -> str:
+        return self._local(evening, evening.starts_at)
+
+    def get_ends_at(self, evening: Evening) -> str:
+        return self._local(evening, evening.ends_at)
+
+
+def my_evenings(user: User) -> QuerySet[Evening]:
+    """Scheduled evenings of my clubs that have not ended, soonest first, with my answer."""
+    mine = Attendance.objects.filter(evening=OuterRef("pk"), user=user)
+    return (
+        Evening.objects.filter(
+            club__in=Membership.objects.filter(user=user).values("club_id"),
+            status=Evening.Status.SCHEDULED,
+            ends_at__gte=timezone.now(),
+        )
+        .select_related("club")
+        .annotate(
+            my_answer=Subquery(mine.values("answer")[:1]),
+            my_waitlisted=Subquery(mine.values("waitlisted")[:1]),
+        )
+        .order_by("starts_at", "id")
+    )
+
+
+class MyEveningsView(generics.ListAPIView[Evening]):
+    serializer_class = MyEveningSerializer
+    queryset = Evening.objects.none()
+
+    def get_queryset(self) -> QuerySet[Evening]:
+        return my_evenings(signed_in(self.request))
+
+    @extend_schema(
+        operation_id="me_evenings",
+        summary="My coming evenings",
+        description="Scheduled evenings of my clubs that have not ended, soonest first; the "
+        "first one is my next evening.",
+        tags=TAGS,
+        responses={200: MyEveningSerializer(many=True), **UNAUTHORISED},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class MyTableSerializer(serializers.Serializer[dict[str, Any]]):
+    """An open table I sit at: where (club evening, round, table number) and my seat."""
+
+    table_id = serializers.IntegerField()
+    name = serializers.CharField()
+    mode = serializers.CharField()
+    seat = serializers.CharField(help_text="My seat's key.")
+    position = serializers.IntegerField(help_text="My seat in playing order, from 0.")
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
+    club = serializers.IntegerField(allow_null=True)
+    evening = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(allow_null=True)
+    table_number = serializers.IntegerField(allow_null=True)
+
+
+class MyTablesView(generics.GenericAPIView[Any]):
+    serializer_class = MyTableSerializer
+    queryset = Seat.objects.none()
+
+    @extend_schema(
+        operation_id="me_tables",
+        summary="Where I sit now",
+        description="My open tables, newest first: at a club evening, the round and table "
+        'number too ("round 2, table 4, seat 2").',
+        tags=TAGS,
+        responses={200: MyTableSerializer(many=True), **UNAUTHORISED},
+    )
+    def get(self, request: Request) -> Response:
+        user = signed_in(request)
+        seats = (
+            self.paginate_queryset(
+                Seat.objects.filter(user=user, table__status=Table.Status.OPEN)
+                .select_related("table")
+                .order_by("-table__created_at", "-table_id")
+            )
+            or []
+        )
+        table_ids = [s.table_id for s in seats]
+        links = {
+            link.table_id: link
+            for link in EveningTable.objects.filter(table_id__in=table_ids).select_related("round")
+        }
+        everyone: dict[int, list[str]] = {}
+        for seat in Seat.objects.filter(table_id__in=table_ids).select_related("user", "guest"):
+            everyone.setdefault(seat.table_id, []).append(seat.display_name)
+        out = []
+        for seat in seats:
+            link = links.get(seat.table_id)
+            out.append(
+                {
+                    "table_id": seat.table_id,
+                    "name": seat.table.name,
+                    "mode": seat.table.mode,
+                    "seat": seat.key,
+                    "position": seat.position,
+                    "players": everyone.get(seat.table_id, []),
+                    "club": seat.table.club_id,
+                    "evening": link.evening_id if link else None,
+                    "round": link.round.number if link and link.round else None,
+                    "table_number": link.number if link else None,
+                }
+            )
+        return self.get_paginated_response(out)
+
+
+urlpatterns = [
+    path("me/evenings/", MyEveningsView.as_view(), name="me-evenings"),
+    path("me/tables/", MyTablesView.as_view(), name="me-tables"),
+]

@@ -1,0 +1,447 @@
+"""Rounds of a club evening (seat rotation), its tables, closing and settling it.
+
+Members see the rounds, tables and settlement of their club's evenings (anyone on a public
+club); owners and admins plan, swap, start and discard rounds and close the evening.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs import selectors
+from clubs.errors import ClubNotFound
+from clubs.models import Club, Evening, EveningRound, EveningTable
+from clubs.players import names_for, seat_player
+from clubs.services import rounds
+from config.api.callers import caller, signed_in
+from config.api.schema import ErrorSerializer
+
+TAGS = ["evening rounds"]
+CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+EVENING_ID = OpenApiParameter("evening_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+ROUND_NUMBER = OpenApiParameter(
+    "round_number", OpenApiTypes.INT, OpenApiParameter.PATH, description="The round's number."
+)
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input or a seating refusal."),
+    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not an owner or admin of the club."),
+    404: OpenApiResponse(ErrorSerializer, description="No such club, evening or round."),
+    409: OpenApiResponse(ErrorSerializer, description="The evening or round does not allow it."),
+}
+READ_ERRORS = {404: ERRORS[404]}
+
+
+def evening_for(
+    request: Request, club_id: int, evening_id: int, *, manage: bool = False
+) -> tuple[Club, Evening]:
+    """The evening of a club the caller may see (404 otherwise); with ``manage``, a club the
+    caller runs (403 when they can see it but do not)."""
+    user = caller(request)
+    club = (
+        selectors.club_for_manager(user=user, club_id=club_id)
+        if manage
+        else selectors.club_for_user(user=user, club_id=club_id)
+    )
+    evening = Evening.objects.filter(pk=evening_id, club=club).select_related("club").first()
+    if evening is None:
+        raise ClubNotFound("There is no such evening.")
+    return club, evening
+
+
+# ---------------------------------------------------------------------------------------------
+# serializers
+
+
+class RoundSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    player = serializers.CharField(help_text="u:<user id> or g:<guest id>.")
+    name = serializers.CharField()
+
+
+class RoundTableSerializer(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField(help_text="Table number within the round.")
+    table_id = serializers.IntegerField(
+        allow_null=True, help_text="The games table, once the round has started."
+    )
+    seats = RoundSeatSerializer(many=True, help_text="In playing order.")
+
+
+class RoundSerializer(serializers.Serializer[dict[str, Any]]):
+    """A round: its tables (planned groups, then the games tables) and the plan's
+    explanation (objective, lower bound, random-seating objective, repeated pairs)."""
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=EveningRound.Status.choices)
+    tables = RoundTableSerializer(many=True)
+    plan = serializers.JSONField(
+        help_text="The seating service's explanation: objective, lower_bound, "
+        "random_objective, repeats, rounds_total, seed, and the rounds planned after this one."
+    )
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+
+
+def round_data(rnd: EveningRound) -> dict[str, Any]:
+    names = names_for(p for group in rnd.groups for p in group)
+    tables = {link.number: link.table_id for link in rnd.tables.all()}
+    return {
+        "number": rnd.number,
+        "status": rnd.status,
+        "tables": [
+            {
+                "number": i,
+                "table_id": tables.get(i),
+                "seats": [{"player": p, "name": names[p]} for p in group],
+            }
+            for i, group in enumerate(rnd.groups, 1)
+        ],
+        "plan": rnd.plan,
+        "created_at": rnd.created_at,
+        "started_at": rnd.started_at,
+    }
+
+
+class RoundCreateSerializer(serializers.Serializer[dict[str, Any]]):
+    rounds_total = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=rounds.MAX_ROUNDS,
+        help_text="Rounds of the whole evening (default: as planned before, else 3).",
+    )
+    seed = serializers.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, help_text="For a reproducible plan."
+    )
+    forbidden = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        required=False,
+        default=list,
+        help_text='Pairs who never share a table: [["u:3", "u:7"]].',
+    )
+
+
+class SwapSerializer(serializers.Serializer[dict[str, Any]]):
+    a = serializers.CharField(help_text="A player key of the round.")
+    b = serializers.CharField(help_text="Another player key of the round.")
+
+
+class EveningPaymentSerializer(serializers.Serializer[dict[str, Any]]):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            "from": serializers.CharField(help_text="Player key or pot."),
+            "from_name": serializers.CharField(),
+            "to": serializers.CharField(),
+            "to_name": serializers.CharField(),
+            "amount": serializers.IntegerField(help_text="Minor units (cents)."),
+            "sentence": serializers.CharField(help_text='e.g. "Carl pays Anna 3.40 €".'),
+        }
+
+
+class PlayerNetSerializer(serializers.Serializer[dict[str, Any]]):
+    player = serializers.CharField()
+    name = serializers.CharField()
+    net = serializers.IntegerField(help_text="Minor units won (+) or lost (−) this evening.")
+
+
+class EveningSettlementSerializer(serializers.Serializer[dict[str, Any]]):
+    """Each player's net over the evening's tables and the payments that settle them."""
+
+    final = serializers.BooleanField(help_text="False until the evening is closed.")
+    players = PlayerNetSerializer(many=True)
+    pot_net = serializers.IntegerField(help_text="What the pot keeps (carried on) this evening.")
+    payments = EveningPaymentSerializer(many=True)
+
+
+class EveningTableSerializer(serializers.Serializer[dict[str, Any]]):
+    round = serializers.IntegerField(allow_null=True)
+    number = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    seats = RoundSeatSerializer(many=True)
+
+
+class SettlementCSVRenderer(BaseRenderer):
+    """``text/csv``: the payments, one a row (``?format=csv``)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        if isinstance(data, Mapping) and "payments" in data:
+            writer.writerow(["from", "to", "amount", "sentence"])
+            for p in data["payments"]:
+                writer.writerow([p["from_name"], p["to_name"], p["amount"], p["sentence"]])
+            writer.writerow([])
+            writer.writerow(["player", "net"])
+            for row in data["players"]:
+                writer.writerow([row["name"], row["net"]])
+        else:
+            writer.writerow(["code", "message"])
+            if isinstance(data, Mapping):
+                writer.writerow([data.get("code", ""), data.get("message", "")])
+        return out.getvalue().encode()
+
+
+# ---------------------------------------------------------------------------------------------
+# views
+
+
+class RoundListView(generics.GenericAPIView[Any]):
+    """``GET``: the evening's rounds (paginated); ``POST``: plan the next round."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    parser_classes = [JSONParser]
+    serializer_class = RoundSerializer
+    queryset = EveningRound.objects.none()
+
+    @extend_schema(
+        operation_id="evening_rounds_list",
+        summary="An evening's rounds",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID],
+        responses={200: RoundSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, club_id: int, evening_id: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id)
+        found = evening.rounds.prefetch_related("tables").order_by("number")
+        page = self.paginate_queryset(found) or []
+        return self.get_paginated_response([round_data(r) for r in page])
+
+    @extend_schema(
+        operation_id="evening_rounds_plan",
+        summary="Plan the next round",
+        description="Seats the players checked in now at tables of the rule set's shapes "
+        "(wien: 3, with 4s only where the count needs them), with the fewest repeated "
+        "opponents this evening and in the season; a count that cannot be seated is a 400 "
+        "`unsplittable` saying what would work. The round is *planned*: swap players by hand, "
+        "then start it to open its tables.",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID],
+        request=RoundCreateSerializer,
+        responses={201: RoundSerializer, **ERRORS},
+        examples=[OpenApiExample("Three rounds", value={"rounds_total": 3}, request_only=True)],
+    )
+    def post(self, request: Request, club_id: int, evening_id: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        data = RoundCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = rounds.round_plan(
+            user=signed_in(request),
+            evening_id=evening.pk,
+            rounds_total=data.validated_data.get("rounds_total"),
+            seed=data.validated_data.get("seed"),
+            forbidden=data.validated_data["forbidden"],
+        )
+        return Response(round_data(rnd), status=status.HTTP_201_CREATED)
+
+
+def _round(evening: Evening, number: int) -> EveningRound:
+    rnd = evening.rounds.prefetch_related("tables").filter(number=number).first()
+    if rnd is None:
+        raise ClubNotFound(f"This evening has no round {number}.")
+    return rnd
+
+
+class RoundDetailView(APIView):
+    """``GET``: one round; ``DELETE``: discard a planned round."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="evening_rounds_retrieve",
+        summary="A round",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
+        responses={200: RoundSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id)
+        return Response(round_data(_round(evening, round_number)))
+
+    @extend_schema(
+        operation_id="evening_rounds_discard",
+        summary="Discard a planned round",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
+        responses={204: None, **ERRORS},
+    )
+    def delete(
+        self, request: Request, club_id: int, evening_id: int, round_number: int
+    ) -> Response:
+        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _round(evening, round_number)
+        rounds.round_discard(user=signed_in(request), evening_id=evening.pk, number=round_number)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RoundSwapView(APIView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="evening_rounds_swap",
+        summary="Swap two players of a planned round",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
+        request=SwapSerializer,
+        responses={200: RoundSerializer, **ERRORS},
+        examples=[OpenApiExample("Swap", value={"a": "u:3", "b": "g:1"}, request_only=True)],
+    )
+    def post(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _round(evening, round_number)
+        data = SwapSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = rounds.round_swap(
+            user=signed_in(request),
+            evening_id=evening.pk,
+            number=round_number,
+            a=data.validated_data["a"],
+            b=data.validated_data["b"],
+        )
+        return Response(round_data(_round(evening, rnd.number)))
+
+
+class RoundStartView(APIView):
+    @extend_schema(
+        operation_id="evening_rounds_start",
+        summary="Start a round: open its tables",
+        description="Creates one recorded games table per planned table, all in one "
+        "transaction; the answer names each table's id.",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
+        request=None,
+        responses={200: RoundSerializer, **ERRORS},
+    )
+    def post(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _round(evening, round_number)
+        rounds.round_start(user=signed_in(request), evening_id=evening.pk, number=round_number)
+        return Response(round_data(_round(evening, round_number)))
+
+
+class EveningTablesView(generics.GenericAPIView[Any]):
+    permission_classes = [permissions.AllowAny]
+    serializer_class = EveningTableSerializer
+    queryset = EveningTable.objects.none()
+
+    @extend_schema(
+        operation_id="evening_tables_list",
+        summary="An evening's tables",
+        description="Every games table of the evening with its round, number and seats; "
+        "open them at `/api/v1/tables/{table_id}/`.",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID],
+        responses={200: EveningTableSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, club_id: int, evening_id: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id)
+        links = (
+            EveningTable.objects.filter(evening=evening)
+            .select_related("round", "table")
+            .prefetch_related("table__seats__user", "table__seats__guest__merged_into")
+            .order_by("round__number", "number", "id")
+        )
+        out = []
+        for link in self.paginate_queryset(links) or []:
+            seats = [
+                {"player": info.key, "name": info.name}
+                for info in map(seat_player, link.table.seats.all())
+                if info is not None
+            ]
+            out.append(
+                {
+                    "round": link.round.number if link.round else None,
+                    "number": link.number,
+                    "table_id": link.table_id,
+                    "name": link.table.name,
+                    "status": link.table.status,
+                    "seats": seats,
+                }
+            )
+        return self.get_paginated_response(out)
+
+
+class EveningCloseView(APIView):
+    @extend_schema(
+        operation_id="evenings_close",
+        summary="Close and settle an evening",
+        description="Closes every open table of the evening (its pot_at_close applied) and "
+        "settles each player's net over the whole evening; a table with a hand being played "
+        "or awaiting confirmation refuses (409) and nothing closes.",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID],
+        request=None,
+        responses={200: EveningSettlementSerializer, **ERRORS},
+    )
+    def post(self, request: Request, club_id: int, evening_id: int) -> Response:
+        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        closed = rounds.evening_close(
+            user=signed_in(request), evening_id=evening.pk, currency=settings.CURRENCY_SYMBOL
+        )
+        return Response(closed.settlement)
+
+
+class EveningSettlementView(APIView):
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [JSONRenderer, SettlementCSVRenderer, BrowsableAPIRenderer]
+
+    @extend_schema(
+        operation_id="evenings_settlement",
+        summary="An evening's settlement",
+        description="Each player's net over the evening and the fewest payments that settle "
+        "it, as amounts and sentences (`?format=csv` or `Accept: text/csv` for CSV). "
+        "Provisional (`final: false`) until the evening is closed. Members only, also on "
+        "public clubs.",
+        tags=TAGS,
+        parameters=[CLUB_ID, EVENING_ID],
+        responses={
+            (200, "application/json"): EveningSettlementSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request, club_id: int, evening_id: int) -> Response:
+        selectors.club_for_member(user=caller(request), club_id=club_id)
+        _, evening = evening_for(request, club_id, evening_id)
+        return Response(rounds.evening_settlement(evening, settings.CURRENCY_SYMBOL))
+
+
+EVENING = "clubs/<int:club_id>/evenings/<int:evening_id>/"
+ROUND = EVENING + "rounds/<int:round_number>/"
+
+urlpatterns = [
+    path(EVENING + "rounds/", RoundListView.as_view(), name="evening-rounds"),
+    path(ROUND, RoundDetailView.as_view(), name="evening-round"),
+    path(ROUND + "swap/", RoundSwapView.as_view(), name="evening-round-swap"),
+    path(ROUND + "start/", RoundStartView.as_view(), name="evening-round-start"),
+    path(EVENING + "tables/", EveningTablesView.as_view(), name="evening-tables"),
+    path(EVENING + "close/", EveningCloseView.as_view(), name="evening-close"),
+    path(EVENING + "settlement/", EveningSettlementView.as_view(), name="evening-settlement"),
+]

@@ -1,0 +1,380 @@
+"""Seasons, their standings, and the club's ratings.
+
+Anyone sees a public club's seasons, standings and ratings; members a private club's; owners
+and admins create, change and delete seasons. Standings are computed by the worker after
+each change and stored: reading them is one query, served with the time (``as_of``) and the
+version they reflect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import path
+from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs import selectors
+from clubs.errors import ClubNotFound
+from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
+from clubs.services import seasons
+from config.api.callers import caller, signed_in
+from config.api.schema import ErrorSerializer
+
+TAGS = ["seasons"]
+CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+SEASON_ID = OpenApiParameter("season_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input."),
+    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not an owner or admin of the club."),
+    404: OpenApiResponse(ErrorSerializer, description="No such club or season."),
+    409: OpenApiResponse(ErrorSerializer, description="The season is in use."),
+}
+READ_ERRORS = {404: ERRORS[404]}
+LEAGUE_EXAMPLE = {"3": [3, 2, 1], "4": [4, 3, 2, 1]}
+
+
+def _club(request: Request, club_id: int, *, manage: bool = False) -> Club:
+    if manage:
+        return selectors.club_for_manager(user=caller(request), club_id=club_id)
+    return selectors.club_for_user(user=caller(request), club_id=club_id)
+
+
+def _season(club: Club, season_id: int) -> Season:
+    season = Season.objects.filter(pk=season_id, club=club).select_related("club").first()
+    if season is None:
+        raise ClubNotFound("There is no such season.")
+    return season
+
+
+class SeasonSerializer(serializers.ModelSerializer[Season]):
+    """A season of a club: its dates, whether it is the active one, and optional league
+    points by rank at each table sitting (the ranking key when given)."""
+
+    league_points = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        help_text='Points by rank at each table sitting, by table size: {"3": [3, 2, 1]}; '
+        "null ranks by balance.",
+    )
+
+    class Meta:
+        model = Season
+        fields = (
+            "id",
+            "club",
+            "name",
+            "starts_on",
+            "ends_on",
+            "is_active",
+            "league_points",
+            "requested_version",
+            "computed_version",
+            "computed_at",
+            "computations",
+            "created_at",
+        )
+        read_only_fields = (
+            "computations",
+            "id",
+            "club",
+            "requested_version",
+            "computed_version",
+            "computed_at",
+            "created_at",
+        )
+
+
+class SeasonInputSerializer(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=150)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    is_active = serializers.BooleanField(required=False, default=False)
+    league_points = serializers.JSONField(required=False, allow_null=True, default=None)
+
+
+class SeasonPatchSerializer(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=150, required=False)
+    starts_on = serializers.DateField(required=False)
+    ends_on = serializers.DateField(required=False)
+    is_active = serializers.BooleanField(required=False)
+    league_points = serializers.JSONField(required=False, allow_null=True)
+
+
+class StandingRowSerializer(serializers.ModelSerializer[SeasonStanding]):
+    class Meta:
+        model = SeasonStanding
+        fields = (
+            "rank",
+            "player",
+            "user",
+            "guest",
+            "name",
+            "balance",
+            "hands_played",
+            "declared",
+            "made",
+            "premium_games",
+            "average_per_hand",
+            "evenings",
+            "sittings",
+            "league_points",
+        )
+        read_only_fields = fields
+
+
+class StandingsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The stored standings: rows in order (ties share a rank), as of ``as_of``."""
+
+    season = serializers.IntegerField()
+    as_of = serializers.DateTimeField(allow_null=True, help_text="When they were computed.")
+    version = serializers.IntegerField(help_text="The change they reflect.")
+    requested_version = serializers.IntegerField(help_text="The newest change recorded.")
+    up_to_date = serializers.BooleanField(help_text="False while a recomputation is pending.")
+    ranked_by = serializers.CharField(help_text="league_points or balance.")
+    rows = StandingRowSerializer(many=True)
+
+
+class RatingSerializer(serializers.ModelSerializer[Rating]):
+    class Meta:
+        model = Rating
+        fields = ("player", "user", "guest", "name", "mu", "sigma", "ordinal", "sittings")
+        read_only_fields = fields
+
+
+class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
+    class Meta:
+        model = RatingChange
+        fields = (
+            "player",
+            "table",
+            "at",
+            "rank",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+            "ordinal_after",
+        )
+        read_only_fields = fields
+
+
+class SeasonListView(generics.ListAPIView[Season]):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    parser_classes = [JSONParser]
+    serializer_class = SeasonSerializer
+    queryset = Season.objects.none()
+
+    def get_queryset(self) -> QuerySet[Season]:
+        club = _club(self.request, self.kwargs["club_id"])
+        return Season.objects.filter(club=club).order_by("-starts_on", "-id")
+
+    @extend_schema(
+        operation_id="seasons_list",
+        summary="A club's seasons",
+        tags=TAGS,
+        parameters=[CLUB_ID],
+        responses={200: SeasonSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="seasons_create",
+        summary="Start a season",
+        tags=TAGS,
+        parameters=[CLUB_ID],
+        request=SeasonInputSerializer,
+        responses={201: SeasonSerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                "Spring league",
+                value={
+                    "name": "Frühjahr 2027",
+                    "starts_on": "2027-01-01",
+                    "ends_on": "2027-06-30",
+                    "is_active": True,
+                    "league_points": LEAGUE_EXAMPLE,
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, club_id: int) -> Response:
+        club = _club(request, club_id, manage=True)
+        data = SeasonInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = seasons.season_create(user=signed_in(request), club=club, **data.validated_data)
+        season.refresh_from_db()
+        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="seasons_retrieve",
+        summary="A season",
+        tags=TAGS,
+        parameters=[CLUB_ID, SEASON_ID],
+        responses={200: SeasonSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, club_id: int, season_id: int) -> Response:
+        return Response(SeasonSerializer(_season(_club(request, club_id), season_id)).data)
+
+    @extend_schema(
+        operation_id="seasons_partial_update",
+        summary="Change a season",
+        tags=TAGS,
+        parameters=[CLUB_ID, SEASON_ID],
+        request=SeasonPatchSerializer,
+        responses={200: SeasonSerializer, **ERRORS},
+        examples=[OpenApiExample("Activate", value={"is_active": True}, request_only=True)],
+    )
+    def patch(self, request: Request, club_id: int, season_id: int) -> Response:
+        season = _season(_club(request, club_id, manage=True), season_id)
+        data = SeasonPatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = seasons.season_update(
+            user=signed_in(request), season=season, **data.validated_data
+        )
+        season.refresh_from_db()
+        return Response(SeasonSerializer(season).data)
+
+    @extend_schema(
+        operation_id="seasons_destroy",
+        summary="Delete a season",
+        tags=TAGS,
+        parameters=[CLUB_ID, SEASON_ID],
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, club_id: int, season_id: int) -> Response:
+        season = _season(_club(request, club_id, manage=True), season_id)
+        seasons.season_delete(user=signed_in(request), season=season)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class StandingsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="seasons_standings",
+        summary="A season's standings",
+        description="Stored by the worker after each change (coalesced): one query to read. "
+        "`up_to_date` is false while a recomputation is pending.",
+        tags=TAGS,
+        parameters=[CLUB_ID, SEASON_ID],
+        responses={200: StandingsSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, club_id: int, season_id: int) -> Response:
+        season = _season(_club(request, club_id), season_id)
+        fields = StandingRowSerializer.Meta.fields
+        rows = SeasonStanding.objects.filter(season=season).order_by("position").values(*fields)
+        return Response(
+            {
+                "season": season.pk,
+                "as_of": season.computed_at,
+                "version": season.computed_version,
+                "requested_version": season.requested_version,
+                "up_to_date": season.computed_version >= season.requested_version,
+                "ranked_by": "league_points" if season.league_points else "balance",
+                "rows": list(rows),
+            }
+        )
+
+
+class RecomputeView(APIView):
+    @extend_schema(
+        operation_id="seasons_recompute",
+        summary="Recompute a season's standings",
+        description="Asks the worker to compute the standings (and the club's ratings) from "
+        "scratch; answers at once with the requested version.",
+        tags=TAGS,
+        parameters=[CLUB_ID, SEASON_ID],
+        request=None,
+        responses={202: SeasonSerializer, **ERRORS},
+    )
+    def post(self, request: Request, club_id: int, season_id: int) -> Response:
+        season = _season(_club(request, club_id, manage=True), season_id)
+        seasons.season_request_recompute(season_id=season.pk)
+        seasons.ratings_request_recompute(club_id=season.club_id)
+        season.refresh_from_db()
+        return Response(SeasonSerializer(season).data, status=status.HTTP_202_ACCEPTED)
+
+
+class RatingListView(generics.ListAPIView[Rating]):
+    permission_classes = [permissions.AllowAny]
+    serializer_class = RatingSerializer
+    queryset = Rating.objects.none()
+
+    def get_queryset(self) -> QuerySet[Rating]:
+        club = _club(self.request, self.kwargs["club_id"])
+        return Rating.objects.filter(club=club).order_by("-ordinal", "player")
+
+    @extend_schema(
+        operation_id="ratings_list",
+        summary="A club's ratings",
+        description="OpenSkill (Plackett-Luce) per player, updated per closed table sitting "
+        "from its final ranking; ordered by `ordinal` (mu − 3σ).",
+        tags=["ratings"],
+        parameters=[CLUB_ID],
+        responses={200: RatingSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class RatingChangeFilter(filters.FilterSet):
+    """Filter rating changes by player key (``u:3``)."""
+
+    class Meta:
+        model = RatingChange
+        fields = ("player",)
+
+
+class RatingHistoryView(generics.ListAPIView[RatingChange]):
+    permission_classes = [permissions.AllowAny]
+    serializer_class = RatingChangeSerializer
+    filterset_class = RatingChangeFilter
+    queryset = RatingChange.objects.none()
+
+    def get_queryset(self) -> QuerySet[RatingChange]:
+        club = _club(self.request, self.kwargs["club_id"])
+        return RatingChange.objects.filter(club=club).order_by("at", "table_id", "player")
+
+    @extend_schema(
+        operation_id="ratings_history",
+        summary="A club's rating history",
+        tags=["ratings"],
+        parameters=[CLUB_ID],
+        responses={200: RatingChangeSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+CLUB = "clubs/<int:club_id>/"
+SEASON = CLUB + "seasons/<int:season_id>/"
+
+urlpatterns = [
+    path(CLUB + "seasons/", SeasonListView.as_view(), name="seasons"),
+    path(SEASON, SeasonDetailView.as_view(), name="season"),
+    path(SEASON + "standings/", StandingsView.as_view(), name="season-standings"),
+    path(SEASON + "recompute/", RecomputeView.as_view(), name="season-recompute"),
+    path(CLUB + "ratings/", RatingListView.as_view(), name="ratings"),
+    path(CLUB + "ratings/history/", RatingHistoryView.as_view(), name="rating-history"),
+]

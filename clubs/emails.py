@@ -1,0 +1,201 @@
+"""E-mails the clubs app sends, through Django's e-mail framework.
+
+The backend comes from settings (``EMAIL_BACKEND``; the console unless configured), the
+sender is ``DEFAULT_FROM_EMAIL`` and links start with ``PUBLIC_BASE_URL``. A message is
+built by a *body builder* (a function returning a :class:`Mail`: subject and plain-text
+body, filled in from a template) and handed to :func:`send`, or to :func:`send_on_commit`
+from inside a service's transaction so nothing goes out for a change that is rolled back.
+
+Each recipient gets a message of their own: no one sees the others' addresses.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import zoneinfo
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from string import Template
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+SIGNATURE = "\n\n-- \nPréférence\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Mail:
+    """A message ready to send: its subject line and plain-text body."""
+
+    subject: str
+    body: str
+
+
+def recipients(to: str | Iterable[str]) -> list[str]:
+    """The addresses in ``to`` (one address or several), blanks and repeats dropped,
+    compared case-insensitively."""
+    addresses = [to] if isinstance(to, str) else list(to)
+    seen: set[str] = set()
+    out: list[str] = []
+    for address in addresses:
+        address = (address or "").strip()
+        if address and address.lower() not in seen:
+            seen.add(address.lower())
+            out.append(address)
+    return out
+
+
+def send(to: str | Iterable[str], subject: str, body: str) -> int:
+    """Send ``body`` under ``subject`` to every address in ``to``, one message each; returns
+    how many were sent. Line breaks in the subject become spaces (names people typed end up
+    there). Failures of the backend propagate."""
+    subject = " ".join(subject.split())
+    sent = 0
+    for address in recipients(to):
+        message = EmailMessage(
+            subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[address]
+        )
+        sent += message.send()
+    return sent
+
+
+def send_mail(to: str | Iterable[str], mail: Mail) -> int:
+    """:func:`send` for a built :class:`Mail`."""
+    return send(to, mail.subject, mail.body)
+
+
+def send_on_commit(to: str | Iterable[str], mail: Mail) -> None:
+    """Send ``mail`` once the current transaction commits (at once outside one); a failing
+    backend is logged and does not undo the committed change."""
+    addresses = recipients(to)
+    if not addresses:
+        return
+    transaction.on_commit(lambda: send_mail(addresses, mail), robust=True)
+
+
+def render(template: str, values: Mapping[str, object]) -> str:
+    """Fill ``$name`` placeholders in ``template`` (``string.Template``); a missing value is
+    an error, so a message never goes out with a hole in it."""
+    return Template(template).substitute({k: str(v) for k, v in values.items()})
+
+
+def link(path: str) -> str:
+    """An absolute link to ``path`` (``/api/v1/…``) on this server, as people reach it."""
+    return settings.PUBLIC_BASE_URL.rstrip("/") + "/" + path.lstrip("/")
+
+
+def when(moment: dt.datetime, timezone_name: str) -> str:
+    """``moment`` as a person reads it in ``timezone_name``: ``Friday 14 March 2025, 19:30
+    (Europe/Vienna)``; an unknown zone falls back to UTC."""
+    try:
+        zone = zoneinfo.ZoneInfo(timezone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone, timezone_name = zoneinfo.ZoneInfo("UTC"), "UTC"
+    local = moment.astimezone(zone)
+    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({timezone_name})"
+
+
+# ---------------------------------------------------------------------------------------------
+# body builders
+
+INVITATION_SUBJECT = "You are invited to join $club"
+INVITATION_BODY = """\
+Hello,
+
+$inviter invites you to join $club as $role.
+
+To accept, sign in (or register) and accept the invitation:
+
+    POST ${url}accept/
+
+Open the link to see the invitation:
+
+    $url
+
+Invitation code: $code
+The invitation is valid until $expires.
+
+If you do not know $club, ignore this e-mail."""
+
+JOIN_REQUEST_SUBJECT = "$user asks to join $club"
+JOIN_REQUEST_BODY = """\
+Hello,
+
+$user asks to join $club.$message
+
+Accept or decline the request (number $request_id) with
+
+    POST ${url}$request_id/accept/
+    POST ${url}$request_id/decline/
+
+and see every pending request at
+
+    $url?status=pending"""
+
+JOIN_ACCEPTED_SUBJECT = "Welcome to $club"
+JOIN_ACCEPTED_BODY = """\
+Hello $user,
+
+your request to join $club has been accepted: you are a member now.
+
+The club: $url"""
+
+
+def invitation_mail(
+    *,
+    club_name: str,
+    role: str,
+    url: str,
+    code: str,
+    expires_at: dt.datetime,
+    timezone_name: str,
+    inviter: str,
+) -> Mail:
+    """The invitation to join a club: who invites, as what, the link and code, and until
+    when it is valid (in the club's time zone)."""
+    values = {
+        "club": club_name,
+        "role": _with_article(role),
+        "url": url,
+        "code": code,
+        "expires": when(expires_at, timezone_name),
+        "inviter": inviter or "An organiser",
+    }
+    return Mail(
+        subject=render(INVITATION_SUBJECT, values),
+        body=render(INVITATION_BODY, values) + SIGNATURE,
+    )
+
+
+def join_request_mail(
+    *, club_name: str, user: str, message: str, request_id: int, requests_url: str
+) -> Mail:
+    """Tells a club's owners and admins that someone asks to join."""
+    values = {
+        "club": club_name,
+        "user": user,
+        "message": f'\n\nTheir message: "{message}"' if message else "",
+        "request_id": request_id,
+        "url": requests_url,
+    }
+    return Mail(
+        subject=render(JOIN_REQUEST_SUBJECT, values),
+        body=render(JOIN_REQUEST_BODY, values) + SIGNATURE,
+    )
+
+
+def join_accepted_mail(*, club_name: str, user: str, club_url: str) -> Mail:
+    """Tells someone who asked to join that they are in."""
+    values = {"club": club_name, "user": user, "url": club_url}
+    return Mail(
+        subject=render(JOIN_ACCEPTED_SUBJECT, values),
+        body=render(JOIN_ACCEPTED_BODY, values) + SIGNATURE,
+    )
+
+
+def _with_article(role: str) -> str:
+    return f"an {role}" if role[:1].lower() in "aeiou" else f"a {role}"

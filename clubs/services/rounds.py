@@ -1,0 +1,403 @@
+"""An evening's rounds: seating them, their tables, and closing and settling the evening.
+
+- :func:`round_plan`: plan the next round for the players checked in now (and the rounds
+  after it, to balance the evening), with the seating service (:mod:`clubs.seating`): tables
+  of the rule set's shapes (``wien``: 3, with 4s only where the count needs them), fewest
+  repeated opponents this evening and in the season so far, forbidden pairs kept apart. The
+  played rounds are fixed; a late arrival or an early leaver simply changes who is planned.
+- :func:`round_swap`: directors swap two players by hand before the round starts.
+- :func:`round_start`: one transaction creates every table of the round (games app) and
+  links them to the evening, or none.
+- :func:`round_discard`: drop a planned round.
+- :func:`evening_close`: close every table of the evening (its ``pot_at_close`` applied) and
+  settle each player's net over the whole evening in as few payments as the games app's
+  settlement service makes (exact to the cent; the carried pot is a party when it holds
+  money).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from clubs.errors import ClubConflict, InvalidInput, NotAllowed
+from clubs.models import (
+    Attendance,
+    Club,
+    Evening,
+    EveningRound,
+    EveningTable,
+    Guest,
+    Season,
+    User,
+)
+from clubs.permissions import is_manager
+from clubs.players import names_for, seat_player
+from clubs.seating.planner import PlanRequest
+from clubs.seating.planner import plan as seating_plan
+from clubs.seating.tables import WIEN_PREFERRED, WIEN_SHAPES, SeatingError, TableShape
+from clubs.services.seasons import season_evenings
+from games import services as games
+from games.models import POT, Seat, Table
+from games.settlement import describe, payments_for
+
+DEFAULT_ROUNDS = 3
+MAX_ROUNDS = 30
+
+# Table shapes per rule set; the rule sets to come add theirs (Doppelkopf: 4, all playing).
+SHAPES: dict[str, tuple[tuple[TableShape, ...], int]] = {
+    "wien": (WIEN_SHAPES, WIEN_PREFERRED),
+}
+
+
+def evening_rules(evening: Evening) -> dict[str, Any]:
+    """The rules the evening's tables play by: its own, else the club's default."""
+    return dict(evening.rules or evening.club.default_rules)
+
+
+def shapes_for(rules: Mapping[str, Any]) -> tuple[tuple[TableShape, ...], int]:
+    return SHAPES.get(str(rules.get("variant", "wien")), SHAPES["wien"])
+
+
+# ---------------------------------------------------------------------------------------------
+# who is playing
+
+
+def player_key(attendance: Attendance) -> str:
+    return f"u:{attendance.user_id}" if attendance.user_id else f"g:{attendance.guest_id}"
+
+
+def present(evening: Evening) -> list[Attendance]:
+    """The players checked in and not gone, in check-in order."""
+    return list(
+        evening.attendances.filter(checked_in_at__isnull=False, left_at__isnull=True)
+        .select_related("user", "guest")
+        .order_by("checked_in_at", "id")
+    )
+
+
+def _played_rounds(evening: Evening) -> list[list[tuple[str, ...]]]:
+    """The groups of every started round, in order (fixed for planning)."""
+    out = []
+    for rnd in evening.rounds.exclude(status=EveningRound.Status.PLANNED).order_by("number"):
+        out.append([tuple(group) for group in rnd.groups])
+    return out
+
+
+def _season_history(
+    evening: Evening, shapes: Sequence[TableShape], preferred: int
+) -> tuple[dict[frozenset[Hashable], float], dict[Hashable, int]]:
+    """The season's earlier evenings: the share of deals each pair played together, and how
+    often each player sat at a table not of the preferred size."""
+    season = (
+        Season.objects.filter(club_id=evening.club_id, is_active=True).first()
+        if evening.season_id is None
+        else evening.season
+    )
+    if season is None:
+        return {}, {}
+    share = {shape.size: shape.share for shape in shapes}
+    earlier = season_evenings(season).filter(starts_at__lt=evening.starts_at)
+    history: dict[frozenset[Hashable], Fraction] = defaultdict(Fraction)
+    other: dict[Hashable, int] = defaultdict(int)
+    rounds = EveningRound.objects.filter(evening__in=earlier).exclude(
+        status=EveningRound.Status.PLANNED
+    )
+    for groups in rounds.values_list("groups", flat=True):
+        for group in groups:
+            weight = share.get(len(group), Fraction(1))
+            for i, a in enumerate(group):
+                if len(group) != preferred:
+                    other[a] += 1
+                for b in group[i + 1 :]:
+                    history[frozenset((a, b))] += weight
+    return {pair: float(w) for pair, w in history.items()}, dict(other)
+
+
+# ---------------------------------------------------------------------------------------------
+# planning
+
+
+def _lock_evening(evening_id: int) -> Evening:
+    evening = (
+        Evening.objects.select_for_update(of=("self",))
+        .select_related("club", "season")
+        .filter(pk=evening_id)
+        .first()
+    )
+    if evening is None:
+        raise InvalidInput("There is no such evening.", code="not_found")
+    if evening.status != Evening.Status.SCHEDULED:
+        raise ClubConflict(
+            f"This evening is {evening.get_status_display().lower()}; it seats no more rounds.",
+            code="evening_not_open",
+        )
+    return evening
+
+
+def _manager(user: User, club: Club) -> None:
+    if not is_manager(user, club):
+        raise NotAllowed("Only the club's owners and admins seat an evening.")
+
+
+def round_plan(
+    *,
+    user: User,
+    evening_id: int,
+    rounds_total: int | None = None,
+    seed: int | None = None,
+    forbidden: Sequence[Sequence[str]] = (),
+) -> EveningRound:
+    """Plan the evening's next round for the players checked in now.
+
+    ``rounds_total``: how many rounds the evening has in all (default: as planned before,
+    else 3); the rounds not yet played are planned together so the evening as a whole repeats as
+    few opponents as it can, and the first of them becomes this round. ``seed`` makes the
+    plan reproducible (default: the evening's seed plus the round number). ``forbidden``:
+    pairs of player keys that never share a table.
+    """
+    with transaction.atomic():
+        evening = _lock_evening(evening_id)
+        _manager(user, evening.club)
+        if evening.rounds.filter(status=EveningRound.Status.PLANNED).exists():
+            raise ClubConflict(
+                "A planned round has not started yet; start or discard it first.",
+                code="round_pending",
+            )
+        last = evening.rounds.order_by("-number").first()
+        number = 1 if last is None else last.number + 1
+        if rounds_total is None:
+            rounds_total = int(last.plan.get("rounds_total", DEFAULT_ROUNDS)) if last else 3
+        if not 1 <= rounds_total <= MAX_ROUNDS:
+            raise InvalidInput(
+                f"An evening has 1 to {MAX_ROUNDS} rounds.",
+                fields={"rounds_total": ["out of range"]},
+            )
+        players = [player_key(a) for a in present(evening)]
+        if not evening.seating_seed:
+            evening.seating_seed = secrets.randbits(31)
+            evening.save(update_fields=["seating_seed"])
+        rules = evening_rules(evening)
+        shapes, preferred = shapes_for(rules)
+        played = _played_rounds(evening)
+        present_set = set(players)
+        bad = [p for pair in forbidden for p in pair if p not in present_set]
+        if bad or any(len(pair) != 2 for pair in forbidden):
+            raise InvalidInput(
+                "Forbidden pairs name two players checked in tonight.",
+                fields={"forbidden": [f"not checked in: {', '.join(sorted(set(bad)))}"]},
+            )
+        history, other_tables = _season_history(evening, shapes, preferred)
+        request = PlanRequest(
+            players=tuple(players),
+            rounds=max(rounds_total, number),
+            shapes=shapes,
+            preferred=preferred,
+            fixed_rounds=tuple(tuple(g) for g in played),
+            history=history,
+            other_table_counts=other_tables,
+            forbidden=frozenset(frozenset(pair) for pair in forbidden),
+            seed=seed if seed is not None else evening.seating_seed + number,
+        )
+        try:
+            plan = seating_plan(request)
+        except SeatingError as e:
+            raise InvalidInput(e.message, fields={"players": [e.message]}, code=e.code) from None
+        groups = [list(table) for table in plan.rounds[plan.fixed]]
+        explanation = plan.to_json()
+        explanation["rounds_total"] = rounds_total
+        explanation["seed"] = request.seed
+        return EveningRound.objects.create(
+            evening=evening, number=number, groups=groups, plan=_jsonable(explanation)
+        )
+
+
+def _jsonable(value: Any) -> Any:
+    """Fractions and tuples as JSON numbers and lists."""
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _planned(evening: Evening, number: int) -> EveningRound:
+    rnd = evening.rounds.select_for_update().filter(number=number).first()
+    if rnd is None:
+        raise InvalidInput(f"This evening has no round {number}.", code="not_found")
+    if rnd.status != EveningRound.Status.PLANNED:
+        raise ClubConflict(
+            f"Round {number} has started; its seats are fixed.", code="round_started"
+        )
+    return rnd
+
+
+def round_swap(*, user: User, evening_id: int, number: int, a: str, b: str) -> EveningRound:
+    """Swap two players of a planned round by hand (their seats change, nothing else)."""
+    with transaction.atomic():
+        evening = _lock_evening(evening_id)
+        _manager(user, evening.club)
+        rnd = _planned(evening, number)
+        where = {p: (t, s) for t, group in enumerate(rnd.groups) for s, p in enumerate(group)}
+        missing = [p for p in (a, b) if p not in where]
+        if missing or a == b:
+            raise InvalidInput(
+                "Name two different players of this round.",
+                fields={"players": [f"not in round {number}: {', '.join(missing) or a}"]},
+            )
+        (ta, sa), (tb, sb) = where[a], where[b]
+        rnd.groups[ta][sa], rnd.groups[tb][sb] = b, a
+        rnd.plan = {**rnd.plan, "swapped": [*rnd.plan.get("swapped", []), [a, b]]}
+        rnd.save(update_fields=["groups", "plan"])
+    return rnd
+
+
+def round_discard(*, user: User, evening_id: int, number: int) -> None:
+    """Drop a planned round (to plan it again, e.g. after a late arrival)."""
+    with transaction.atomic():
+        evening = _lock_evening(evening_id)
+        _manager(user, evening.club)
+        _planned(evening, number).delete()
+
+
+def _seat_specs(group: Sequence[str], names: Mapping[str, str]) -> list[games.SeatSpec]:
+    users = {
+        u.pk: u for u in User.objects.filter(pk__in=[int(k[2:]) for k in group if k[0] == "u"])
+    }
+    guests = {
+        g.pk: g for g in Guest.objects.filter(pk__in=[int(k[2:]) for k in group if k[0] == "g"])
+    }
+    specs, taken = [], set()
+    for player in group:
+        base = slugify(names[player])[:30] or "player"
+        key, n = base, 1
+        while key in taken or key in ("pot", "series", "talon"):
+            n += 1
+            key = f"{base}-{n}"
+        taken.add(key)
+        ident = int(player[2:])
+        if player.startswith("u:"):
+            specs.append(games.SeatSpec(key=key, kind=Seat.Kind.USER, user=users[ident]))
+        else:
+            guest = guests[ident]
+            specs.append(
+                games.SeatSpec(key=key, kind=Seat.Kind.GUEST, guest=guest, guest_name=guest.name)
+            )
+    return specs
+
+
+def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
+    """Open the round's tables: one recorded games table per group, in one transaction (all
+    or none), linked to the evening as tables 1, 2, … of the round."""
+    with transaction.atomic():
+        evening = _lock_evening(evening_id)
+        _manager(user, evening.club)
+        rnd = _planned(evening, number)
+        names = names_for(p for group in rnd.groups for p in group)
+        rules = evening_rules(evening)
+        local = evening.starts_at.astimezone(ZoneInfo(evening.club.timezone)).strftime("%Y-%m-%d")
+        for index, group in enumerate(rnd.groups, 1):
+            table = games.table_create(
+                user=user,
+                name=f"{evening.title} {local} · round {number} · table {index}",
+                mode=Table.Mode.RECORDED,
+                rules=rules,
+                seats=_seat_specs(group, names),
+                club_id=evening.club_id,
+            )
+            EveningTable.objects.create(evening=evening, round=rnd, number=index, table=table)
+        rnd.status = EveningRound.Status.STARTED
+        rnd.started_at = timezone.now()
+        rnd.save(update_fields=["status", "started_at"])
+    return rnd
+
+
+# ---------------------------------------------------------------------------------------------
+# closing and settling
+
+
+def evening_nets(evening: Evening) -> tuple[dict[str, int], dict[str, str]]:
+    """Each player's net over all the evening's tables (from their ledgers) and the party
+    names; the pot's net is the negative of their sum."""
+    nets: dict[str, int] = defaultdict(int)
+    names: dict[str, str] = {}
+    links = evening.tables.select_related("table").prefetch_related(
+        "table__seats__user", "table__seats__guest__merged_into"
+    )
+    for link in links:
+        table = link.table
+        balances = games.table_balances(table)
+        for seat in table.seats.all():
+            info = seat_player(seat)
+            if info is not None:
+                names[info.key] = info.name
+                nets[info.key] += balances.get(seat.key, 0)
+    return dict(nets), names
+
+
+def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any]:
+    """The payments that settle the evening (final once closed, provisional before)."""
+    if evening.status == Evening.Status.CLOSED and evening.settlement is not None:
+        return evening.settlement
+    nets, names = evening_nets(evening)
+    return _settle(nets, names, currency, final=False)
+
+
+def _settle(
+    nets: Mapping[str, int], names: Mapping[str, str], currency: str, *, final: bool
+) -> dict[str, Any]:
+    pot_net = -sum(nets.values())
+    parties = {k: v for k, v in nets.items()}
+    if pot_net:
+        parties[POT] = pot_net
+    names = {**names, POT: "the pot"}
+    payments = payments_for(parties)
+    return {
+        "final": final,
+        "players": [
+            {"player": k, "name": names[k], "net": v}
+            for k, v in sorted(nets.items(), key=lambda kv: (-kv[1], names[kv[0]]))
+        ],
+        "pot_net": pot_net,
+        "payments": [
+            {
+                "from": p.payer,
+                "from_name": names[p.payer],
+                "to": p.payee,
+                "to_name": names[p.payee],
+                "amount": p.amount,
+                "sentence": describe(p, names, currency),
+            }
+            for p in payments
+        ],
+    }
+
+
+def evening_close(*, user: User, evening_id: int, currency: str = "€") -> Evening:
+    """Close every open table of the evening and settle it; all in one transaction: a table
+    with a hand still being played or awaiting confirmation refuses, and nothing closes."""
+    with transaction.atomic():
+        evening = _lock_evening(evening_id)
+        _manager(user, evening.club)
+        if evening.rounds.filter(status=EveningRound.Status.PLANNED).exists():
+            evening.rounds.filter(status=EveningRound.Status.PLANNED).delete()
+        for link in evening.tables.select_related("table").order_by("id"):
+            if link.table.status == Table.Status.OPEN:
+                games.table_close(table_id=link.table_id, user=user)
+        nets, names = evening_nets(evening)
+        evening.settlement = _settle(nets, names, currency, final=True)
+        evening.status = Evening.Status.CLOSED
+        evening.closed_at = timezone.now()
+        evening.save(update_fields=["settlement", "status", "closed_at"])
+        evening.rounds.update(status=EveningRound.Status.CLOSED)
+    return evening

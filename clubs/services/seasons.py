@@ -1,0 +1,504 @@
+"""Seasons, their stored standings and the club's ratings.
+
+The algorithms are plain modules (:mod:`clubs.standings`, :mod:`clubs.ratings`); this module
+turns the games app's tables and hands into their values and stores what they compute:
+
+- :func:`season_create`, :func:`season_update`: a club's seasons, one active at a time.
+- :func:`season_request_recompute`: a hand of the season changed. Bumps
+  ``requested_version`` and sends the worker :func:`clubs.tasks_seasons.recompute_season`
+  after ``STANDINGS_COALESCE_SECONDS``; only the task for the newest version computes, so a
+  burst of fifty entries costs one computation.
+- :func:`season_recompute`: compute and store the season's standings (one row per player)
+  and replay the club's ratings over its closed table sittings.
+- :func:`season_sittings`, :func:`club_sittings`: the values the cores take, from the ORM.
+
+A player is ``u:<user id>`` (a member, or a guest merged into one), ``g:<guest id>`` (a
+club guest not merged) or ``s:<seat id>`` (a guest known only by the name at one table);
+bots are not ranked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q, QuerySet
+from django.db.models.fields.json import KT
+from django.utils import timezone
+
+from clubs import ratings as rating_core
+from clubs import standings as standings_core
+from clubs.errors import ClubConflict, InvalidInput, NotAllowed
+from clubs.models import (
+    Club,
+    Evening,
+    EveningTable,
+    Rating,
+    RatingChange,
+    Season,
+    SeasonStanding,
+    User,
+)
+from clubs.permissions import is_manager
+from clubs.players import PlayerInfo, seat_player
+from games.models import Hand, LedgerEntry, Seat, Table
+
+# ---------------------------------------------------------------------------------------------
+# seasons
+
+
+def _league(data: Any) -> standings_core.LeaguePoints | None:
+    """``{"3": [3, 2, 1], "4": [4, 3, 2, 1]}`` as the core's value; a clear 400 otherwise."""
+    if data is None:
+        return None
+    if not isinstance(data, Mapping) or not data:
+        raise InvalidInput(
+            'league_points maps table sizes to points by rank, e.g. {"3": [3, 2, 1]}.',
+            fields={"league_points": ["not an object of table sizes"]},
+        )
+    try:
+        by_size = {int(size): tuple(points) for size, points in data.items()}
+        return standings_core.LeaguePoints(by_size)
+    except (TypeError, ValueError) as e:
+        raise InvalidInput(f"league_points: {e}", fields={"league_points": [str(e)]}) from None
+
+
+def _check_dates(starts_on: dt.date, ends_on: dt.date) -> None:
+    if ends_on < starts_on:
+        raise InvalidInput(
+            "A season ends on or after the day it starts.",
+            fields={"ends_on": ["before starts_on"]},
+        )
+
+
+def season_create(
+    *,
+    user: User,
+    club: Club,
+    name: str,
+    starts_on: dt.date,
+    ends_on: dt.date,
+    is_active: bool = False,
+    league_points: Mapping[str, Sequence[float]] | None = None,
+) -> Season:
+    """Start a season (owners and admins). Making it active ends the active one's turn."""
+    if not is_manager(user, club):
+        raise NotAllowed()
+    _check_dates(starts_on, ends_on)
+    _league(league_points)
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        if is_active:
+            Season.objects.filter(club=club, is_active=True).update(is_active=False)
+        season = Season.objects.create(
+            club=club,
+            name=name,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            is_active=is_active,
+            league_points=league_points,
+        )
+        season_request_recompute(season_id=season.pk)
+    return season
+
+
+def season_update(*, user: User, season: Season, **changes: Any) -> Season:
+    """Change a season's name, dates, league points or activity; its standings follow."""
+    if not is_manager(user, season.club):
+        raise NotAllowed()
+    allowed = {"name", "starts_on", "ends_on", "is_active", "league_points"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise InvalidInput(f"Cannot change {', '.join(sorted(unknown))}.")
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=season.club_id).first()
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        for name, value in changes.items():
+            setattr(season, name, value)
+        _check_dates(season.starts_on, season.ends_on)
+        _league(season.league_points)
+        if changes.get("is_active"):
+            Season.objects.filter(club_id=season.club_id, is_active=True).exclude(
+                pk=season.pk
+            ).update(is_active=False)
+        season.save(update_fields=sorted(changes))
+        season_request_recompute(season_id=season.pk)
+    return season
+
+
+def season_delete(*, user: User, season: Season) -> None:
+    """Delete a season (its stored standings go; hands, evenings and ratings stay)."""
+    if not is_manager(user, season.club):
+        raise NotAllowed()
+    if season.evenings.exists():
+        raise ClubConflict(
+            "Evenings are filed under this season; move them first.", code="season_in_use"
+        )
+    season.delete()
+
+
+def season_bounds(season: Season) -> tuple[dt.datetime, dt.datetime]:
+    """The season's first and last day as UTC instants in the club's timezone."""
+    tz = ZoneInfo(season.club.timezone)
+    start = dt.datetime.combine(season.starts_on, dt.time.min, tzinfo=tz)
+    end = dt.datetime.combine(season.ends_on + dt.timedelta(days=1), dt.time.min, tzinfo=tz)
+    return start, end
+
+
+def season_evenings(season: Season) -> QuerySet[Evening]:
+    """The season's evenings: those filed under it, and the club's unfiled evenings that
+    start within its dates (in the club's timezone). Cancelled evenings do not count."""
+    start, end = season_bounds(season)
+    return Evening.objects.filter(
+        Q(season=season) | Q(season__isnull=True, starts_at__gte=start, starts_at__lt=end),
+        club_id=season.club_id,
+    ).exclude(status=Evening.Status.CANCELLED)
+
+
+def seasons_for_table(table_id: int) -> list[int]:
+    """The seasons whose standings a change at this table moves."""
+    link = (
+        EveningTable.objects.filter(table_id=table_id)
+        .select_related("evening", "evening__club")
+        .first()
+    )
+    if link is None:
+        return []
+    evening = link.evening
+    if evening.season_id is not None:
+        return [evening.season_id]
+    local = evening.starts_at.astimezone(ZoneInfo(evening.club.timezone)).date()
+    return list(
+        Season.objects.filter(
+            club_id=evening.club_id, starts_on__lte=local, ends_on__gte=local
+        ).values_list("pk", flat=True)
+    )
+
+
+def season_request_recompute(*, season_id: int) -> None:
+    """Ask for the season's standings to be computed again (coalesced: see the module)."""
+    from clubs.tasks_seasons import recompute_season
+
+    Season.objects.filter(pk=season_id).update(requested_version=F("requested_version") + 1)
+    version = Season.objects.filter(pk=season_id).values_list("requested_version", flat=True)[0]
+    transaction.on_commit(
+        partial(
+            recompute_season.apply_async,
+            (season_id, version),
+            countdown=settings.STANDINGS_COALESCE_SECONDS,
+        )
+    )
+
+
+def ratings_request_recompute(*, club_id: int) -> None:
+    """Ask the worker to replay the club's ratings from scratch (after a guest merge, say)."""
+    from clubs.tasks_seasons import recompute_ratings
+
+    transaction.on_commit(partial(recompute_ratings.delay, club_id))
+
+
+def club_recompute_all(*, club_id: int) -> None:
+    """Every season of the club and its ratings from scratch (a guest merged: who a player
+    is changed)."""
+    for season_id in Season.objects.filter(club_id=club_id).values_list("pk", flat=True):
+        season_request_recompute(season_id=season_id)
+    ratings_request_recompute(club_id=club_id)
+
+
+def on_hands_changed(table_id: int, club_id: int | None) -> None:
+    """games.hooks listener: a table's settled hands changed (or it closed). Its seasons'
+    standings are computed again; a closed evening table is rated."""
+    if club_id is None:
+        return
+    season_ids = seasons_for_table(table_id)
+    with transaction.atomic():
+        for season_id in season_ids:
+            season_request_recompute(season_id=season_id)
+        if Table.objects.filter(pk=table_id, status=Table.Status.CLOSED).exists():
+            from clubs.tasks_seasons import rate_table
+
+            transaction.on_commit(partial(rate_table.delay, table_id))
+
+
+# ---------------------------------------------------------------------------------------------
+# from tables to sittings
+
+# A JSON true read out as text: PostgreSQL says "true", SQLite 1.
+TRUE = ("true", "1", 1, True)
+
+
+def sittings_for_tables(
+    links: Iterable[EveningTable],
+) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
+    """One sitting per evening table, with every settled hand's lines and the pot shares at
+    close; and who each player key is."""
+    links = list(links)
+    table_ids = [link.table_id for link in links]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table_id__in=table_ids)
+        .select_related("user", "guest", "guest__merged_into")
+        .order_by("table_id", "position")
+    ):
+        seats[seat.table_id].append(seat)
+    # Only the parts of each result the standings use, read out by the database.
+    hands: dict[int, list[tuple[str, Any, Any, Any, Any]]] = defaultdict(list)
+    for table_id, *rest in (
+        Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.DONE)
+        .order_by("table_id", "number")
+        .values_list(
+            "table_id",
+            "dealer",
+            "result__delta",
+            KT("result__declarer"),
+            KT("result__made"),
+            KT("result__game__type"),
+        )
+    ):
+        hands[table_id].append(tuple(rest))
+    splits: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, payee, amount in LedgerEntry.objects.filter(
+        table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
+    ).values_list("table_id", "payee", "amount"):
+        splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
+
+    people: dict[str, PlayerInfo] = {}
+    sittings = []
+    for link in links:
+        table_seats = seats[link.table_id]
+        by_key: dict[str, str] = {}
+        for seat in table_seats:
+            info = seat_player(seat)
+            if info is not None and info.key not in by_key.values():
+                by_key[seat.key] = info.key
+                people.setdefault(info.key, info)
+        if not by_key:
+            continue
+        four = len(table_seats) == 4
+        lines = []
+        for dealer, delta, declarer, made, game_type in hands[link.table_id]:
+            premium = game_type == "premium"
+            for seat_key, amount in delta.items():
+                player = by_key.get(seat_key)
+                if player is None:
+                    continue
+                is_declarer = declarer == seat_key
+                lines.append(
+                    standings_core.HandLine(
+                        player=player,
+                        amount=int(amount),
+                        played=not (four and seat_key == dealer),
+                        declarer=is_declarer,
+                        made=made in TRUE if is_declarer else None,
+                        premium=is_declarer and premium,
+                    )
+                )
+        extra = {by_key[k]: v for k, v in splits[link.table_id].items() if k in by_key}
+        sittings.append(
+            standings_core.Sitting(
+                key=link.table_id,
+                evening=link.evening_id,
+                at=link.table.created_at,
+                players=tuple(by_key.values()),
+                lines=tuple(lines),
+                extra=extra,
+            )
+        )
+    return sittings, people
+
+
+def season_sittings(
+    season: Season,
+) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
+    links = EveningTable.objects.filter(evening__in=season_evenings(season)).select_related("table")
+    return sittings_for_tables(links)
+
+
+def club_sittings(club_id: int) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
+    """Every closed evening table of the club: what its ratings are replayed over."""
+    links = EveningTable.objects.filter(
+        evening__club_id=club_id, table__status=Table.Status.CLOSED
+    ).select_related("table")
+    return sittings_for_tables(links)
+
+
+# ---------------------------------------------------------------------------------------------
+# computing and storing
+
+
+def compute_standings(season: Season) -> tuple[standings_core.Standings, dict[str, PlayerInfo]]:
+    """The season's standings from scratch (nothing stored)."""
+    sittings, people = season_sittings(season)
+    return standings_core.compute(sittings, league=_league(season.league_points)), people
+
+
+def season_recompute(*, season_id: int, version: int | None = None) -> bool:
+    """Compute and store the season's standings, if ``version`` is still the newest request
+    (None: always). Answers whether it computed. Safe to run twice."""
+    with transaction.atomic():
+        season = (
+            Season.objects.select_for_update().select_related("club").filter(pk=season_id).first()
+        )
+        if season is None:
+            return False
+        if version is not None and (
+            version < season.requested_version or season.computed_version >= version
+        ):
+            return False
+        target = season.requested_version
+        table, people = compute_standings(season)
+        store_standings(season, table, people)
+        season.computed_version = target
+        season.computed_at = timezone.now()
+        season.computations += 1
+        season.save(update_fields=["computed_version", "computed_at", "computations"])
+    return True
+
+
+def store_standings(
+    season: Season, table: standings_core.Standings, people: Mapping[str, PlayerInfo]
+) -> None:
+    """Replace the season's stored rows with ``table``."""
+    SeasonStanding.objects.filter(season=season).delete()
+    SeasonStanding.objects.bulk_create(
+        _standing_row(season, position, row, people[str(row.player)])
+        for position, row in enumerate(table.rows, 1)
+    )
+
+
+def _standing_row(
+    season: Season, position: int, row: standings_core.StandingsRow, who: PlayerInfo
+) -> SeasonStanding:
+    data = row.to_json()
+    return SeasonStanding(
+        season=season,
+        player=who.key,
+        user_id=who.user_id,
+        guest_id=who.guest_id,
+        name=who.name,
+        rank=row.rank,
+        position=position,
+        balance=row.balance,
+        hands_played=row.hands_played,
+        declared=row.declared,
+        made=row.made,
+        premium_games=row.premium_games,
+        average_per_hand=float(data["average_per_hand"]),
+        evenings=row.evenings,
+        sittings=row.sittings,
+        league_points=None if row.league_points is None else float(row.league_points),
+    )
+
+
+def ratings_recompute(*, club_id: int) -> rating_core.Ratings:
+    """Replay the club's ratings over every closed evening table, in order, and store the
+    current ratings and every change (a full replay reproduces the stored values exactly)."""
+    sittings, people = club_sittings(club_id)
+    result = rating_core.replay(sittings)
+    at = {s.key: s.at for s in sittings}
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club_id).first()
+        Rating.objects.filter(club_id=club_id).delete()
+        RatingChange.objects.filter(club_id=club_id).delete()
+        counts: dict[str, int] = defaultdict(int)
+        for change in result.history:
+            counts[str(change.player)] += 1
+        Rating.objects.bulk_create(
+            Rating(
+                club_id=club_id,
+                player=str(player),
+                user_id=people[str(player)].user_id,
+                guest_id=people[str(player)].guest_id,
+                name=people[str(player)].name,
+                mu=rating.mu,
+                sigma=rating.sigma,
+                ordinal=rating.ordinal,
+                sittings=counts[str(player)],
+            )
+            for player, rating in result.current.items()
+        )
+        RatingChange.objects.bulk_create(
+            _change_row(club_id, c, at[c.sitting]) for c in result.history
+        )
+    return result
+
+
+def _change_row(club_id: int, c: rating_core.RatingChange, at: dt.datetime) -> RatingChange:
+    return RatingChange(
+        club_id=club_id,
+        player=str(c.player),
+        table_id=int(c.sitting),
+        at=at,
+        rank=c.place,
+        mu_before=c.before.mu,
+        sigma_before=c.before.sigma,
+        mu_after=c.after.mu,
+        sigma_after=c.after.sigma,
+        ordinal_after=c.after.ordinal,
+    )
+
+
+def _later(club_id: int, sitting: standings_core.Sitting) -> bool:
+    """Whether the club has a rated sitting after ``sitting`` (or ``sitting`` itself)."""
+    return RatingChange.objects.filter(
+        Q(at__gt=sitting.at) | Q(at=sitting.at, table_id__gte=sitting.key), club_id=club_id
+    ).exists()
+
+
+def ratings_after_table(*, table_id: int) -> None:
+    """Rate one closed evening table: the players' ratings move by its final ranking.
+
+    The usual case, the newest sitting of the club, is one OpenSkill update; when a sitting
+    closes after a later one was rated (tables of a round close in any order), the club's
+    ratings are replayed in order instead, so the stored values always equal a full replay.
+    Serialised per club by a lock on the club row; safe to run twice.
+    """
+    link = (
+        EveningTable.objects.filter(table_id=table_id, table__status=Table.Status.CLOSED)
+        .select_related("table", "evening")
+        .first()
+    )
+    if link is None:
+        return
+    club_id = link.evening.club_id
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club_id).first()
+        sittings, people = sittings_for_tables([link])
+        if not sittings:
+            return
+        sitting = sittings[0]
+        if _later(club_id, sitting):
+            ratings_recompute(club_id=club_id)
+            return
+        stored = {
+            r.player: r for r in Rating.objects.filter(club_id=club_id, player__in=sitting.players)
+        }
+        current: dict[standings_core.Player, rating_core.Rating] = {
+            player: rating_core.Rating(mu=r.mu, sigma=r.sigma) for player, r in stored.items()
+        }
+        changes = rating_core.rate_sitting(
+            rating_core.Ratings(model=rating_core.DEFAULT_MODEL, current=current), sitting
+        )
+        for change in changes:
+            player = str(change.player)
+            row = stored.get(player)
+            if row is None:
+                who = people[player]
+                row = Rating(
+                    club_id=club_id,
+                    player=player,
+                    user_id=who.user_id,
+                    guest_id=who.guest_id,
+                    name=who.name,
+                )
+            row.mu, row.sigma = change.after.mu, change.after.sigma
+            row.ordinal = change.after.ordinal
+            row.sittings += 1
+            row.save()
+        RatingChange.objects.bulk_create(_change_row(club_id, c, sitting.at) for c in changes)

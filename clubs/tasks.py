@@ -1,0 +1,26 @@
+"""Celery tasks for clubs: evening reminders and the growth of recurring series. Each calls a
+service and is safe to run twice (and concurrently)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from clubs.services import evenings
+
+
+@shared_task
+def send_evening_reminders() -> int:
+    """Beat (every 5 minutes): remind the yes and maybe answers of evenings starting within
+    their club's ``reminder_hours``; each evening is reminded once. Answers how many
+    evenings were reminded."""
+    return evenings.evening_reminders_send()
+
+
+@shared_task
+def extend_evening_series(series_id: int | None = None) -> int:
+    """Beat: generate the evenings of every series (or of ``series_id``) up to
+    ``EVENING_SERIES_WEEKS_AHEAD`` weeks ahead; an evening is never generated twice. Answers
+    how many evenings were created."""
+    if series_id is not None:
+        return evenings.series_extend(series_id=series_id)
+    return evenings.series_extend_all()

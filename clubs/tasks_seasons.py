@@ -1,0 +1,26 @@
+"""Celery tasks for season standings and club ratings. They take ids, call a service and are
+safe to run twice (a task for a version that is no longer the newest does nothing)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from clubs.services import seasons
+
+
+@shared_task
+def recompute_season(season_id: int, version: int) -> bool:
+    """Compute and store a season's standings if ``version`` is still the newest request."""
+    return seasons.season_recompute(season_id=season_id, version=version)
+
+
+@shared_task
+def rate_table(table_id: int) -> None:
+    """Rate a closed evening table (or replay the club's ratings when it closed late)."""
+    seasons.ratings_after_table(table_id=table_id)
+
+
+@shared_task
+def recompute_ratings(club_id: int) -> None:
+    """Replay and store a club's ratings from scratch."""
+    seasons.ratings_recompute(club_id=club_id)

@@ -1,0 +1,158 @@
+"""Seating an evening's rounds through the API: planning, swapping, starting (the games tables
+in one transaction), late arrivals and early leavers, refusals with sentences."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from clubs.models import Attendance, EveningRound, EveningTable, Guest
+from games.models import Table
+from tests.clubs.evening_setup import check_in
+from tests.clubs.world import ClubWorld, build_club_world
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world() -> ClubWorld:
+    return build_club_world()
+
+
+def guests(w: ClubWorld, n: int) -> list[Guest]:
+    return [Guest.objects.create(club=w.club, name=f"Gast {i}") for i in range(n)]
+
+
+def url(w: ClubWorld, rest: str = "") -> str:
+    return f"/api/v1/clubs/{w.club.pk}/evenings/{w.evening.pk}/{rest}"
+
+
+def plan(w: ClubWorld, **body: Any) -> Any:
+    return w.client("admin").post(url(w, "rounds/"), body, format="json")
+
+
+def test_nine_players_get_three_tables_of_three_and_no_one_meets_twice(world: ClubWorld) -> None:
+    people = [world.users[r] for r in ("member", "scorer", "admin", "owner")]
+    check_in(world.evening, *people, *guests(world, 5))
+    met: set[frozenset[str]] = set()
+    for number in (1, 2, 3, 4):
+        answer = plan(world, rounds_total=4)
+        assert answer.status_code == 201, answer.json()
+        body = answer.json()
+        assert body["number"] == number and body["status"] == "planned"
+        assert sorted(len(t["seats"]) for t in body["tables"]) == [3, 3, 3]
+        started = world.client("admin").post(url(world, f"rounds/{number}/start/")).json()
+        for table in started["tables"]:
+            players = [s["player"] for s in table["seats"]]
+            for pair in combinations(players, 2):
+                assert frozenset(pair) not in met, f"{pair} meet twice"
+                met.add(frozenset(pair))
+            seats = Table.objects.get(pk=table["table_id"]).seats.order_by("position")
+            assert [f"u:{s.user_id}" if s.user_id else f"g:{s.guest_id}" for s in seats] == players
+    assert len(met) == 36  # 9 players: every pair exactly once in four rounds
+    assert body["plan"]["lower_bound"] <= body["plan"]["objective"]
+
+
+def test_five_players_are_refused_with_what_would_work(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 1))
+    answer = plan(world)
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["code"] == "unsplittable"
+    assert "5 players" in body["message"] and "6" in body["message"]
+    assert not EveningRound.objects.exists()
+
+
+def test_seven_players_sit_at_a_table_of_three_and_one_of_four(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 3))
+    body = plan(world).json()
+    assert sorted(len(t["seats"]) for t in body["tables"]) == [3, 4]
+
+
+def test_a_swap_changes_two_seats_before_the_round_starts(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 2))
+    body = plan(world).json()
+    a = body["tables"][0]["seats"][0]["player"]
+    b = body["tables"][1]["seats"][2]["player"]
+    swapped = world.client("owner").post(
+        url(world, "rounds/1/swap/"), {"a": a, "b": b}, format="json"
+    )
+    assert swapped.status_code == 200, swapped.json()
+    tables = swapped.json()["tables"]
+    assert tables[0]["seats"][0]["player"] == b and tables[1]["seats"][2]["player"] == a
+    world.client("owner").post(url(world, "rounds/1/start/"))
+    again = world.client("owner").post(
+        url(world, "rounds/1/swap/"), {"a": a, "b": b}, format="json"
+    )
+    assert again.status_code == 409 and again.json()["code"] == "round_started"
+
+
+def test_starting_a_round_opens_every_table_or_none(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 2))
+    plan(world)
+    # a broken group (a guest of another club) makes the second table fail
+    other = Guest.objects.create(club=build_other_club(), name="Fremd")
+    rnd = EveningRound.objects.get()
+    rnd.groups[1][0] = f"g:{other.pk}"
+    rnd.save(update_fields=["groups"])
+    answer = world.client("admin").post(url(world, "rounds/1/start/"))
+    assert answer.status_code == 400, answer.json()
+    assert not EveningTable.objects.exists() and not Table.objects.exists()
+    assert EveningRound.objects.get().status == "planned"
+
+
+def build_other_club() -> Any:
+    from clubs.models import Club
+
+    return Club.objects.create(name="Andere", slug="andere")
+
+
+def test_a_late_arrival_and_an_early_leaver_change_only_the_coming_rounds(
+    world: ClubWorld,
+) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    early = guests(world, 2)
+    check_in(world.evening, *early)
+    plan(world, rounds_total=3)
+    first = world.client("admin").post(url(world, "rounds/1/start/")).json()
+    Attendance.objects.filter(guest=early[0]).update(left_at=timezone.now())
+    check_in(world.evening, *guests(world, 4))  # 4 arrive late: 9 present
+    second = plan(world).json()
+    players = {s["player"] for t in second["tables"] for s in t["seats"]}
+    assert f"g:{early[0].pk}" not in players and len(players) == 9
+    assert world.client("member").get(url(world, "rounds/1/")).json()["tables"] == first["tables"]
+
+
+def test_forbidden_pairs_never_share_a_table(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 2))
+    a, b = f"u:{world.users['member'].pk}", f"u:{world.users['owner'].pk}"
+    for number in (1, 2, 3):
+        body = plan(world, rounds_total=3, forbidden=[[a, b]]).json()
+        for table in body["tables"]:
+            assert not {a, b} <= {s["player"] for s in table["seats"]}
+        world.client("admin").post(url(world, f"rounds/{number}/start/"))
+
+
+def test_a_second_plan_waits_for_the_first_round_to_start(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    plan(world)
+    answer = plan(world)
+    assert answer.status_code == 409 and answer.json()["code"] == "round_pending"
+    assert world.client("admin").delete(url(world, "rounds/1/")).status_code == 204
+    assert plan(world).status_code == 201
+
+
+def test_the_same_seed_gives_the_same_plan(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 5))
+    first = plan(world, seed=42).json()["tables"]
+    world.client("admin").delete(url(world, "rounds/1/"))
+    assert plan(world, seed=42).json()["tables"] == first

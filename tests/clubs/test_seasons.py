@@ -1,0 +1,209 @@
+"""Season standings and club ratings, computed by the worker's task (in-process here: no
+broker) from the hands recorded at the club's evening tables."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from clubs import ratings as rating_core
+from clubs.models import Guest, Rating, RatingChange, Season, SeasonStanding
+from clubs.services import seasons
+from games import services as games
+from games.errors import TableConflict
+from games.models import Table
+from tests.clubs.evening_setup import a_season, evening_table, random_entry, record
+from tests.clubs.world import ClubWorld, build_club_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def world() -> ClubWorld:
+    w = build_club_world()
+    a_season(w)
+    return w
+
+
+def two_tables(w: ClubWorld) -> tuple[Table, Table]:
+    guests = [Guest.objects.create(club=w.club, name=n) for n in ("Gustav", "Helga")]
+    u = w.users
+    first = evening_table(w, [u["member"], u["scorer"], u["admin"]], "Tisch 1")
+    second = evening_table(w, [u["owner"], *guests], "Tisch 2")
+    return first, second
+
+
+def stored(season_id: int) -> list[dict[str, Any]]:
+    return list(
+        SeasonStanding.objects.filter(season_id=season_id)
+        .order_by("position")
+        .values(
+            "player",
+            "rank",
+            "balance",
+            "hands_played",
+            "declared",
+            "made",
+            "premium_games",
+            "evenings",
+            "sittings",
+        )
+    )
+
+
+def fresh(season_id: int) -> list[dict[str, Any]]:
+    table, _ = seasons.compute_standings(Season.objects.get(pk=season_id))
+    keys = ("player", "rank", "balance", "hands_played", "declared", "made", "premium_games")
+    return [
+        {**{k: getattr(r, k) for k in keys}, "evenings": r.evenings, "sittings": r.sittings}
+        for r in table.rows
+    ]
+
+
+def test_standings_follow_the_hands_recorded_at_the_evening_tables(world: ClubWorld) -> None:
+    first, second = two_tables(world)
+    rng = random.Random(1)
+    record(world, first, 8, rng)
+    record(world, second, 5, rng)
+    season = Season.objects.get(pk=world.extra["season"])
+    assert season.computed_version == season.requested_version > 0
+    rows = {r["player"]: r for r in stored(season.pk)}
+    for table in (first, second):
+        balances = games.table_balances(table)
+        for seat in table.seats.all():
+            player = f"u:{seat.user_id}" if seat.user_id else f"g:{seat.guest_id}"
+            assert rows[player]["balance"] == balances[seat.key]
+            assert rows[player]["hands_played"] == table.hands.count()
+    assert [r["rank"] for r in stored(season.pk)] == sorted(r["rank"] for r in rows.values())
+    assert sum(r["balance"] for r in rows.values()) == -sum(
+        games.table_balances(t)["pot"] for t in (first, second)
+    )
+
+
+def test_after_a_long_random_run_of_entries_and_corrections_the_stored_table_is_exact(
+    world: ClubWorld,
+) -> None:
+    first, second = two_tables(world)
+    rng = random.Random(7)
+    owner = world.users["owner"]
+    for step in range(70):
+        table = rng.choice((first, second))
+        count = table.hands.count()
+        roll = rng.random()
+        try:
+            if count < 3 or roll < 0.6:
+                games.table_record_hand(
+                    table_id=table.pk, user=owner, entry=random_entry(table, rng)
+                )
+            elif roll < 0.85:
+                number = rng.randint(1, count)
+                games.hand_edit(
+                    table_id=table.pk,
+                    number=number,
+                    user=owner,
+                    entry=random_entry(table, rng, number),
+                )
+            else:
+                games.hand_delete(table_id=table.pk, number=rng.randint(1, count), user=owner)
+        except TableConflict:
+            pass  # a correction that would leave a later hand unsettled is refused whole
+        if step % 10 == 9:
+            assert stored(world.extra["season"]) == fresh(world.extra["season"])
+    assert stored(world.extra["season"]) == fresh(world.extra["season"])
+    assert SeasonStanding.objects.filter(season_id=world.extra["season"]).count() == 6
+
+
+def test_fifty_changes_in_a_burst_are_computed_once(world: ClubWorld) -> None:
+    season = Season.objects.get(pk=world.extra["season"])
+    before = season.computations
+    with transaction.atomic():
+        for _ in range(50):
+            seasons.season_request_recompute(season_id=season.pk)
+    season.refresh_from_db()
+    assert season.computed_version == season.requested_version
+    assert season.computations == before + 1
+
+
+def test_only_the_task_for_the_newest_version_computes_and_only_once(world: ClubWorld) -> None:
+    Season.objects.filter(pk=world.extra["season"]).update(requested_version=3)
+    season_id = world.extra["season"]
+    assert not seasons.season_recompute(season_id=season_id, version=2)  # a newer one comes
+    assert seasons.season_recompute(season_id=season_id, version=3)
+    assert not seasons.season_recompute(season_id=season_id, version=3)  # run twice: no-op
+    season = Season.objects.get(pk=season_id)
+    assert (season.computed_version, season.computations) == (3, 1)
+
+
+def test_league_points_rank_the_season_when_configured(world: ClubWorld) -> None:
+    first, second = two_tables(world)
+    record(world, first, 6, random.Random(3))
+    season = Season.objects.get(pk=world.extra["season"])
+    seasons.season_update(user=world.users["owner"], season=season, league_points={"3": [3, 2, 1]})
+    rows = list(SeasonStanding.objects.filter(season=season).order_by("position"))
+    points = [r.league_points for r in rows if r.league_points is not None]
+    assert points == sorted(points, reverse=True)
+    assert sum(points) == 6  # one sitting with hands: 3 + 2 + 1, ties split
+
+
+@pytest.mark.parametrize("close_order", ["as_seated", "last_first"])
+def test_ratings_follow_closed_tables_and_a_full_replay_reproduces_them(
+    world: ClubWorld, close_order: str
+) -> None:
+    first, second = two_tables(world)
+    u = world.users
+    third = evening_table(world, [u["member"], u["owner"], Guest.objects.get(name="Gustav")])
+    rng = random.Random(11)
+    for table in (first, second, third):
+        record(world, table, 6, rng)
+    assert not Rating.objects.exists()  # open tables are not rated yet
+    # the third table shares players with both others: the order of updates matters
+    order = (first, second, third) if close_order == "as_seated" else (third, second, first)
+    for table in order:
+        games.table_close(table_id=table.pk, user=world.users["owner"])
+    stored_ratings = {
+        r.player: (r.mu, r.sigma, r.sittings) for r in Rating.objects.filter(club=world.club)
+    }
+    assert len(stored_ratings) == 6
+    sittings, _ = seasons.club_sittings(world.club.pk)
+    replayed = rating_core.replay(sittings)
+    counts = {p: sum(p in s.players for s in sittings) for p in replayed.current}
+    assert stored_ratings == {
+        str(p): (r.mu, r.sigma, counts[p]) for p, r in replayed.current.items()
+    }
+    assert RatingChange.objects.filter(club=world.club).count() == 9
+    # incremental updates, one sitting at a time, give the same floats
+    step = rating_core.start()
+    for sitting in sorted(sittings, key=lambda s: (s.at, s.key)):
+        step = rating_core.update(step, sitting)
+    assert {str(p): (r.mu, r.sigma) for p, r in step.current.items()} == {
+        p: v[:2] for p, v in stored_ratings.items()
+    }
+
+
+def test_the_standings_endpoint_answers_with_as_of_and_version(world: ClubWorld) -> None:
+    first, _ = two_tables(world)
+    record(world, first, 4, random.Random(5))
+    client = world.client("member")
+    url = f"/api/v1/clubs/{world.club.pk}/seasons/{world.extra['season']}/standings/"
+    body = client.get(url).json()
+    assert body["up_to_date"] is True and body["as_of"] is not None
+    assert body["version"] == body["requested_version"]
+    assert [row["rank"] for row in body["rows"]][:1] == [1]
+    assert {row["player"] for row in body["rows"]} >= {
+        f"u:{world.users[r].pk}" for r in ("member", "scorer", "admin")
+    }
+    assert world.client("outsider").get(url).status_code == 404
+
+
+def test_a_merged_guest_counts_for_the_member(world: ClubWorld) -> None:
+    _, second = two_tables(world)
+    record(world, second, 4, random.Random(9))
+    gustav = Guest.objects.get(name="Gustav")
+    Guest.objects.filter(pk=gustav.pk).update(merged_into=world.users["member"])
+    seasons.season_recompute(season_id=world.extra["season"])
+    players = {r["player"] for r in stored(world.extra["season"])}
+    assert f"g:{gustav.pk}" not in players
+    assert f"u:{world.users['member'].pk}" in players
