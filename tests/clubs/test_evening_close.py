@@ -16,7 +16,9 @@ from games.models import Table
 from tests.clubs.evening_setup import a_season, evening_table, record
 from tests.clubs.world import ClubWorld, build_club_world
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Committed rows (the hooks run on commit) and the tasks they send run in this process, even
+# when a broker is configured: the worker's own test is test_evening_services.py.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
 
 @pytest.fixture
