@@ -51,6 +51,16 @@ HEADER = (
     "| repeats | random | exact (CP-SAT) | method | target |\n"
     "|---|---|---:|---:|---:|---|---:|---:|---|---|---|"
 )
+NOTES = """
+Reading the gaps: 12 × 5 has a lower bound of 0, but no 5 rounds of threes for 12 players
+avoid every repeat (there is no nearly Kirkman triple system of order 12), so the pigeonhole
+bound cannot be reached there; CP-SAT finds nothing better either. At 10 × 5 each round has a
+four-table, and spreading it evenly (the balance part, 2.5, of the bound) costs repeated
+meetings. 15, 21, 27 and 33 players at their most rounds and 16 Doppelkopf players at 5 rounds
+come straight from a design (`clubs/seating/designs.py`) and are proven optimal; CP-SAT seldom
+reaches 0 there within its limit (with 2 workers its figures vary from run to run; it once proved
+16 × 5 optimal in 28 s).
+"""
 INSTALL_HINT = "OR-Tools is not installed: .venv/bin/pip install ortools (for the exact column)"
 
 
@@ -308,6 +318,7 @@ a dependency of the project.
 """
         + "\n".join(lines)
         + "\n"
+        + NOTES
     )
     DOC.write_text(body)
 

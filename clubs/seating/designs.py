@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,9 +58,8 @@ SEARCH_ATTEMPTS = 12
 """Seeds tried per construction before giving up."""
 SEARCH_MAX_POINTS = 45
 """Largest player count for which the difference searches run (larger ones take seconds)."""
-EMBEDDING_NODES = 300
-EMBEDDING_ATTEMPTS = 20
-"""Node limit and attempts (each with its own order of trying points) of :func:`embedding`."""
+EMBEDDING_NODES = 50_000
+"""Search nodes :func:`embedding` may visit (about a second)."""
 
 
 def is_resolution(classes: Sequence[Sequence[Sequence[int]]], n: int, k: int) -> bool:
@@ -288,107 +287,151 @@ def embedding(
     rounds: Sequence[Sequence[Sequence[int]]],
     n: int,
     limit: int = EMBEDDING_NODES,
-    attempts: int = EMBEDDING_ATTEMPTS,
 ) -> tuple[list[int], list[int]] | None:
     """A way to read played ``rounds`` of players 0..n−1 as classes of the design: ``point``
-    (player → point) and the class each round becomes, or ``None`` when the search finds none
-    within ``limit`` nodes. Every table of a round must land on a block of that round's class,
-    each round on its own class.
+    (player → point) and the class each round becomes, or ``None`` when there is none (or none
+    was found within ``limit`` search nodes). Every table of a round must land on a block of
+    that round's class, each round on its own class.
 
-    Backtracking, the player with the fewest possible points first: once a tablemate has a
-    point and the round a class, a player can only go to the rest of that block; a round gets
-    its class from its first placed pair (two points share a block in at most one class).
+    One round fits any class. With two or more, the first two rounds name every player by
+    their two tables (two tables share at most one player, or the rounds repeat a pair and fit
+    no design): they form a bipartite graph, tables joined by the player they share, and so do
+    the blocks of any two classes. An isomorphism between the two graphs places every player;
+    the remaining rounds must then land on classes. Pairs of classes whose graphs differ in the
+    numbers of common neighbours are skipped without a search.
     """
-    if any(len(table) != len(classes[0][0]) for round_ in rounds for table in round_):
+    size = len(classes[0][0])
+    if len(rounds) > len(classes) or any(
+        sorted(p for table in round_ for p in table) != list(range(n))
+        or any(len(table) != size for table in round_)
+        for round_ in rounds
+    ):
         return None
+    if not rounds:
+        return list(range(n)), []
+    point = [-1] * n
+    if len(rounds) == 1:
+        for table, block in zip(rounds[0], classes[0], strict=True):
+            for p, q in zip(table, block, strict=True):
+                point[p] = q
+        return point, [0]
     pair_class: dict[tuple[int, int], int] = {}
-    block_of: list[dict[int, tuple[int, ...]]] = []
     for c, blocks in enumerate(classes):
-        block_of.append({p: block for block in blocks for p in block})
         for block in blocks:
             for a, b in itertools.permutations(block, 2):
                 pair_class[a, b] = c
-    mates: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
-    for r, round_ in enumerate(rounds):
-        for table in round_:
-            for a in table:
-                mates[a].append((r, [b for b in table if b != a]))
-    point = [-1] * n
-    used = [False] * n
-    round_class = [-1] * len(rounds)
-    class_used = [False] * len(classes)
-    nodes = 0
-    rng = random.Random(0)
-
-    def domain(a: int) -> list[int]:
-        options: set[int] | None = None
-        for r, others in mates[a]:
-            placed = [point[b] for b in others if point[b] >= 0]
-            if not placed:
-                continue
-            if round_class[r] >= 0:
-                here = set(block_of[round_class[r]][placed[0]])
-            else:
-                here = {
-                    q
-                    for q in range(n)
-                    if (placed[0], q) in pair_class and not class_used[pair_class[placed[0], q]]
-                }
-            here = {q for q in here if not used[q] and all(q != p for p in placed)}
-            options = here if options is None else options & here
-        if options is None:
-            return [q for q in range(n) if not used[q]]
-        return sorted(options)
-
-    def place(left: int) -> bool:
-        nonlocal nodes
-        if left == 0:
-            return True
-        nodes += 1
-        if nodes > limit:
-            return False
-        best: tuple[int, list[int]] | None = None
-        for a in range(n):
-            if point[a] < 0 and any(point[b] >= 0 for _, others in mates[a] for b in others):
-                options = domain(a)
-                if best is None or len(options) < len(best[1]):
-                    best = (a, options)
-                    if len(options) <= 1:
-                        break
-        if best is None:  # nobody next to a placed player: the first free one, anywhere
-            a = point.index(-1)
-            best = (a, domain(a))
-        a, options = best
-        rng.shuffle(options)
-        for q in options:
-            claims = {
-                r: pair_class[placed[0], q]
-                for r, others in mates[a]
-                if round_class[r] < 0 and (placed := [point[b] for b in others if point[b] >= 0])
-            }
-            if len(set(claims.values())) < len(claims):
-                continue  # two rounds would become one class
-            point[a], used[q] = q, True
-            claimed = list(claims)
-            for r, c in claims.items():
-                round_class[r], class_used[c] = c, True
-            if place(left - 1):
-                return True
-            for r in claimed:
-                class_used[round_class[r]] = False
-                round_class[r] = -1
-            point[a], used[q] = -1, False
-        return False
-
-    if len(rounds) > len(classes):
+    played = _incidence(rounds[0], rounds[1])
+    if played is None:
         return None
-    for _ in range(attempts):
-        nodes = 0
-        if place(n):
-            return point, round_class
-        point[:], used[:] = [-1] * n, [False] * n
-        round_class[:], class_used[:] = [-1] * len(rounds), [False] * len(classes)
+    shape = _shape(played[0])
+    budget = [limit]
+    for c1, c2 in itertools.permutations(range(len(classes)), 2):
+        design = _incidence(classes[c1], classes[c2])
+        if design is None or _shape(design[0]) != shape:
+            continue
+        at = {tables: q for q, tables in design[1].items()}
+        for left, right in _isomorphisms(played[0], design[0], budget):
+            for p, (t, u) in played[1].items():
+                point[p] = at[left[t], right[u]]
+            taken = [c1, c2]
+            for round_ in rounds[2:]:
+                c = pair_class[point[round_[0][0]], point[round_[0][1]]]
+                if c in taken or any(
+                    pair_class.get((point[a], point[b])) != c
+                    for table in round_
+                    for a, b in itertools.pairwise(table)
+                ):
+                    break
+                taken.append(c)
+            else:
+                return point, taken
+        if budget[0] <= 0:
+            return None
     return None
+
+
+def _incidence(
+    first: Sequence[Sequence[int]], second: Sequence[Sequence[int]]
+) -> tuple[list[set[int]], dict[int, tuple[int, int]]] | None:
+    """The tables of ``second`` each table of ``first`` shares a player with, and each player's
+    two tables; ``None`` when two tables share more than one player."""
+    where = {p: u for u, table in enumerate(second) for p in table}
+    neighbours: list[set[int]] = [set() for _ in first]
+    tables: dict[int, tuple[int, int]] = {}
+    for t, table in enumerate(first):
+        for p in table:
+            if where[p] in neighbours[t]:
+                return None
+            neighbours[t].add(where[p])
+            tables[p] = (t, where[p])
+    return neighbours, tables
+
+
+def _shape(neighbours: list[set[int]]) -> list[list[int]]:
+    """An invariant of the bipartite graph: for each left vertex, how many right vertices it
+    shares with each other left vertex, sorted."""
+    return sorted(
+        sorted(len(a & b) for j, b in enumerate(neighbours) if j != i)
+        for i, a in enumerate(neighbours)
+    )
+
+
+def _isomorphisms(
+    graph: list[set[int]], target: list[set[int]], budget: list[int]
+) -> Iterator[tuple[list[int], list[int]]]:
+    """Every isomorphism of the bipartite graph ``graph`` onto ``target`` (left vertices to left
+    vertices, right to right) as (left map, right map), until ``budget`` nodes are spent.
+    Vertices are placed in breadth-first order, each onto a free vertex adjacent to the images of
+    its placed neighbours."""
+    m = len(graph)
+    right_of = [[t for t in range(m) if u in graph[t]] for u in range(m)]
+    target_right = [{t for t in range(m) if u in target[t]} for u in range(m)]
+    order: list[tuple[str, int]] = []
+    seen = {("L", 0)}
+    queue = [("L", 0)]
+    while queue:
+        side, v = queue.pop(0)
+        order.append((side, v))
+        for w in graph[v] if side == "L" else right_of[v]:
+            other = ("R" if side == "L" else "L", w)
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    if len(order) < 2 * m:
+        order += [("L", v) for v in range(m) if ("L", v) not in seen]
+        order += [("R", v) for v in range(m) if ("R", v) not in seen]
+    image = {"L": [-1] * m, "R": [-1] * m}
+    taken = {"L": [False] * m, "R": [False] * m}
+
+    def extend(i: int) -> Iterator[tuple[list[int], list[int]]]:
+        if i == len(order):
+            yield list(image["L"]), list(image["R"])
+            return
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        side, v = order[i]
+        if side == "L":
+            placed = [image["R"][u] for u in graph[v] if image["R"][u] >= 0]
+            options = (
+                set(range(m))
+                if not placed
+                else set.intersection(*(target_right[u] for u in placed))
+            )
+            wanted = len(graph[v])
+            fits = [t for t in sorted(options) if not taken["L"][t] and len(target[t]) == wanted]
+        else:
+            placed = [image["L"][t] for t in right_of[v] if image["L"][t] >= 0]
+            options = (
+                set(range(m)) if not placed else set.intersection(*(target[t] for t in placed))
+            )
+            fits = [u for u in sorted(options) if not taken["R"][u]]
+        for w in fits:
+            image[side][v], taken[side][w] = w, True
+            yield from extend(i + 1)
+            image[side][v], taken[side][w] = -1, False
+
+    yield from extend(0)
 
 
 @lru_cache(maxsize=64)

@@ -36,7 +36,12 @@ from clubs.seating import (
     resolution,
     table_sizes,
 )
-from clubs.seating.designs import affine_resolution, fixed_point_kirkman, three_orbit_kirkman
+from clubs.seating.designs import (
+    affine_resolution,
+    embedding,
+    fixed_point_kirkman,
+    three_orbit_kirkman,
+)
 from clubs.seating.planner import compile_request
 from clubs.seating.problem import State
 
@@ -570,6 +575,48 @@ def test_replanning_a_design_evening_still_meets_nobody_twice(n: int, played: in
     result = plan(request)
     check(request, result)
     assert result.repeats == ()
+
+
+@pytest.mark.parametrize(
+    ("n", "shapes", "preferred"),
+    [(15, WIEN_SHAPES, 3), (33, WIEN_SHAPES, 3), (16, DOPPELKOPF_SHAPES, 4)],
+)
+def test_replanning_before_every_round_keeps_a_design_evening_free_of_repeats(
+    n: int, shapes: tuple[TableShape, ...], preferred: int
+) -> None:
+    rounds = (n - 1) // (preferred - 1)
+    played: list[Sequence[Sequence[Hashable]]] = []
+    for number in range(rounds):  # as the evening service does: a new seed each round
+        request = PlanRequest(
+            players=range(n),
+            rounds=rounds,
+            shapes=shapes,
+            preferred=preferred,
+            fixed_rounds=played,
+            seed=100 + number,
+        )
+        result = plan(request)
+        check(request, result)
+        assert result.repeats == ()
+        played.append(result.rounds[number])
+
+
+def test_played_rounds_with_a_repeat_do_not_fit_a_design() -> None:
+    design = resolution(9, 3)
+    assert design is not None
+    twice = [[(0, 1, 2), (3, 4, 5), (6, 7, 8)], [(0, 1, 3), (2, 4, 6), (5, 7, 8)]]
+    assert embedding(design.classes, twice, 9) is None
+    rng = random.Random(1)
+    label = list(range(9))
+    rng.shuffle(label)
+    played = [[[label[p] for p in b] for b in design.classes[c]] for c in (1, 3, 2)]
+    found = embedding(design.classes, played, 9)
+    assert found is not None
+    point, classes = found
+    assert sorted(point) == list(range(9)) and len(set(classes)) == 3
+    for round_, c in zip(played, classes, strict=True):
+        blocks = {frozenset(b) for b in design.classes[c]}
+        assert {frozenset(point[p] for p in table) for table in round_} == blocks
 
 
 def test_replanning_avoids_pairs_of_the_played_rounds() -> None:
