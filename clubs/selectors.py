@@ -6,12 +6,18 @@ A private club, and everything in it, does not exist for non-members: lookups ra
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, Field, Q, QuerySet
 
 from clubs import permissions
 from clubs.errors import ClubNotFound, NotAllowed
-from clubs.models import Club, Membership
+from clubs.models import Club, Membership, Season, SeasonStanding
 from clubs.permissions import AnyUser
+from games import rows
 
 
 def clubs_for_user(*, user: AnyUser) -> QuerySet[Club]:
@@ -54,3 +60,78 @@ def club_for_manager(*, user: AnyUser, club_id: int) -> Club:
 
 def memberships_of(*, club: Club) -> QuerySet[Membership]:
     return Membership.objects.filter(club=club).select_related("user").order_by("joined_at", "id")
+
+
+# The standings columns an answer shows, in order (``SeasonStanding`` fields).
+STANDING_FIELDS = (
+    "rank",
+    "player",
+    "user",
+    "guest",
+    "name",
+    "balance",
+    "hands_played",
+    "declared",
+    "made",
+    "premium_games",
+    "average_per_hand",
+    "evenings",
+    "sittings",
+    "league_points",
+)
+_SEASON = rows.Columns(
+    Season,
+    "s",
+    only=("club", "league_points", "requested_version", "computed_version", "computed_at"),
+)
+
+
+_SEASON_SQL = (
+    f"SELECT {_SEASON.sql}, c.{rows.quote('is_public')} FROM {Season._meta.db_table} s "
+    f"JOIN {Club._meta.db_table} c ON c.id = s.club_id WHERE s.id = %s AND s.club_id = %s"
+)
+_ROWS: OrderedDict[tuple[int, Any, int], list[dict[str, Any]]] = OrderedDict()
+_ROWS_LOCK = threading.Lock()
+ROWS_CACHE_SIZE = 256
+
+
+def _rows_sql() -> str:
+    fields = [SeasonStanding._meta.get_field(name) for name in STANDING_FIELDS]
+    columns = ", ".join(rows.quote(f.column) for f in fields if isinstance(f, Field))
+    return (
+        f"SELECT {columns} FROM {SeasonStanding._meta.db_table} "
+        "WHERE season_id = %s ORDER BY position"
+    )
+
+
+def season_standings(
+    *, user: AnyUser, club_id: int, season_id: int
+) -> tuple[Season, list[dict[str, Any]]]:
+    """A season of a club the caller may see, and its stored standings rows (404 as for the
+    club).
+
+    Phones poll the standings, so this is one plain query for the season (the ORM's
+    compilation cost more than running it) and the rows come from this process's memory,
+    keyed by the computation they belong to (``computed_at``, ``computed_version``): a new
+    computation is a new key, so an answer is never older than the season row read with it.
+    """
+    found = rows.fetch(_SEASON_SQL, [season_id, club_id])
+    if found is None:
+        raise ClubNotFound("There is no such season.")
+    season = _SEASON.instance(found)
+    if not found[len(_SEASON)] and not (
+        getattr(user, "is_staff", False) or permissions.role_of(user, club_id) is not None
+    ):
+        raise ClubNotFound()
+    key = (season.pk, season.computed_at, season.computed_version)
+    with _ROWS_LOCK:
+        table = _ROWS.get(key)
+    if table is None:
+        with connection.cursor() as cursor:
+            cursor.execute(_rows_sql(), [season.pk])
+            table = [dict(zip(STANDING_FIELDS, row, strict=True)) for row in cursor.fetchall()]
+        with _ROWS_LOCK:
+            _ROWS[key] = table
+            while len(_ROWS) > ROWS_CACHE_SIZE:
+                _ROWS.popitem(last=False)
+    return season, table

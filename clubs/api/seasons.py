@@ -117,22 +117,7 @@ class SeasonPatchSerializer(serializers.Serializer[dict[str, Any]]):
 class StandingRowSerializer(serializers.ModelSerializer[SeasonStanding]):
     class Meta:
         model = SeasonStanding
-        fields = (
-            "rank",
-            "player",
-            "user",
-            "guest",
-            "name",
-            "balance",
-            "hands_played",
-            "declared",
-            "made",
-            "premium_games",
-            "average_per_hand",
-            "evenings",
-            "sittings",
-            "league_points",
-        )
+        fields = selectors.STANDING_FIELDS
         read_only_fields = fields
 
 
@@ -281,9 +266,9 @@ class StandingsView(APIView):
         responses={200: StandingsSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, club_id: int, season_id: int) -> Response:
-        season = _season(_club(request, club_id), season_id)
-        fields = StandingRowSerializer.Meta.fields
-        rows = SeasonStanding.objects.filter(season=season).order_by("position").values(*fields)
+        season, rows = selectors.season_standings(
+            user=caller(request), club_id=club_id, season_id=season_id
+        )
         return Response(
             {
                 "season": season.pk,
@@ -292,7 +277,7 @@ class StandingsView(APIView):
                 "requested_version": season.requested_version,
                 "up_to_date": season.computed_version >= season.requested_version,
                 "ranked_by": "league_points" if season.league_points else "balance",
-                "rows": list(rows),
+                "rows": rows,
             }
         )
 

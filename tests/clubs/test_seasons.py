@@ -209,3 +209,21 @@ def test_a_merged_guest_counts_for_the_member(world: ClubWorld) -> None:
     players = {r["player"] for r in stored(world.extra["season"])}
     assert f"g:{gustav.pk}" not in players
     assert f"u:{world.users['member'].pk}" in players
+
+
+def test_the_standings_endpoint_shows_each_new_computation(world: ClubWorld) -> None:
+    first, _ = two_tables(world)
+    client = world.client("member")
+    url = f"/api/v1/clubs/{world.club.pk}/seasons/{world.extra['season']}/standings/"
+    seen = []
+    for _ in range(3):
+        record(world, first, 2, random.Random(len(seen)))
+        body = client.get(url).json()
+        assert body["version"] not in seen
+        seen.append(body["version"])
+        fields = [f for f in body["rows"][0] if f != "league_points"]
+        assert [{k: r[k] for k in fields} for r in body["rows"]] == list(
+            SeasonStanding.objects.filter(season_id=world.extra["season"])
+            .order_by("position")
+            .values(*fields)
+        )
