@@ -8,9 +8,12 @@ version they reflect.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.urls import path
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
@@ -22,6 +25,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -253,6 +257,16 @@ class SeasonDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+_BODIES: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+_BODIES_LOCK = threading.Lock()
+BODIES_CACHE_SIZE = 256
+
+
+def _etag(key: tuple[Any, ...]) -> str:
+    computed_at = key[1].timestamp() if key[1] is not None else 0
+    return f'"s{key[0]}-{key[2]}-{key[3]}-{computed_at:.6f}{"-l" if key[4] else ""}"'
+
+
 class StandingsView(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -260,26 +274,55 @@ class StandingsView(APIView):
         operation_id="seasons_standings",
         summary="A season's standings",
         description="Stored by the worker after each change (coalesced): one query to read. "
-        "`up_to_date` is false while a recomputation is pending.",
+        "`up_to_date` is false while a recomputation is pending. Answers carry an `ETag`; "
+        "send it back in `If-None-Match` to get a 304 while nothing changed.",
         tags=TAGS,
         parameters=[CLUB_ID, SEASON_ID],
-        responses={200: StandingsSerializer, **READ_ERRORS},
+        responses={
+            200: StandingsSerializer,
+            304: OpenApiResponse(description="Not modified since the ETag sent."),
+            **READ_ERRORS,
+        },
     )
-    def get(self, request: Request, club_id: int, season_id: int) -> Response:
+    def get(self, request: Request, club_id: int, season_id: int) -> HttpResponse:
+        """The answer is rendered once per computation and state and kept in this process
+        (phones poll it); its ETag names that state."""
         season, rows = selectors.season_standings(
             user=caller(request), club_id=club_id, season_id=season_id
         )
-        return Response(
-            {
-                "season": season.pk,
-                "as_of": season.computed_at,
-                "version": season.computed_version,
-                "requested_version": season.requested_version,
-                "up_to_date": season.computed_version >= season.requested_version,
-                "ranked_by": "league_points" if season.league_points else "balance",
-                "rows": rows,
-            }
+        key = (
+            season.pk,
+            season.computed_at,
+            season.computed_version,
+            season.requested_version,
+            bool(season.league_points),
         )
+        etag = _etag(key)
+        if request.headers.get("If-None-Match") == etag:
+            answer = HttpResponse(status=status.HTTP_304_NOT_MODIFIED)
+            answer["ETag"] = etag
+            return answer
+        with _BODIES_LOCK:
+            body = _BODIES.get(key)
+        if body is None:
+            body = JSONRenderer().render(
+                {
+                    "season": season.pk,
+                    "as_of": season.computed_at,
+                    "version": season.computed_version,
+                    "requested_version": season.requested_version,
+                    "up_to_date": season.computed_version >= season.requested_version,
+                    "ranked_by": "league_points" if season.league_points else "balance",
+                    "rows": rows,
+                }
+            )
+            with _BODIES_LOCK:
+                _BODIES[key] = body
+                while len(_BODIES) > BODIES_CACHE_SIZE:
+                    _BODIES.popitem(last=False)
+        answer = HttpResponse(body, content_type="application/json")
+        answer["ETag"] = etag
+        return answer
 
 
 class RecomputeView(APIView):

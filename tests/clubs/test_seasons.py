@@ -227,3 +227,20 @@ def test_the_standings_endpoint_shows_each_new_computation(world: ClubWorld) -> 
             .order_by("position")
             .values(*fields)
         )
+
+
+def test_a_client_that_has_the_standings_gets_a_304_until_they_change(world: ClubWorld) -> None:
+    first, _ = two_tables(world)
+    record(world, first, 2, random.Random(1))
+    client = world.client("member")
+    url = f"/api/v1/clubs/{world.club.pk}/seasons/{world.extra['season']}/standings/"
+    answer = client.get(url)
+    etag = answer["ETag"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+    record(world, first, 1, random.Random(2))
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert changed.json()["version"] > answer.json()["version"]
+    outsider = world.client("outsider").get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert outsider.status_code == 404  # the ETag never tells a private club's state
