@@ -1,0 +1,258 @@
+"""Clubs benchmark: season standings of a big club, computed and served.
+
+    python bench/clubs_bench.py [--seconds 12] [--connections 16] [--repeats 3] [--no-write]
+
+A fresh PostgreSQL database (dropped at the end) gets a club with 60 members and 40
+evenings of 4 rounds, 5 tables a round (15 players of the 60 each evening), 25 recorded
+hands a table: 20,000 hands, each a random hand played out by the engine's random bot and
+settled by the engine (written in bulk: the seed measures nothing). Then:
+
+- ``recompute``: ``season_recompute`` in-process (load every hand of the season, compute,
+  store the rows), median of 5 (target ≤ 0.5 s); the club's ratings replay (OpenSkill over
+  the 800 closed sittings) is timed beside it;
+- ``standings``: ``GET /api/v1/clubs/{id}/seasons/{id}/standings/`` on the Makefile's WEB_CMD
+  (gunicorn gthread) with wrk, next to the bare ``/healthz`` floor of the same server
+  (target ≥ 0.3 × floor).
+
+Only loopback addresses; every process it starts is stopped before it exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.games_bench import (  # noqa: E402
+    PYTHON,
+    base_env,
+    bench_database,
+    configs,
+    median_of,
+    run,
+    server,
+    stop_all,
+    wrk,
+)
+from bench.report import write_section  # noqa: E402
+
+MEMBERS, EVENINGS, ROUNDS, TABLES, HANDS = 60, 40, 4, 5, 25
+RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 300}
+
+
+def seed(out: Path) -> None:
+    """Build the club in the bench database; write the ids and a token to ``out``."""
+    import django
+
+    django.setup()
+    import datetime as dt
+
+    from django.db import transaction
+    from django.utils import timezone
+    from rest_framework_simplejwt.tokens import AccessToken
+
+    import engine
+    from clubs.models import Club, Evening, EveningTable, Membership, Season, User
+    from games import services
+    from games.models import Hand, LedgerEntry, Table
+    from games.random_entries import entry_for
+
+    rng = random.Random(2026)
+    users = User.objects.bulk_create(
+        User(username=f"m{i:02d}", display_name=f"Member {i}") for i in range(MEMBERS)
+    )
+    club = Club.objects.create(name="Bench Club", slug="bench", is_public=True, default_rules=RULES)
+    Membership.objects.bulk_create(
+        Membership(club=club, user=u, role="owner" if i == 0 else "member")
+        for i, u in enumerate(users)
+    )
+    start = timezone.now() - dt.timedelta(days=7 * EVENINGS)
+    season = Season.objects.create(
+        club=club,
+        name="Bench season",
+        starts_on=(start - dt.timedelta(days=1)).date(),
+        ends_on=timezone.now().date(),
+        is_active=True,
+    )
+    owner = users[0]
+
+    hands = 0
+    for e in range(EVENINGS):
+        with transaction.atomic():
+            at = start + dt.timedelta(days=7 * e)
+            evening = Evening.objects.create(
+                club=club, title=f"Abend {e + 1}", starts_at=at, ends_at=at + dt.timedelta(hours=4)
+            )
+            present = rng.sample(users, TABLES * 3)
+            for r in range(ROUNDS):
+                rng.shuffle(present)
+                for t in range(TABLES):
+                    group = present[3 * t : 3 * t + 3]
+                    table = services.table_create(
+                        user=owner,
+                        name=f"E{e + 1} R{r + 1} T{t + 1}",
+                        mode=Table.Mode.RECORDED,
+                        rules=RULES,
+                        seats=[
+                            services.SeatSpec(key=u.username, kind="user", user=u) for u in group
+                        ],
+                        first_dealer=group[0].username,
+                        club_id=club.pk,
+                    )
+                    EveningTable.objects.create(evening=evening, number=t + 1, table=table)
+                    pot, rows, ledger = 0, [], []
+                    for n in range(1, HANDS + 1):
+                        entry = entry_for(table, n, pot, rng)
+                        record = {**services.common_part(table, n, pot), **entry}
+                        result = engine.settle(record)
+                        hand = Hand(
+                            table=table,
+                            number=n,
+                            status=Hand.Status.DONE,
+                            dealer=record["dealer"],
+                            pot_before=pot,
+                            entry=entry,
+                            result=result,
+                            entered_by=owner,
+                            finished_at=at,
+                        )
+                        rows.append(hand)
+                        pot = result["pot"]
+                    Hand.objects.bulk_create(rows)
+                    for hand in rows:
+                        ledger.extend(
+                            LedgerEntry(
+                                table=table,
+                                hand=hand,
+                                payer=t_["from"],
+                                payee=t_["to"],
+                                amount=t_["amount"],
+                                reason=t_["why"],
+                            )
+                            for t_ in hand.result["transfers"]
+                        )
+                    LedgerEntry.objects.bulk_create(ledger)
+                    Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED)
+                    hands += HANDS
+        print(f"evening {e + 1}/{EVENINGS}: {hands} hands", flush=True)
+    token = str(AccessToken.for_user(owner))
+    out.write_text(json.dumps({"club": club.pk, "season": season.pk, "token": token}))
+
+
+def measure_recompute(out: Path, season_id: int) -> None:
+    """Time the season's recomputation and the ratings replay in this process."""
+    import django
+
+    django.setup()
+    from clubs.models import Season
+    from clubs.services import seasons
+
+    standings, ratings = [], []
+    club_id = Season.objects.get(pk=season_id).club_id
+    for _ in range(5):
+        started = time.perf_counter()
+        season = Season.objects.select_related("club").get(pk=season_id)
+        table, people = seasons.compute_standings(season)
+        seasons.store_standings(season, table, people)
+        standings.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        seasons.ratings_recompute(club_id=club_id)
+        ratings.append(time.perf_counter() - started)
+    rows = Season.objects.get(pk=season_id).standings.count()
+    out.write_text(json.dumps({"standings": standings, "ratings": ratings, "rows": rows}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=12)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--seed", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--season", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.seed:
+        seed(args.seed)
+        return
+    if args.measure:
+        measure_recompute(args.measure, args.season)
+        return
+    web = configs()["web"]
+    with tempfile.TemporaryDirectory(prefix="clubs-bench-") as tmp, bench_database() as db_url:
+        workdir = Path(tmp)
+        try:
+            env = base_env(db_url)
+            run([PYTHON, "manage.py", "migrate", "--noinput"], env)
+            started = time.monotonic()
+            seed_file = workdir / "seed.json"
+            run([PYTHON, __file__, "--seed", str(seed_file)], {**env, "CELERY_BROKER_URL": ""})
+            data = json.loads(seed_file.read_text())
+            seeded = time.monotonic() - started
+            print(f"seeded in {seeded:.0f} s", flush=True)
+            figures = workdir / "recompute.json"
+            run(
+                [PYTHON, __file__, "--measure", str(figures), "--season", str(data["season"])],
+                {**env, "CELERY_BROKER_URL": ""},
+            )
+            timing = json.loads(figures.read_text())
+            print("recompute (s):", timing, flush=True)
+            common = {"seconds": args.seconds, "connections": args.connections}
+            url = f"/api/v1/clubs/{data['club']}/seasons/{data['season']}/standings/"
+            with server(web.name, web.command, web.env, db_url, workdir):
+                floor = median_of(
+                    [
+                        wrk("healthz", "web", ["GET\t/healthz\t\t"], workdir, **common)
+                        for _ in range(args.repeats)
+                    ]
+                )
+                standings = median_of(
+                    [
+                        wrk("standings", "web", [f"GET\t{url}\t\t"], workdir, **common)
+                        for _ in range(args.repeats)
+                    ]
+                )
+        finally:
+            stop_all()
+    s_med = statistics.median(timing["standings"])
+    r_med = statistics.median(timing["ratings"])
+    ratio = standings.rps / floor.rps if floor.rps else 0.0
+    runs = ", ".join(f"{x * 1000:.0f}" for x in timing["standings"])
+    body = "\n".join(
+        [
+            f"A club of {MEMBERS} members, {EVENINGS} evenings × {ROUNDS} rounds × {TABLES} "
+            f"tables × {HANDS} hands = {EVENINGS * ROUNDS * TABLES * HANDS:,} recorded hands "
+            f"({timing['rows']} standings rows); seeded in {seeded:.0f} s.",
+            "",
+            "| measure | figure | target | met |",
+            "| --- | --- | --- | --- |",
+            f"| season standings recomputed (load, compute, store; median of 5) | "
+            f"{s_med * 1000:.0f} ms (runs {runs}) "
+            f"| ≤ 500 ms | {'yes' if s_med <= 0.5 else 'no'} |",
+            f"| club ratings replayed and stored ({EVENINGS * ROUNDS * TABLES} sittings) | "
+            f"{r_med * 1000:.0f} ms | — | — |",
+            f"| floor `GET /healthz` | {floor.rps:,.0f} req/s, p95 {floor.p95:.1f} ms | — | — |",
+            f"| `GET …/standings/` ({timing['rows']} rows) | {standings.rps:,.0f} req/s, "
+            f"p95 {standings.p95:.1f} ms, {standings.non_2xx} non-2xx | ≥ 0.3 × floor | "
+            f"{ratio:.2f} × floor: {'yes' if ratio >= 0.3 else 'no'} |",
+            "",
+            f"Server: the Makefile's WEB_CMD (gunicorn gthread), PostgreSQL, wrk with "
+            f"{args.connections} connections, {args.repeats} runs of {args.seconds} s per row "
+            "(medians).",
+        ]
+    )
+    print(body)
+    if not args.no_write:
+        write_section("clubs", "Clubs: season standings (issue 8)", body)
+
+
+if __name__ == "__main__":
+    main()
