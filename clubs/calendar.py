@@ -16,7 +16,7 @@ import icalendar
 from django.conf import settings
 
 from clubs.models import Evening
-from clubs.selectors_evenings import club_zone
+from clubs.selectors.evenings import club_zone
 
 PRODID = "-//Preference//Club evenings//EN"
 #: How often subscribers should fetch the feed again.

@@ -3,7 +3,7 @@ and iCalendar feeds (``docs/clubs-evenings.md``).
 
 Each view parses its input with a serializer, finds the club through :mod:`clubs.selectors`
 (a private club does not exist for non-members: 404), the evening or series through
-:mod:`clubs.selectors_evenings` (another club's is 404), calls one service of
+:mod:`clubs.selectors.evenings` (another club's is 404), calls one service of
 :mod:`clubs.services.evenings` and serializes the answer. Every datetime is answered in the
 club's timezone (``+01:00``) next to the zone's name (``timezone``); naive input times are the
 club's local time.
@@ -38,8 +38,9 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs import calendar, selectors, selectors_evenings
+from clubs import calendar, selectors
 from clubs.models import Attendance, CalendarFeed, Club, Evening, EveningSeries, User
+from clubs.selectors import evenings as selectors_evenings
 from clubs.services import evenings as services
 from config.api.callers import caller, signed_in
 from config.api.schema import ApiAutoSchema, ErrorSerializer

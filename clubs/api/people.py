@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import CharField, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import F, Q, QuerySet
 from django.urls import path
 from django.utils.timezone import now
 from django_filters import rest_framework as filters
@@ -32,6 +32,15 @@ from rest_framework.response import Response
 from clubs import selectors
 from clubs.errors import ClubNotFound
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
+from clubs.selectors.people import (
+    clubs_with_my_role,
+    guests_of,
+    invitation_by_code,
+    invitations_for_user,
+    invitations_of,
+    join_requests_of,
+    memberships_of_user,
+)
 from clubs.services import people as services
 from config.api.callers import caller, signed_in
 from config.api.schema import ErrorSerializer
@@ -40,55 +49,6 @@ from games.api.serializers import RulesField
 Role = Membership.Role
 AnyUser = User | AnonymousUser
 INVITATION_STATES = ("active", "expired", "used_up", "revoked")
-
-# ---------------------------------------------------------------------------------------------
-# reads: querysets scoped to the caller, relations loaded (selectors for this resource)
-
-
-def clubs_with_my_role(*, user: AnyUser) -> QuerySet[Club]:
-    """:func:`clubs.selectors.clubs_for_user` with the caller's ``my_role`` (None outside)."""
-    clubs = selectors.clubs_for_user(user=user).order_by("name", "id")
-    if not user.is_authenticated:
-        return clubs.annotate(my_role=Value(None, output_field=CharField()))
-    role = Membership.objects.filter(club=OuterRef("pk"), user=user.pk).values("role")[:1]
-    return clubs.annotate(my_role=Subquery(role))
-
-
-def invitations_of(*, club: Club) -> QuerySet[Invitation]:
-    return Invitation.objects.filter(club=club).select_related("club")
-
-
-def invitation_by_code(*, code: str) -> Invitation | None:
-    return Invitation.objects.filter(code=code).select_related("club").first()
-
-
-def join_requests_of(*, club: Club) -> QuerySet[JoinRequest]:
-    return JoinRequest.objects.filter(club=club).select_related("user")
-
-
-def guests_of(*, club: Club) -> QuerySet[Guest]:
-    return Guest.objects.filter(club=club)
-
-
-def memberships_of_user(*, user: User) -> QuerySet[Membership]:
-    return Membership.objects.filter(user=user).select_related("club").order_by("club__name", "id")
-
-
-def invitations_for_user(*, user: User) -> QuerySet[Invitation]:
-    """Invitations addressed to the user's e-mail (case-insensitively) that they can still
-    accept: not revoked, not expired, not used up, for clubs they are not in."""
-    if not user.email:
-        return Invitation.objects.none()
-    mine = Membership.objects.filter(user=user).values("club_id")
-    return (
-        Invitation.objects.filter(
-            email__iexact=user.email, revoked_at__isnull=True, expires_at__gt=now()
-        )
-        .filter(uses__lt=F("max_uses"))
-        .exclude(club_id__in=mine)
-        .select_related("club")
-    )
-
 
 # ---------------------------------------------------------------------------------------------
 # serializers

@@ -48,7 +48,7 @@ from clubs.models import (
     User,
 )
 from clubs.permissions import role_of
-from clubs.selectors_evenings import attendance_of, club_zone
+from clubs.selectors.evenings import attendance_of, club_zone
 
 logger = logging.getLogger(__name__)
 

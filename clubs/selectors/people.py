@@ -1,0 +1,56 @@
+"""Reads for a club's people: clubs with the caller's role, invitations, join requests,
+guests, the caller's memberships and invitations; querysets with their relations loaded."""
+
+from __future__ import annotations
+
+from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
+from django.utils.timezone import now
+
+from clubs import selectors
+from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
+from clubs.permissions import AnyUser
+
+
+def clubs_with_my_role(*, user: AnyUser) -> QuerySet[Club]:
+    """:func:`clubs.selectors.clubs_for_user` with the caller's ``my_role`` (None outside)."""
+    clubs = selectors.clubs_for_user(user=user).order_by("name", "id")
+    if not user.is_authenticated:
+        return clubs.annotate(my_role=Value(None, output_field=CharField()))
+    role = Membership.objects.filter(club=OuterRef("pk"), user=user.pk).values("role")[:1]
+    return clubs.annotate(my_role=Subquery(role))
+
+
+def invitations_of(*, club: Club) -> QuerySet[Invitation]:
+    return Invitation.objects.filter(club=club).select_related("club")
+
+
+def invitation_by_code(*, code: str) -> Invitation | None:
+    return Invitation.objects.filter(code=code).select_related("club").first()
+
+
+def join_requests_of(*, club: Club) -> QuerySet[JoinRequest]:
+    return JoinRequest.objects.filter(club=club).select_related("user")
+
+
+def guests_of(*, club: Club) -> QuerySet[Guest]:
+    return Guest.objects.filter(club=club)
+
+
+def memberships_of_user(*, user: User) -> QuerySet[Membership]:
+    return Membership.objects.filter(user=user).select_related("club").order_by("club__name", "id")
+
+
+def invitations_for_user(*, user: User) -> QuerySet[Invitation]:
+    """Invitations addressed to the user's e-mail (case-insensitively) that they can still
+    accept: not revoked, not expired, not used up, for clubs they are not in."""
+    if not user.email:
+        return Invitation.objects.none()
+    mine = Membership.objects.filter(user=user).values("club_id")
+    return (
+        Invitation.objects.filter(
+            email__iexact=user.email, revoked_at__isnull=True, expires_at__gt=now()
+        )
+        .filter(uses__lt=F("max_uses"))
+        .exclude(club_id__in=mine)
+        .select_related("club")
+    )
