@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -83,3 +85,39 @@ def test_a_payment_reads_as_a_sentence() -> None:
     payment = Payment("c", "a", 340)
     assert describe(payment, {"c": "carl", "a": "anna"}) == "carl pays anna 3.40 €"
     assert describe(payment, {}, "EUR") == "c pays a 3.40 EUR"
+
+
+def most_zero_sum_groups(values: list[int]) -> int:
+    """The most groups summing to zero that ``values`` partition into, by trying every
+    partition (small inputs only): an independent check of the settlement's search."""
+    if not values:
+        return 0
+    first, rest = values[0], values[1:]
+    best = 0
+    for size in range(len(rest) + 1):
+        for picked in itertools.combinations(range(len(rest)), size):
+            if first + sum(rest[i] for i in picked) == 0:
+                left = [v for i, v in enumerate(rest) if i not in picked]
+                best = max(best, 1 + most_zero_sum_groups(left))
+    return best
+
+
+@given(st.lists(st.sampled_from([-300, -200, -100, 100, 200, 300, 500, -500]), max_size=7))
+def test_the_payments_are_as_few_as_any_settlement_can_be(values: list[int]) -> None:
+    values = [*values, -sum(values)]
+    nets = {f"p{i}": v for i, v in enumerate(values)}
+    payments = payments_for(nets)
+    assert all(v == 0 for v in apply(nets, payments).values())
+    nonzero = [v for v in values if v]
+    assert len(payments) == len(nonzero) - most_zero_sum_groups(nonzero)
+
+
+def test_a_pair_that_settles_between_themselves_saves_a_payment() -> None:
+    # largest against largest: emil (-800) → dave (600), emil → anna (200), carl (-600) →
+    # anna (300), carl → bert (300): four payments. carl owes what dave is owed: three.
+    nets = {"anna": 500, "bert": 300, "carl": -600, "dave": 600, "emil": -800}
+    assert payments_for(nets) == [
+        Payment("carl", "dave", 600),
+        Payment("emil", "anna", 500),
+        Payment("emil", "bert", 300),
+    ]
