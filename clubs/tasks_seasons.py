@@ -15,9 +15,9 @@ def recompute_season(season_id: int, version: int) -> bool:
 
 
 @shared_task
-def rate_table(table_id: int) -> None:
-    """Rate a closed evening table (or replay the club's ratings when it closed late)."""
-    seasons.ratings_after_table(table_id=table_id)
+def table_changed(table_id: int) -> None:
+    """A table's hands changed: ask for its seasons' standings, rate it once it is closed."""
+    seasons.table_hands_changed(table_id=table_id)
 
 
 @shared_task

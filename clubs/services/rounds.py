@@ -40,13 +40,13 @@ from clubs.models import (
     User,
 )
 from clubs.permissions import is_manager
-from clubs.players import names_for, seat_player
+from clubs.players import seat_player
 from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import WIEN_PREFERRED, WIEN_SHAPES, SeatingError, TableShape
 from clubs.services.seasons import season_evenings
 from games import services as games
-from games.models import POT, Seat, Table
+from games.models import POT, LedgerEntry, Seat, Table
 from games.settlement import describe, payments_for
 
 DEFAULT_ROUNDS = 3
@@ -270,29 +270,30 @@ def round_discard(*, user: User, evening_id: int, number: int) -> None:
         _planned(evening, number).delete()
 
 
-def _seat_specs(group: Sequence[str], names: Mapping[str, str]) -> list[games.SeatSpec]:
-    users = {
-        u.pk: u for u in User.objects.filter(pk__in=[int(k[2:]) for k in group if k[0] == "u"])
-    }
-    guests = {
-        g.pk: g for g in Guest.objects.filter(pk__in=[int(k[2:]) for k in group if k[0] == "g"])
-    }
+def _seat_specs(
+    group: Sequence[str], users: Mapping[int, User], guests: Mapping[int, Guest]
+) -> list[games.SeatSpec]:
+    """Seats for a group of player keys, keyed by slugs of their names (made unique)."""
     specs, taken = [], set()
     for player in group:
-        base = slugify(names[player])[:30] or "player"
+        ident = int(player[2:])
+        user = users.get(ident) if player.startswith("u:") else None
+        guest = guests.get(ident) if player.startswith("g:") else None
+        name = (user.display_name or user.username) if user else guest.name if guest else ""
+        base = slugify(name)[:30] or "player"
         key, n = base, 1
-        while key in taken or key in ("pot", "series", "talon"):
+        while key in taken or key in games.RESERVED_SEAT_KEYS:
             n += 1
             key = f"{base}-{n}"
         taken.add(key)
-        ident = int(player[2:])
-        if player.startswith("u:"):
-            specs.append(games.SeatSpec(key=key, kind=Seat.Kind.USER, user=users[ident]))
-        else:
-            guest = guests[ident]
+        if user is not None:
+            specs.append(games.SeatSpec(key=key, kind=Seat.Kind.USER, user=user))
+        elif guest is not None:
             specs.append(
                 games.SeatSpec(key=key, kind=Seat.Kind.GUEST, guest=guest, guest_name=guest.name)
             )
+        else:
+            raise InvalidInput(f"{player} is no longer a player of this club.")
     return specs
 
 
@@ -303,7 +304,9 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
         evening = _lock_evening(evening_id)
         _manager(user, evening.club)
         rnd = _planned(evening, number)
-        names = names_for(p for group in rnd.groups for p in group)
+        keys = [p for group in rnd.groups for p in group]
+        users = User.objects.in_bulk([int(k[2:]) for k in keys if k.startswith("u:")])
+        guests = Guest.objects.in_bulk([int(k[2:]) for k in keys if k.startswith("g:")])
         rules = evening_rules(evening)
         local = evening.starts_at.astimezone(ZoneInfo(evening.club.timezone)).strftime("%Y-%m-%d")
         for index, group in enumerate(rnd.groups, 1):
@@ -312,7 +315,7 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
                 name=f"{evening.title} {local} · round {number} · table {index}",
                 mode=Table.Mode.RECORDED,
                 rules=rules,
-                seats=_seat_specs(group, names),
+                seats=_seat_specs(group, users, guests),
                 club_id=evening.club_id,
             )
             EveningTable.objects.create(evening=evening, round=rnd, number=index, table=table)
@@ -331,17 +334,23 @@ def evening_nets(evening: Evening) -> tuple[dict[str, int], dict[str, str]]:
     names; the pot's net is the negative of their sum."""
     nets: dict[str, int] = defaultdict(int)
     names: dict[str, str] = {}
-    links = evening.tables.select_related("table").prefetch_related(
-        "table__seats__user", "table__seats__guest__merged_into"
+    links = list(
+        evening.tables.select_related("table").prefetch_related(
+            "table__seats__user", "table__seats__guest__merged_into"
+        )
     )
+    balances: dict[tuple[int, str], int] = defaultdict(int)
+    for table_id, payer, payee, amount in LedgerEntry.objects.filter(
+        table_id__in=[link.table_id for link in links]
+    ).values_list("table_id", "payer", "payee", "amount"):
+        balances[table_id, payer] -= amount
+        balances[table_id, payee] += amount
     for link in links:
-        table = link.table
-        balances = games.table_balances(table)
-        for seat in table.seats.all():
+        for seat in link.table.seats.all():
             info = seat_player(seat)
             if info is not None:
                 names[info.key] = info.name
-                nets[info.key] += balances.get(seat.key, 0)
+                nets[info.key] += balances[link.table_id, seat.key]
     return dict(nets), names
 
 

@@ -212,18 +212,24 @@ def club_recompute_all(*, club_id: int) -> None:
 
 
 def on_hands_changed(table_id: int, club_id: int | None) -> None:
-    """games.hooks listener: a table's settled hands changed (or it closed). Its seasons'
-    standings are computed again; a closed evening table is rated."""
+    """games.hooks listener (after the change commits, in the request): hand the table to
+    the worker (:func:`table_hands_changed`); nothing is read here, so recording a hand costs
+    one message, not the season's look-ups."""
     if club_id is None:
         return
-    season_ids = seasons_for_table(table_id)
-    with transaction.atomic():
-        for season_id in season_ids:
-            season_request_recompute(season_id=season_id)
-        if Table.objects.filter(pk=table_id, status=Table.Status.CLOSED).exists():
-            from clubs.tasks_seasons import rate_table
+    from clubs.tasks_seasons import table_changed
 
-            transaction.on_commit(partial(rate_table.delay, table_id))
+    table_changed.delay(table_id)
+
+
+def table_hands_changed(*, table_id: int) -> None:
+    """A table's settled hands changed (or it closed): its seasons' standings are asked for
+    again (coalesced), and a closed evening table is rated."""
+    with transaction.atomic():
+        for season_id in seasons_for_table(table_id):
+            season_request_recompute(season_id=season_id)
+    if Table.objects.filter(pk=table_id, status=Table.Status.CLOSED).exists():
+        ratings_after_table(table_id=table_id)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from games.services.hosted import hand_apply_action, hand_record_json, hand_star
 from games.services.pings import ping_complete, ping_create
 from games.services.recorded import hand_confirm, hand_delete, hand_edit, table_record_hand
 from games.services.tables import (
+    RESERVED_SEAT_KEYS,
     SeatSpec,
     series_create,
     series_pot,
@@ -32,6 +33,7 @@ from games.services.tables import (
 __all__ = [
     "BOT_LEVELS",
     "COMMON_KEYS",
+    "RESERVED_SEAT_KEYS",
     "SeatSpec",
     "common_part",
     "dealer_for",

@@ -38,6 +38,9 @@ from games.services.common import (
 )
 from games.settlement import payments_for, split_evenly
 
+# Parties of hand records and the ledger that no seat may be called.
+RESERVED_SEAT_KEYS = frozenset({POT, SERIES, "talon"})
+
 
 @dataclass(frozen=True)
 class SeatSpec:
@@ -112,7 +115,7 @@ def table_create(
     keys = [s.key for s in seats]
     if len(seats) not in (3, 4):
         raise InvalidInput("A table has 3 or 4 seats.", fields={"seats": ["give 3 or 4 seats"]})
-    if len(set(keys)) != len(keys) or {"pot", "series", "talon"} & set(keys):
+    if len(set(keys)) != len(keys) or RESERVED_SEAT_KEYS & set(keys):
         raise InvalidInput(
             "Seat keys must be unique and not 'pot', 'series' or 'talon'.",
             fields={"seats": ["duplicate or reserved key"]},
