@@ -2,13 +2,12 @@
 the caller's own view (``/me/…``). Each resource module keeps its own ``urlpatterns``."""
 
 from django.urls import include, path
-from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from clubs.api.views import MeView, RegisterView
+from clubs.api.views import MeView, RegisterView, TokenObtainView, TokenRefreshAccessView
 
 urlpatterns = [
-    path("auth/token/", TokenObtainPairView.as_view(), name="token-obtain"),
-    path("auth/token/refresh/", TokenRefreshView.as_view(), name="token-refresh"),
+    path("auth/token/", TokenObtainView.as_view(), name="token-obtain"),
+    path("auth/token/refresh/", TokenRefreshAccessView.as_view(), name="token-refresh"),
     path("auth/register/", RegisterView.as_view(), name="register"),
     path("me/", MeView.as_view(), name="me"),
     path("", include("clubs.api.people")),

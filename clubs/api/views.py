@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
+from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from clubs import services
 from clubs.api.serializers import MeSerializer, MeUpdateSerializer, RegisterSerializer
@@ -27,7 +28,9 @@ class RegisterView(APIView):
     authentication_classes: list[type] = []
     throttle_classes = [RegisterThrottle]
 
-    @extend_schema(request=RegisterSerializer, responses={201: MeSerializer})
+    @extend_schema(
+        summary="Create a player account", request=RegisterSerializer, responses={201: MeSerializer}
+    )
     def post(self, request: Request) -> Response:
         serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -38,15 +41,25 @@ class RegisterView(APIView):
 class MeView(APIView):
     """The signed-in user's profile."""
 
-    @extend_schema(responses=MeSerializer)
+    @extend_schema(summary="My profile", responses=MeSerializer)
     def get(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         return Response(MeSerializer(request.user).data)
 
-    @extend_schema(request=MeUpdateSerializer, responses=MeSerializer)
+    @extend_schema(summary="Change my profile", request=MeUpdateSerializer, responses=MeSerializer)
     def patch(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         serializer = MeUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = services.user_update(user=request.user, **serializer.validated_data)
         return Response(MeSerializer(user).data)
+
+
+@extend_schema_view(post=extend_schema(summary="Sign in: obtain an access and a refresh token"))
+class TokenObtainView(TokenObtainPairView):
+    """JWT sign-in: username and password give an access token and a refresh token."""
+
+
+@extend_schema_view(post=extend_schema(summary="Refresh an access token"))
+class TokenRefreshAccessView(TokenRefreshView):
+    """A refresh token gives a new access token."""

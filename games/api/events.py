@@ -166,6 +166,7 @@ class HandEventsView(APIView):
     permission_classes = [AllowAny]  # readers are checked per table: can_read, else 404
 
     @extend_schema(
+        summary="A hand's events (long poll)",
         parameters=[EventsQuerySerializer],
         responses={
             200: EventsSerializer,

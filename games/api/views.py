@@ -192,6 +192,7 @@ class TableViewSet(
     serializer_class = TableSerializer
     filterset_class = TableFilter
     permission_classes = [TablePermissions, TableAccess]
+    lookup_url_kwarg = "table_id"
     queryset = Table.objects.none()
 
     def get_queryset(self) -> QuerySet[Table]:
@@ -222,7 +223,7 @@ class TableViewSet(
         responses={200: SettlementSerializer, 409: CONFLICT},
     )
     @action(detail=True, methods=["post"])
-    def close(self, request: Request, pk: str | None = None) -> Response:
+    def close(self, request: Request, table_id: str | None = None) -> Response:
         """Close the sitting: the pot carries to the series or is split (``pot_at_close``);
         answers each player's net and the payments, with the pot as a party when it holds
         money."""
@@ -233,14 +234,14 @@ class TableViewSet(
 
     @extend_schema(summary="Balances at a table", responses={200: BalancesSerializer})
     @action(detail=True, methods=["get"])
-    def balances(self, request: Request, pk: str | None = None) -> Response:
+    def balances(self, request: Request, table_id: str | None = None) -> Response:
         """Every party's balance from the ledger: seats, ``pot`` and ``series``."""
         table = self.get_object()
         return Response(BalancesSerializer({"balances": services.table_balances(table)}).data)
 
     @extend_schema(summary="Settlement preview", responses={200: SettlementSerializer})
     @action(detail=True, methods=["get"])
-    def settlement(self, request: Request, pk: str | None = None) -> Response:
+    def settlement(self, request: Request, table_id: str | None = None) -> Response:
         """Who would pay whom if the table settled now (after close: what was settled)."""
         table = self.get_object()
         return Response(
@@ -271,7 +272,7 @@ class TableViewSet(
         methods=["get"],
         renderer_classes=[JSONRenderer, BrowsableAPIRenderer, SheetCSVRenderer],
     )
-    def sheet(self, request: Request, pk: str | None = None) -> Response:
+    def sheet(self, request: Request, table_id: str | None = None) -> Response:
         """The running score sheet: per settled hand the dealer, game, declarer, made,
         fallen, every seat's running balance and the pot after (hands being played are left
         out)."""
@@ -595,6 +596,7 @@ class SeriesViewSet(
 
     serializer_class = SeriesSerializer
     permission_classes = [TablePermissions]
+    lookup_url_kwarg = "series_id"
     queryset = TableSeries.objects.none()
 
     def get_queryset(self) -> QuerySet[TableSeries]:
@@ -628,6 +630,10 @@ class WorkerPingFilter(filters.FilterSet):
         fields = ("status",)
 
 
+@extend_schema_view(
+    list=extend_schema(summary="My worker pings"),
+    retrieve=extend_schema(summary="A worker ping"),
+)
 class WorkerPingViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[WorkerPing]
 ):
@@ -635,6 +641,7 @@ class WorkerPingViewSet(
 
     serializer_class = WorkerPingSerializer
     filterset_class = WorkerPingFilter
+    lookup_url_kwarg = "ping_id"
     queryset = WorkerPing.objects.none()
 
     def get_queryset(self) -> QuerySet[WorkerPing]:
@@ -643,7 +650,9 @@ class WorkerPingViewSet(
             return WorkerPing.objects.none()
         return selectors.worker_pings_for_user(user=user)
 
-    @extend_schema(request=None, responses={201: WorkerPingSerializer})
+    @extend_schema(
+        summary="Ask a worker to answer", request=None, responses={201: WorkerPingSerializer}
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Create a ping; a worker completes it after the transaction commits."""
         assert isinstance(request.user, User)

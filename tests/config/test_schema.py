@@ -1,10 +1,12 @@
 """The OpenAPI schema validates without warnings and the docs pages are served."""
 
 import re
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
 
 
 def test_the_schema_validates_without_warnings(tmp_path: object) -> None:
@@ -43,3 +45,31 @@ def test_the_swagger_ui_asset_is_served(client: Client) -> None:
         assert response.status_code == 200
     finally:
         response.close()
+
+
+def _operations() -> list[tuple[str, str, dict[str, Any]]]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return [
+        (method, path, operation)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+
+
+def test_every_operation_has_a_summary_named_path_parameters_and_json_bodies_only() -> None:
+    """What generated clients rely on (STYLE.md, API): no bare ``{id}``, JSON request bodies
+    only, a summary on every operation."""
+    for method, path, operation in _operations():
+        where = f"{method.upper()} {path}"
+        assert "{id}" not in path, f"{where}: name the path parameter ({{table_id}}, …)"
+        assert operation.get("summary"), f"{where}: no summary"
+        media = set(operation.get("requestBody", {}).get("content", {}))
+        assert media <= {"application/json"}, f"{where}: documents {sorted(media)}"
+
+
+@pytest.mark.django_db
+def test_a_form_body_is_refused_with_a_clear_415(client: Client) -> None:
+    answer = client.post("/api/v1/auth/register/", {"username": "x", "password": "y"})
+    assert answer.status_code == 415
+    assert answer.json()["code"] == "unsupported_media_type"
