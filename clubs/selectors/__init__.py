@@ -11,7 +11,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Field, Q, QuerySet
+from django.db.models import Count, Field, OuterRef, Q, QuerySet, Subquery
 
 from clubs import permissions
 from clubs.errors import ClubNotFound, NotAllowed
@@ -32,19 +32,30 @@ def clubs_for_user(*, user: AnyUser) -> QuerySet[Club]:
     return qs.annotate(members_count=Count("memberships"))
 
 
+def _club_and_role(user: AnyUser, club_id: int) -> tuple[Club, str | None]:
+    """The club the caller may see and their role in it, in one query; 404 otherwise."""
+    clubs = Club.objects.filter(pk=club_id)
+    if user.is_authenticated:
+        mine = Membership.objects.filter(club=OuterRef("pk"), user=user.pk).values("role")[:1]
+        clubs = clubs.annotate(caller_role=Subquery(mine))
+    club = clubs.first()
+    role: str | None = getattr(club, "caller_role", None)
+    staff = bool(getattr(user, "is_staff", False))
+    if club is None or not (club.is_public or staff or role is not None):
+        raise ClubNotFound()
+    return club, role
+
+
 def club_for_user(*, user: AnyUser, club_id: int) -> Club:
     """The club if the caller may see it; 404 otherwise."""
-    club = Club.objects.filter(pk=club_id).first()
-    if club is None or not permissions.can_see(user, club):
-        raise ClubNotFound()
-    return club
+    return _club_and_role(user, club_id)[0]
 
 
 def club_for_member(*, user: AnyUser, club_id: int) -> Club:
     """The club if the caller is a member (staff too); 404 for a private club they cannot
     see, 403 for a public one they do not belong to."""
-    club = club_for_user(user=user, club_id=club_id)
-    if not (permissions.is_member(user, club) or getattr(user, "is_staff", False)):
+    club, role = _club_and_role(user, club_id)
+    if role is None and not getattr(user, "is_staff", False):
         raise NotAllowed("Only the club's members may see this.")
     return club
 
@@ -52,8 +63,8 @@ def club_for_member(*, user: AnyUser, club_id: int) -> Club:
 def club_for_manager(*, user: AnyUser, club_id: int) -> Club:
     """The club if the caller is an owner or admin; 404 when they cannot see it, 403 when
     they can but do not run it."""
-    club = club_for_user(user=user, club_id=club_id)
-    if not permissions.is_manager(user, club):
+    club, role = _club_and_role(user, club_id)
+    if role not in Membership.MANAGERS:
         raise NotAllowed()
     return club
 
