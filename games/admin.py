@@ -5,10 +5,11 @@ ledger rows, audit entries and idempotency records are read-only, and a table's 
 and links are fixed once it exists.
 
 Hidden information is a security boundary, for staff as for players: a hand's ``deal``,
-``deck``, ``salt`` and ``actions`` are shown only once the hand is done. Until then they are
-left out of every form, list, search and filter (:data:`SECRET_HAND_FIELDS`), so the admin
-can never be used to look at the cards of a hand in play — not even by probing the changelist
-with ``?salt__startswith=…`` lookups.
+``deck``, ``salt`` and ``actions`` are shown only once the hand is done and no deal source
+withholds its board (``games.deals``). Until then they are left out of every form, list,
+search and filter (:data:`SECRET_HAND_FIELDS`), so the admin can never be used to look at the
+cards of a hand in play — not even by probing the changelist with ``?salt__startswith=…``
+lookups.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games import deals
 from games.models import (
     AuditEntry,
     Hand,
@@ -139,8 +141,12 @@ class TableAdmin(admin.ModelAdmin):
 
 
 def hand_is_secret(hand: Hand | None) -> bool:
-    """Whether ``hand``'s cards are still hidden: anything but a done hand."""
-    return hand is None or hand.status != Hand.Status.DONE
+    """Whether ``hand``'s cards are still hidden: anything but a done hand, and a done hosted
+    hand whose board a deal source still withholds (``games.deals``: other tables of a
+    duplicate round are playing the same cards)."""
+    if hand is None or hand.status != Hand.Status.DONE:
+        return True
+    return hand.deal is not None and deals.withheld(hand.table_id, hand.number)
 
 
 @admin.register(Hand)

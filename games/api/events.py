@@ -3,9 +3,10 @@
 ``GET /api/v1/tables/{table_id}/hands/{number}/events/?after=V&wait=S`` answers with the
 actions after version ``V`` (the hand's version counts its actions: action ``i`` makes version
 ``i``), rendered for the caller's seat by the engine (another seat's discard is ``null`` until
-the hand ends; a spectator sees public information only). When there are none yet and the hand
-is still being played, the request waits up to ``S`` seconds (default ``LONG_POLL_SECONDS``,
-at most 60; ``wait=0`` answers at once) for the next one.
+the hand ends, and after it while a deal source withholds the board, ``games.deals``; a
+spectator sees public information only). When there are none yet and the hand is still being
+played, the request waits up to ``S`` seconds (default ``LONG_POLL_SECONDS``, at most 60;
+``wait=0`` answers at once) for the next one.
 
 The view is async (adrf): while it waits it holds no worker slot and no database connection,
 only a coroutine on the worker's event loop and, with Redis, one pub/sub subscription
@@ -33,7 +34,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-import engine
 from clubs.models import User
 from config.api.schema import ErrorSerializer
 from games import notify, services
@@ -135,8 +135,7 @@ def hand_events(
             fields={"after": [f"at most {hand.version}"]},
         )
     seat = seat_of(user, table)
-    state = services.hand_state(table, hand)
-    seen = engine.view(state, None if seat is None else seat.key)
+    seen = services.hand_view(table, hand, None if seat is None else seat.key)
     events = [
         {
             "version": i,

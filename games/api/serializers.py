@@ -425,8 +425,9 @@ def _datetime(value: Any) -> str | None:
 
 class HandSerializer(serializers.ModelSerializer[Hand]):
     """A hand's public information. Hosted hands show their commitment, phase and player to
-    act while played, and their result and proof only after the end; never the deal, deck,
-    salt or actions before. Context: ``table`` (seats loaded)."""
+    act while played, and their result and proof only after the end (the proof not while a
+    deal source withholds the board: ``games.deals``); never the deal, deck, salt or actions
+    before. Context: ``table`` (seats loaded)."""
 
     stake = serializers.SerializerMethodField()
     entered_by = serializers.CharField(
@@ -545,9 +546,8 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
 
     @extend_schema_field(ProofSerializer(allow_null=True))
     def get_proof(self, hand: Hand) -> dict[str, Any] | None:
-        if not self._hosted() or hand.status != Hand.Status.DONE:
-            return None
-        return {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+        """After the end; null while a deal source withholds the board (``games.deals``)."""
+        return services.hand_proof(self.table, hand)
 
 
 class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -574,7 +574,9 @@ class TrickCardSerializer(serializers.Serializer[dict[str, Any]]):
 class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     """A hand as the caller may see it. Hosted hands: the engine's seat view (``seat`` null
     for a spectator), with ``legal`` when it is the caller's turn and ``deal``, ``result``
-    and ``proof`` after the hand. Recorded hands: the complete entry and its result."""
+    and ``proof`` after the hand; while a deal source withholds the board (duplicate: other
+    tables still play it) no ``deal``, only what the seat saw during play, and ``proof``
+    null. Recorded hands: the complete entry and its result."""
 
     mode = serializers.ChoiceField(choices=Table.Mode.choices)
     number = serializers.IntegerField()

@@ -31,7 +31,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-import engine
 from clubs.models import User
 from config.api.callers import caller, signed_in
 from config.api.pagination import DefaultPagination
@@ -55,7 +54,7 @@ from games.api.serializers import (
     WorkerPingSerializer,
 )
 from games.api.sheet import SheetCSVRenderer, score_sheet, with_sentences
-from games.errors import NotYourTurn, TableConflict
+from games.errors import NotYourTurn
 from games.models import AuditEntry, Hand, LedgerEntry, Table, TableSeries, WorkerPing
 from games.permissions import TableAccess, seat_of
 
@@ -458,18 +457,21 @@ class HandConfirmView(HandScopedMixin):
 
 def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str, Any]:
     """The hand as ``user`` may see it: hosted, the engine's view for the caller's seat (a
-    spectator's when not seated), with result and proof after the end; recorded, the complete
-    entry and its result."""
+    spectator's when not seated), with result and proof after the end (while a deal source
+    withholds the board: what the seat saw during play, the result and a null proof);
+    recorded, the complete entry and its result."""
     head = {"mode": table.mode, "number": hand.number, "status": hand.status}
     if table.mode == Table.Mode.RECORDED:
         entry = {**services.common_part(table, hand.number, hand.pot_before), **(hand.entry or {})}
         return {**head, "version": hand.version, "entry": entry, "result": hand.result}
     seat = seat_of(user, table)
-    out = {**head, **engine.view(services.hand_state(table, hand), seat.key if seat else None)}
+    withheld = services.hand_withheld(table, hand)
+    seen = services.hand_view(table, hand, seat.key if seat else None, withheld=withheld)
+    out = {**head, **seen}
     out["version"] = hand.version
     if hand.status == Hand.Status.DONE:
         out["result"] = hand.result
-        out["proof"] = {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+        out["proof"] = services.hand_proof(table, hand, withheld=withheld)
     return out
 
 
@@ -487,7 +489,9 @@ class HandSeatView(HandScopedMixin):
     )
     def get(self, request: Request, table_id: int, number: int) -> Response:
         """Your seat's view (own cards, public actions, ``legal`` on your turn); non-players
-        get the spectator view. After the hand: everything, with result and proof."""
+        get the spectator view. After the hand: everything, with result and proof; while the
+        board is still being played at other tables (duplicate), only what you saw during
+        play, the result and a null proof."""
         table, hand = self.get_hand()
         return Response(seat_view(table, hand, caller(request)))
 
@@ -547,22 +551,18 @@ class HandRecordView(HandScopedMixin):
         parameters=[TABLE_ID, NUMBER],
         responses={
             200: HandRecordSerializer,
-            409: OpenApiResponse(ErrorSerializer, description="hand_in_progress."),
+            409: OpenApiResponse(
+                ErrorSerializer, description="hand_in_progress or board_not_revealed."
+            ),
         },
     )
     def get(self, request: Request, table_id: int, number: int) -> Response:
         """Hosted: the full record (form 2) with its proof, once the hand is over (409
-        ``hand_in_progress`` before). Recorded: the complete score-sheet entry."""
+        ``hand_in_progress`` before; 409 ``board_not_revealed`` while the same board is still
+        being played at other tables). Recorded: the complete score-sheet entry."""
         table, hand = self.get_hand()
         if table.mode == Table.Mode.HOSTED:
-            if hand.status != Hand.Status.DONE:
-                raise TableConflict(
-                    f"Hand {hand.number} is still being played; its record is secret until "
-                    "the end.",
-                    code="hand_in_progress",
-                )
-            record = services.hand_record_json(table, hand)
-            record["proof"] = {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+            record = services.hand_full_record(table, hand)
         else:
             record = {
                 **services.common_part(table, hand.number, hand.pot_before),

@@ -3,9 +3,10 @@
 
 By responsibility: :mod:`.tables` (open, balances, settlement, close), :mod:`.recorded`
 (score-sheet entries: :func:`table_record_hand`, :func:`hand_edit`, :func:`hand_delete`,
-:func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`),
-:mod:`.bots` (:func:`hand_bot_move`), :mod:`.pings`; :mod:`.common` holds the helpers they
-share. The public names are re-exported here.
+:func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`, and
+what a finished hand reveals: :func:`hand_view`, :func:`hand_proof`,
+:func:`hand_full_record`), :mod:`.bots` (:func:`hand_bot_move`), :mod:`.pings`;
+:mod:`.common` holds the helpers they share. The public names are re-exported here.
 """
 
 from games.services.bots import hand_bot_move, hands_waiting_for_bots
@@ -16,7 +17,17 @@ from games.services.common import (
     dealer_for,
     seat_keys,
 )
-from games.services.hosted import hand_apply_action, hand_record_json, hand_start, hand_state
+from games.services.hosted import (
+    BOARD_NOT_REVEALED,
+    hand_apply_action,
+    hand_full_record,
+    hand_proof,
+    hand_record_json,
+    hand_start,
+    hand_state,
+    hand_view,
+    hand_withheld,
+)
 from games.services.pings import ping_complete, ping_create
 from games.services.recorded import hand_confirm, hand_delete, hand_edit, table_record_hand
 from games.services.tables import (
@@ -31,6 +42,7 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "BOARD_NOT_REVEALED",
     "BOT_LEVELS",
     "COMMON_KEYS",
     "RESERVED_SEAT_KEYS",
@@ -42,9 +54,13 @@ __all__ = [
     "hand_confirm",
     "hand_delete",
     "hand_edit",
+    "hand_full_record",
+    "hand_proof",
     "hand_record_json",
     "hand_start",
     "hand_state",
+    "hand_view",
+    "hand_withheld",
     "hands_waiting_for_bots",
     "ping_complete",
     "ping_create",

@@ -1,5 +1,12 @@
 """Hosted tables: secret deals with a published commitment, moves checked by the engine, the
-state cache and the wake-ups after each move.
+state cache and the wake-ups after each move, and what a finished hand reveals.
+
+A hand is dealt from the deck a registered deal source gives (``games.deals``: a duplicate
+tournament's board) or else from the server's own shuffle. Its deal, deck and salt are secret
+while it is played and revealed once it is over, unless a deal source withholds them (the same
+board is still being played at other tables): then every reader keeps seeing only what a seat
+saw during play (:func:`hand_view`), ``proof`` is null (:func:`hand_proof`) and the full record
+is refused (:func:`hand_full_record`). Results and amounts are never withheld.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
-from games import hooks, notify, rows
+from games import deals, hooks, notify, rows
 from games.errors import (
     InvalidInput,
     NotYourTurn,
@@ -81,9 +88,105 @@ def _keep_state(key: tuple[int, str, int], state: engine.State) -> None:
         _STATES[key] = state
 
 
+BOARD_NOT_REVEALED = (
+    "This board is still being played at other tables; its deal is revealed when every table "
+    "has finished it."
+)
+#: The parts of a finished hand's seat view that are public at its end; a withheld hand's view
+#: takes everything else from the view before its last action.
+PUBLIC_AT_END = (
+    "phase",
+    "to_act",
+    "hand",
+    "hand_sizes",
+    "declarer",
+    "game",
+    "defence",
+    "trick",
+    "last_trick",
+    "tricks",
+    "offer",
+)
+
+
+def hand_withheld(table: Table, hand: Hand) -> bool:
+    """Whether a finished hosted hand's deal, deck, salt and record stay hidden for now: a
+    deal source says its board is still being played at other tables (``games.deals``).
+    Sources are asked only about finished hosted hands."""
+    return (
+        table.mode == Table.Mode.HOSTED
+        and hand.status == Hand.Status.DONE
+        and deals.withheld(table.pk, hand.number)
+    )
+
+
+def hand_proof(table: Table, hand: Hand, *, withheld: bool | None = None) -> dict[str, Any] | None:
+    """The proof of a finished hosted hand (hand-record.md, "Deal commitment"): commitment,
+    salt and deck; None before the end and while the hand is withheld. ``withheld``:
+    :func:`hand_withheld`'s answer when the caller has it already."""
+    if table.mode != Table.Mode.HOSTED or hand.status != Hand.Status.DONE:
+        return None
+    if hand_withheld(table, hand) if withheld is None else withheld:
+        return None
+    return {"commitment": hand.commitment, "salt": hand.salt, "deck": hand.deck}
+
+
+def hand_full_record(table: Table, hand: Hand) -> dict[str, Any]:
+    """The full record (form 2) of a finished hosted hand with its proof, which
+    ``engine.verify`` checks as it is. 409 ``hand_in_progress`` before the end, 409
+    ``board_not_revealed`` while the hand is withheld."""
+    if hand.status != Hand.Status.DONE:
+        raise TableConflict(
+            f"Hand {hand.number} is still being played; its record is secret until the end.",
+            code="hand_in_progress",
+        )
+    if hand_withheld(table, hand):
+        raise TableConflict(BOARD_NOT_REVEALED, code="board_not_revealed")
+    return {**hand_record_json(table, hand), "proof": hand_proof(table, hand, withheld=False)}
+
+
+def hand_view(
+    table: Table, hand: Hand, seat: str | None, *, withheld: bool | None = None
+) -> dict[str, Any]:
+    """The engine's view of a hosted hand for ``seat`` (None: a spectator): after the end
+    everything, unless the hand is withheld (:func:`hand_withheld`, or ``withheld`` when the
+    caller has asked already).
+
+    A withheld hand shows only what the seat saw during play: the engine's view of the position
+    before the last action, with what the end made public (phase, the last action, tricks,
+    the seat's own cards left). No ``deal``, no other seat's hand or discard, no talon the seat
+    did not see; hands that lay open (7 and 8) stay open with the cards they hold now.
+    """
+    seen = engine.view(hand_state(table, hand), seat)
+    if not (hand_withheld(table, hand) if withheld is None else withheld):
+        return seen
+    before = engine.view(_state_before_last(table, hand), seat)
+    out = {k: v for k, v in before.items() if k != "legal"}
+    out.update({k: seen[k] for k in PUBLIC_AT_END})
+    out["open_hands"] = {s: seen["open_hands"][s] for s in before["open_hands"]}
+    last = dict(seen["actions"][-1])
+    if "discard" in last and last["seat"] != seat:
+        last["discard"] = None  # never the last action of a hand; kept hidden all the same
+    out["actions"] = [*before["actions"], last]
+    return out
+
+
+def _state_before_last(table: Table, hand: Hand) -> engine.State:
+    """The engine state before the last action of a finished hosted hand (its version counts
+    its actions), from this process's replays when kept."""
+    key = (hand.pk, hand.commitment, hand.version - 1)
+    state = _STATES.get(key)
+    if state is None:
+        state = engine.replay({**hand_record_json(table, hand), "actions": hand.actions[:-1]})
+        transaction.on_commit(partial(_keep_state, key, state))
+    return state
+
+
 def hand_start(*, table_id: int, user: User | None) -> Hand:
     """Deal the next hand of a hosted table from a secret shuffle whose commitment is
-    published before the first call (hand-record.md, "Deal commitment")."""
+    published before the first call (hand-record.md, "Deal commitment"). When a deal source
+    gives this hand's deck order and salt (``games.deals``: a duplicate board), the hand is
+    dealt from those instead, so its commitment is the board's at every table."""
     with transaction.atomic():
         table = _lock_table(table_id)
         if user is not None:
@@ -96,7 +199,11 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
         number = 1 if last is None else last.number + 1
         pot = _pot_before(table, number)
         common = common_part(table, number, pot)
-        order, salt = engine.record.shuffled_deck(secrets.SystemRandom())
+        board = deals.deck_for(table.pk, number)
+        if board is None:
+            order, salt = engine.record.shuffled_deck(secrets.SystemRandom())
+        else:
+            order, salt = list(board[0]), board[1]
         deal = engine.deal_from_deck(order, engine.active_seats(common["seats"], common["dealer"]))
         hand = Hand.objects.create(
             table=table,
