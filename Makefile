@@ -42,6 +42,7 @@ migrate: $(STAMP) ## Apply database migrations.
 
 demo: migrate ## Load the demo accounts (idempotent).
 	$(PY) manage.py demo_data
+	$(PY) manage.py demo_tournament
 
 run: export DEBUG ?= 1
 run: demo ## Serve the API on http://127.0.0.1:8000 with the embedded defaults.

@@ -174,6 +174,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EveningStatusEnum": "clubs.models.evenings.Evening.Status",
         "MembershipRoleEnum": "clubs.models.people.Membership.Role",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "TournamentRoundStatusEnum": "tournaments.models.Round.Status",
+        "DeliveryStatusEnum": "tournaments.models.Delivery.Status",
     },
 }
 
@@ -227,6 +231,14 @@ PUBLIC_BASE_URL = env("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 EVENING_SERIES_WEEKS_AHEAD = int(env("EVENING_SERIES_WEEKS_AHEAD", "12"))
 # Standings wait this long after a change so a burst of entries is computed once.
 STANDINGS_COALESCE_SECONDS = float(env("STANDINGS_COALESCE_SECONDS", "2"))
+
+# --- Tournaments ------------------------------------------------------------------------------
+
+# Webhook deliveries (docs/webhooks.md): seconds to wait for a receiver's answer, tries before
+# a delivery fails, and the first wait between tries (doubling each time, at most an hour).
+WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
+WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
+WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "10"))
 
 # --- Logging ----------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", ApiRootView.as_view(), name="api-root"),
     path("", include("clubs.api.urls")),
     path("", include("games.api.urls")),
+    path("", include("tournaments.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

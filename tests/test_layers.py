@@ -6,6 +6,7 @@ A lower layer never imports a higher one; games learns who manages a table throu
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,8 @@ def test_clubs_never_imports_tournaments(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [ROOT / "clubs/models/people.py", ROOT / "tournaments/scoring.py"]
+    [ROOT / "clubs/models/people.py"]
+    + [ROOT / "tournaments" / name for name in ("scoring.py", "swiss.py", "prizes.py")]
     + [p for core in CORES for p in sorted((ROOT / "clubs").glob(core))],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
@@ -66,3 +68,10 @@ def test_the_base_and_the_algorithm_cores_import_no_app_above_them(path: Path) -
             assert not module.startswith(("django", "rest_framework", "clubs.models")), (
                 f"{path}: an algorithm core imports {module}; keep it free of the ORM"
             )
+
+
+@pytest.mark.parametrize("name", ["scoring.py", "swiss.py", "prizes.py"])
+def test_the_tournament_cores_import_only_the_standard_library(name: str) -> None:
+    path = ROOT / "tournaments" / name
+    modules = {module.split(".")[0] for module, _ in _imports(path)}
+    assert modules <= set(sys.stdlib_module_names) | {"__future__"}, f"{path}: {modules}"

@@ -1,4 +1,4 @@
-"""Tournaments app: tournaments, their directors and rounds; a round's tables link here."""
+"""Tournaments app: entries, rounds and their tables, results, standings, webhooks."""
 
 from django.apps import AppConfig
 
@@ -8,6 +8,11 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from tournaments import managers
+        from games import deals, hooks
+        from tournaments import managers, services
 
         managers.register()
+        hooks.listen("tournament standings", services.on_hands_changed)
+        deals.register(
+            deals.DealSource("tournament boards", services.board_deck, services.board_withheld)
+        )

@@ -1,27 +1,169 @@
-"""Tournaments: directors and rounds (tables of a round link here)."""
+"""Tournaments: entries, rounds and their tables, results, stored standings, webhooks.
+
+Terms: a *tournament* (Turnier) is run by its *directors* (Turnierleitung); a player's
+*entry* (Nennung) registers, may wait on the waitlist, checks in, plays rounds and may
+withdraw; a *round* (Runde) seats every active entry at tables of 3 or 4 (games tables,
+linked by :class:`RoundTable`, with each seat's entry in :class:`RoundSeat`); a table's
+*totals* (:class:`TableTotals`) are its result when the table plays fully offline; a *board*
+(:class:`Board`) is one deal every table of a duplicate round plays. Standings are computed by
+the worker and stored (:class:`StandingRow`); every command leaves a :class:`LogEntry`.
+"""
+
+from __future__ import annotations
+
+import uuid
 
 from django.conf import settings
 from django.db import models
 
 
 class Tournament(models.Model):
-    """A tournament run by its directors."""
+    """A tournament: its format, fixed rules, lifecycle state and standings version."""
 
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        CHECK_IN = "check_in", "Check-in"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Seating(models.TextChoices):
+        RANDOM = "random", "Random"
+        FEWEST_REPEATS = "fewest_repeats", "Fewest repeated opponents"
+        SWISS = "swiss", "Swiss (by standings)"
+
+    class Scoring(models.TextChoices):
+        BALANCE = "balance", "Balance"
+        TABLE_RANK = "table_rank", "Table-rank points"
+        DUPLICATE = "duplicate", "Duplicate matchpoints"
+
+    class Results(models.TextChoices):
+        HOSTED = "hosted", "Hosted hands"
+        RECORDED = "recorded", "Recorded score sheets"
+        TOTALS = "totals", "Table totals, confirmed by the players"
+
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        null=True,
+        blank=True,
+    )
     name = models.CharField(max_length=150)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    timezone = models.CharField(max_length=64, default="Europe/Vienna")
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    is_public = models.BooleanField(default=True)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
     )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    rules = models.JSONField(default=dict, help_text="The engine's rules object, fixed.")
+    real_money = models.BooleanField(
+        default=False, help_text="Whether the stakes are paid: the money settlement applies."
+    )
+    rounds_planned = models.PositiveSmallIntegerField(default=1)
+    deals_per_round = models.PositiveSmallIntegerField(default=12)
+    seating = models.CharField(max_length=16, choices=Seating.choices, default=Seating.RANDOM)
+    scoring = models.CharField(max_length=16, choices=Scoring.choices, default=Scoring.BALANCE)
+    results = models.CharField(max_length=16, choices=Results.choices, default=Results.RECORDED)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    lots_seed = models.BigIntegerField(default=0, help_text="The recorded seed of the lots.")
+    capacity = models.PositiveIntegerField(null=True, blank=True)
+    entry_deadline = models.DateTimeField(null=True, blank=True)
+    prizes = models.JSONField(
+        default=list, blank=True, help_text="Prize by final rank (minor units), first first."
+    )
+    requested_version = models.PositiveIntegerField(default=0)
+    computed_version = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    computations = models.PositiveIntegerField(default=0)
+    changed_at = models.DateTimeField(
+        auto_now=True, help_text="Last change of anything the public pages show."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
 
     def __str__(self) -> str:
         return self.name
 
 
+class Entry(models.Model):
+    """A player's entry: a user, or a person known by name (a substitute)."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        WAITLISTED = "waitlisted", "On the waitlist"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_entries",
+    )
+    name = models.CharField(max_length=150)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    first_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round the entry plays (late entries: later)."
+    )
+    last_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last round played before withdrawing."
+    )
+
+    class Meta:
+        ordering = ("tournament", "registered_at", "id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("tournament", "user"),
+                condition=models.Q(user__isnull=False),
+                name="entry_unique_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.tournament})"
+
+
 class Round(models.Model):
     """One round of a tournament."""
 
+    class Status(models.TextChoices):
+        SEATING = "seating", "Being seated"
+        SEATED = "seated", "Seated"
+        PLAYING = "playing", "Playing"
+        CLOSED = "closed", "Closed"
+        FAILED = "failed", "Seating failed"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SEATING)
+    seating = models.CharField(max_length=16, choices=Tournament.Seating.choices, default="random")
+    seed = models.BigIntegerField(default=0)
+    byes = models.JSONField(default=list, blank=True, help_text="Entry ids sitting out.")
+    plan = models.JSONField(null=True, blank=True, help_text="How the seating was chosen.")
+    error = models.TextField(blank=True, help_text="Why seating failed.")
+    seated_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("tournament", "number")
@@ -48,3 +190,168 @@ class RoundTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} table {self.number}"
+
+
+class RoundSeat(models.Model):
+    """Who sits where: an entry at a round's table, at seat ``position`` (key ``seat``)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    seat = models.SlugField(max_length=40)
+
+    class Meta:
+        ordering = ("round", "round_table", "position")
+        constraints = [
+            models.UniqueConstraint(fields=("round", "entry"), name="round_seat_unique_entry")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} at {self.round_table_id}, seat {self.seat}"
+
+
+class TableTotals(models.Model):
+    """An offline table's result: each seat's total, confirmed by every player at it."""
+
+    round_table = models.OneToOneField(RoundTable, on_delete=models.CASCADE, related_name="totals")
+    amounts = models.JSONField(help_text="Total by seat key; they sum to zero.")
+    declarer_wins = models.JSONField(default=dict, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    confirmed_by = models.JSONField(default=list, blank=True, help_text="Entry ids confirmed.")
+    confirmed = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"totals of {self.round_table_id} (v{self.version})"
+
+
+class Board(models.Model):
+    """A duplicate board: one deal every table of the round plays as hand ``number``. The
+    deck order and salt are secret until every table has finished the board."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    deck = models.JSONField(help_text="The deck order (secret until revealed).")
+    salt = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("round", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("round", "number"), name="board_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} board {self.number}"
+
+
+class StandingRow(models.Model):
+    """One entry's line of the stored standings (replaced by each computation)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=150)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    position = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField()
+    points = models.CharField(max_length=40, help_text="Exact points as a decimal string.")
+    rounds = models.PositiveSmallIntegerField()
+    by_round = models.JSONField(default=dict)
+    tiebreaks = models.JSONField(default=dict)
+    movement = models.IntegerField(null=True, blank=True)
+    prize = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("tournament", "position")
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.name}"
+
+
+class LogEntry(models.Model):
+    """The audit trail: who did what to the tournament, when, before and after."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("tournament", "at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class Webhook(models.Model):
+    """A URL a director registered for some of the tournament's events."""
+
+    EVENTS = ("round_seated", "result_entered", "standings_changed", "tournament_finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    events = models.JSONField(help_text="Which events it receives.")
+    secret = models.CharField(max_length=64, help_text="The HMAC-SHA256 key (shown once).")
+    is_active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("tournament", "id")
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class Delivery(models.Model):
+    """One event sent to one webhook; retried with back-off, each try an :class:`Attempt`."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=40)
+    payload = models.JSONField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("webhook", "created_at")
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.webhook_id} ({self.status})"
+
+
+class Attempt(models.Model):
+    """One try to deliver: the answer's status, or the error."""
+
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="tries")
+    number = models.PositiveSmallIntegerField()
+    at = models.DateTimeField(auto_now_add=True)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True)
+    duration_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("delivery", "number")
+
+    def __str__(self) -> str:
+        return f"{self.delivery_id} try {self.number}"

@@ -1,6 +1,6 @@
-"""Every operation of the OpenAPI schema is in a permission matrix (games' or clubs'); the
-games rows are also in the hidden-information sweep that calls every row of it as every kind
-of caller. A new endpoint without a row fails here."""
+"""Every operation of the OpenAPI schema is in a permission matrix (games', clubs' or
+tournaments'); the games rows are also in the hidden-information sweep that calls every row of
+it as every kind of caller. A new endpoint without a row fails here."""
 
 from __future__ import annotations
 
@@ -11,15 +11,18 @@ from drf_spectacular.generators import SchemaGenerator
 from tests.clubs.test_permissions import ROWS as CLUB_ROWS
 from tests.games import test_hidden_information
 from tests.games.test_permissions import ROWS
+from tests.tournaments.test_permissions import ROWS as TOURNAMENT_ROWS
 
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
 def template(path: str) -> str:
     """``/api/v1/tables/{table_id}/hands/{number}/`` and ``/api/v1/tables/{hosted}/hands/1/``
-    → ``/api/v1/tables/{}/hands/{}/``."""
+    → ``/api/v1/tables/{}/hands/{}/``; a suffix is a parameter too: ``…/standings.csv`` and
+    ``…/standings.{export_format}`` → ``…/standings.{}``."""
     path = path.split("?")[0]
     path = re.sub(r"\{[^}]*\}", "{}", path)
+    path = re.sub(r"\.[a-z]+$", ".{}", path)
     return re.sub(r"/\d+/", "/{}/", path)
 
 
@@ -34,7 +37,7 @@ def schema_operations() -> set[tuple[str, str]]:
 
 
 def test_every_schema_operation_is_in_the_permission_matrix() -> None:
-    covered = {(row.method, template(row.path)) for row in [*ROWS, *CLUB_ROWS]}
+    covered = {(row.method, template(row.path)) for row in [*ROWS, *CLUB_ROWS, *TOURNAMENT_ROWS]}
     missing = schema_operations() - covered
     assert not missing, f"add permission-matrix rows for {sorted(missing)}"
 
@@ -49,6 +52,6 @@ def test_the_hidden_information_sweep_calls_every_row_as_every_caller() -> None:
 
 
 def test_the_matrix_has_no_rows_for_endpoints_that_do_not_exist() -> None:
-    rows = [*ROWS, *CLUB_ROWS]
+    rows = [*ROWS, *CLUB_ROWS, *TOURNAMENT_ROWS]
     stale = {(row.method, template(row.path)) for row in rows} - schema_operations()
     assert not stale, f"rows for endpoints that are gone: {sorted(stale)}"

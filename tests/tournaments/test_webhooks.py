@@ -1,0 +1,592 @@
+"""Tournament webhooks against a real HTTP receiver on 127.0.0.1 that checks every signature
+itself: delivery and its headers, retries with back-off, failure after the last try, replay,
+duplicate task runs, test pings, and the directors-only API."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import socket
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from celery.exceptions import Retry
+from django.db import transaction
+from rest_framework.test import APIClient
+
+from clubs.models import User
+from tests.factories import UserFactory
+from tests.tournaments.setup import client_for
+from tournaments import services, webhooks
+from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
+from tournaments.tasks_webhooks import BACKOFF_CAP_SECONDS, backoff, deliver_webhook
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks", "no_proxy")]
+
+Capture = Callable[..., Any]
+
+
+# ---------------------------------------------------------------------------------------------
+# the receiver
+
+
+@dataclass
+class Received:
+    """One request the receiver got, and whether its signature checked out."""
+
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    signed: bool
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Receiver:
+    """A local HTTP endpoint: answers POSTs with the queued status codes (then 200), records
+    each request and checks its ``X-Preference-Signature`` with the secret of its path."""
+
+    port: int = 0
+    answers: deque[int] = field(default_factory=deque)
+    secrets: dict[str, str] = field(default_factory=dict)
+    requests: list[Received] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def url(self, name: str = "hook") -> str:
+        return f"http://127.0.0.1:{self.port}/{name}"
+
+    def expect(self, webhook: Webhook | dict[str, Any], name: str = "hook") -> None:
+        """Remember the secret the webhook at ``/name`` signs with."""
+        secret = webhook["secret"] if isinstance(webhook, dict) else webhook.secret
+        self.secrets[f"/{name}"] = secret
+
+    def answer(self, path: str, headers: dict[str, str], body: bytes) -> int:
+        secret = self.secrets.get(path, "")
+        digest = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+        signed = hmac.compare_digest(f"sha256={digest}", headers.get("X-Preference-Signature", ""))
+        with self.lock:
+            self.requests.append(Received(path, headers, body, signed))
+            return self.answers.popleft() if self.answers else 200
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    state = Receiver()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            code = state.answer(self.path, dict(self.headers.items()), body)
+            self.send_response(code)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Talk to 127.0.0.1 directly even where the environment names a proxy."""
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
+def closed_port_url() -> str:
+    """A URL nobody listens on: a port the system just gave out and took back."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/hook"
+
+
+# ---------------------------------------------------------------------------------------------
+# tournaments, users, clients
+
+
+@pytest.fixture
+def director() -> User:
+    return UserFactory.create(username="director")
+
+
+@pytest.fixture
+def tournament(director: User) -> Tournament:
+    t = Tournament.objects.create(name="Wiener Open", slug="wiener-open", status="registration")
+    t.directors.add(director)
+    return t
+
+
+@pytest.fixture
+def boss(director: User) -> APIClient:
+    return client_for(director)
+
+
+def hooks_url(t: Tournament, rest: str = "") -> str:
+    return f"/api/v1/tournaments/{t.pk}/webhooks/{rest}"
+
+
+def hook(
+    receiver: Receiver,
+    t: Tournament,
+    director: User,
+    events: list[str] | None = None,
+    name: str = "hook",
+) -> Webhook:
+    """A webhook at the receiver's ``/name``, its secret known to the receiver."""
+    created = webhooks.webhook_create(
+        user=director, tournament=t, url=receiver.url(name), events=events or list(Webhook.EVENTS)
+    )
+    receiver.expect(created, name)
+    return created
+
+
+def one_delivery(webhook: Webhook, event: str = "round_seated") -> Delivery:
+    """Emit ``event`` without sending it (the callbacks are dropped): the pending delivery."""
+    with transaction.atomic():
+        webhooks.emit(tournament_id=webhook.tournament_id, event=event, data={"round": 1})
+    return Delivery.objects.filter(webhook=webhook).latest("created_at")
+
+
+def attempts(delivery: Delivery) -> list[tuple[int, int | None]]:
+    return list(delivery.tries.order_by("number").values_list("number", "status_code"))
+
+
+# ---------------------------------------------------------------------------------------------
+# sending
+
+
+def test_a_delivery_arrives_signed_with_its_event_delivery_id_and_envelope(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    wanted = hook(receiver, tournament, director, ["round_seated"], "wanted")
+    hook(receiver, tournament, director, ["standings_changed"], "other-event")
+    off = hook(receiver, tournament, director, ["round_seated"], "inactive")
+    webhooks.webhook_update(user=director, webhook=off, is_active=False)
+    data = {"round": 2, "tables": [{"table": 1, "players": ["Anna", "Bert", "Carl"]}]}
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        webhooks.emit(tournament_id=tournament.pk, event="round_seated", data=data)
+
+    assert [r.path for r in receiver.requests] == ["/wanted"]
+    got = receiver.requests[0]
+    assert got.signed
+    delivery = Delivery.objects.get(webhook=wanted)
+    assert got.headers["Content-Type"] == "application/json"
+    assert got.headers["User-Agent"] == "preference-webhooks/1"
+    assert got.headers["X-Preference-Event"] == "round_seated"
+    assert got.headers["X-Preference-Delivery"] == str(delivery.pk)
+    envelope = got.json()
+    assert set(envelope) == {"id", "event", "tournament", "created_at", "data"}
+    assert envelope["id"] == str(delivery.pk)
+    assert envelope["event"] == "round_seated"
+    assert envelope["tournament"] == tournament.pk
+    assert envelope["data"] == data
+    assert got.body == json.dumps(envelope, sort_keys=True, separators=(",", ":")).encode()
+    assert got.headers["X-Preference-Signature"] == webhooks.sign(wanted.secret, got.body)
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.DELIVERED
+    assert delivery.delivered_at is not None
+    assert attempts(delivery) == [(1, 200)]
+
+
+def test_a_rolled_back_transaction_sends_nothing(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    hook(receiver, tournament, director)
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        webhooks.emit(tournament_id=tournament.pk, event="result_entered", data={})
+        raise RuntimeError("the command failed")
+    assert receiver.requests == []
+    assert not Delivery.objects.exists()
+
+
+def test_finishing_a_tournament_tells_its_webhooks(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    hook(receiver, tournament, director, ["tournament_finished"])
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    tournament.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_finish(user=director, tournament=tournament)
+    events = [r.headers["X-Preference-Event"] for r in receiver.requests]
+    assert events == ["tournament_finished"]
+    assert receiver.requests[0].signed
+    assert receiver.requests[0].json()["data"] == {"rounds": 0}
+
+
+def test_a_receiver_failing_twice_gets_three_attempts_and_the_delivery_is_delivered(
+    receiver: Receiver, tournament: Tournament, director: User
+) -> None:
+    delivery = one_delivery(hook(receiver, tournament, director))
+    receiver.answers.extend([500, 500, 200])
+
+    sent = [webhooks.deliver(delivery_id=str(delivery.pk)) for _ in range(3)]
+
+    assert sent == [False, False, True]
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.DELIVERED
+    assert attempts(delivery) == [(1, 500), (2, 500), (3, 200)]
+    assert all(r.signed for r in receiver.requests)
+    assert len({r.headers["X-Preference-Delivery"] for r in receiver.requests}) == 1
+    assert len({r.body for r in receiver.requests}) == 1
+
+
+@pytest.fixture
+def retrying_in_process(eager_tasks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run tasks eagerly without propagating their errors: Celery then runs each retry at
+    once, in this process (the countdown is not waited for)."""
+    from config.celery import app
+
+    monkeypatch.setattr(app.conf, "task_always_eager", True)
+    monkeypatch.setattr(app.conf, "task_eager_propagates", False)
+
+
+@pytest.mark.usefixtures("retrying_in_process")
+def test_the_task_retries_until_delivered(
+    receiver: Receiver, tournament: Tournament, director: User
+) -> None:
+    delivery = one_delivery(hook(receiver, tournament, director))
+    receiver.answers.extend([500, 502])
+
+    assert deliver_webhook.delay(str(delivery.pk)).get() is True
+
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.DELIVERED
+    assert attempts(delivery) == [(1, 500), (2, 502), (3, 200)]
+
+
+def test_the_back_off_doubles_after_each_failed_try_and_is_capped(settings: Any) -> None:
+    settings.WEBHOOK_BACKOFF_SECONDS = 10
+    assert [backoff(n) for n in (1, 2, 3, 4, 5)] == [10, 20, 40, 80, 160]
+    assert backoff(9) == 2560
+    assert backoff(10) == BACKOFF_CAP_SECONDS == 3600
+    assert backoff(500) == BACKOFF_CAP_SECONDS
+
+
+def test_the_task_asks_for_a_retry_after_the_back_off(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.WEBHOOK_BACKOFF_SECONDS = 10
+    delivery = one_delivery(hook(receiver, tournament, director))
+    receiver.answers.extend([500, 500])
+    asked: list[dict[str, Any]] = []
+
+    def retry(**options: Any) -> Retry:
+        asked.append(options)
+        return Retry()
+
+    monkeypatch.setattr(deliver_webhook, "retry", retry)
+    for _ in range(2):
+        with pytest.raises(Retry):
+            deliver_webhook.run(str(delivery.pk))
+    assert [a["countdown"] for a in asked] == [10, 20]
+    assert deliver_webhook.run(str(delivery.pk)) is True
+    assert len(asked) == 2
+
+
+def test_an_unreachable_url_records_the_error_text(tournament: Tournament, director: User) -> None:
+    webhook = webhooks.webhook_create(
+        user=director, tournament=tournament, url=closed_port_url(), events=["result_entered"]
+    )
+    delivery = one_delivery(webhook, "result_entered")
+
+    assert webhooks.deliver(delivery_id=str(delivery.pk)) is False
+
+    attempt = Attempt.objects.get(delivery=delivery)
+    assert attempt.status_code is None
+    assert "refused" in attempt.error.lower(), attempt.error
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.PENDING
+    assert delivery.attempts == 1
+
+
+def test_a_delivery_fails_after_the_maximum_attempts(
+    receiver: Receiver, tournament: Tournament, director: User, settings: Any
+) -> None:
+    settings.WEBHOOK_MAX_ATTEMPTS = 3
+    delivery = one_delivery(hook(receiver, tournament, director))
+    receiver.answers.extend([500] * 10)
+
+    assert [webhooks.deliver(delivery_id=str(delivery.pk)) for _ in range(4)] == [False] * 4
+
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.FAILED
+    assert attempts(delivery) == [(1, 500), (2, 500), (3, 500)]
+    assert len(receiver.requests) == 3
+
+
+@pytest.mark.usefixtures("retrying_in_process")
+def test_the_task_stops_at_the_last_try_without_a_celery_error(
+    receiver: Receiver, tournament: Tournament, director: User, settings: Any
+) -> None:
+    settings.WEBHOOK_MAX_ATTEMPTS = 3
+    delivery = one_delivery(hook(receiver, tournament, director))
+    receiver.answers.extend([500] * 10)
+
+    result = deliver_webhook.delay(str(delivery.pk))
+
+    assert result.successful() and result.get() is False
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.FAILED
+    assert attempts(delivery) == [(1, 500), (2, 500), (3, 500)]
+
+
+def test_a_failing_receiver_never_fails_the_command_that_emitted(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    django_capture_on_commit_callbacks: Capture,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """In-process (no broker) the first failed try raises Celery's Retry after the commit;
+    it is logged, the command stands and the delivery stays pending."""
+    hook(receiver, tournament, director, ["result_entered"])
+    receiver.answers.append(503)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        webhooks.emit(tournament_id=tournament.pk, event="result_entered", data={"table": 1})
+    delivery = Delivery.objects.get()
+    assert delivery.status == Delivery.Status.PENDING
+    assert attempts(delivery) == [(1, 503)]
+    assert any("send_webhook_delivery" in r.getMessage() for r in caplog.records)
+
+
+def test_a_duplicate_run_of_a_delivered_delivery_sends_nothing(
+    receiver: Receiver, tournament: Tournament, director: User
+) -> None:
+    delivery = one_delivery(hook(receiver, tournament, director))
+
+    assert webhooks.deliver(delivery_id=str(delivery.pk)) is True
+    assert webhooks.deliver(delivery_id=str(delivery.pk)) is True
+    deliver_webhook.delay(str(delivery.pk))
+
+    assert len(receiver.requests) == 1
+    assert attempts(delivery) == [(1, 200)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the API
+
+
+def test_a_replay_through_the_api_resends_the_same_delivery(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    boss: APIClient,
+    settings: Any,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    settings.WEBHOOK_MAX_ATTEMPTS = 2
+    webhook = hook(receiver, tournament, director)
+    delivery = one_delivery(webhook)
+    receiver.answers.extend([500, 500])
+    webhooks.deliver(delivery_id=str(delivery.pk))
+    webhooks.deliver(delivery_id=str(delivery.pk))
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.FAILED
+
+    url = hooks_url(tournament, f"{webhook.pk}/deliveries/{delivery.pk}/replay/")
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = boss.post(url, format="json")
+
+    assert answer.status_code == 202, answer.content
+    assert answer.json()["id"] == str(delivery.pk)
+    assert len(receiver.requests) == 3
+    first, replayed = receiver.requests[0], receiver.requests[-1]
+    assert replayed.signed
+    assert replayed.headers["X-Preference-Delivery"] == str(delivery.pk)
+    assert replayed.body == first.body
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.DELIVERED
+    assert attempts(delivery) == [(1, 500), (2, 500), (3, 200)]
+    log = LogEntry.objects.get(tournament=tournament, action="webhook_replay")
+    assert log.detail["delivery"] == str(delivery.pk) and log.detail["was"] == "failed"
+
+
+def test_a_director_creates_lists_changes_and_deletes_webhooks(
+    receiver: Receiver, tournament: Tournament, boss: APIClient
+) -> None:
+    body = {"url": receiver.url(), "events": ["round_seated", "tournament_finished"]}
+    created = boss.post(hooks_url(tournament), body, format="json")
+    assert created.status_code == 201, created.content
+    made = created.json()
+    assert len(made["secret"]) == 64 and int(made["secret"], 16) >= 0
+    assert made["events"] == ["round_seated", "tournament_finished"]
+    assert made["is_active"] is True
+    one = hooks_url(tournament, f"{made['id']}/")
+
+    listed = boss.get(hooks_url(tournament))
+    assert listed.status_code == 200
+    assert [w["id"] for w in listed.json()["results"]] == [made["id"]]
+    assert "secret" not in listed.json()["results"][0]
+    shown = boss.get(one).json()
+    assert "secret" not in shown and shown["url"] == receiver.url()
+
+    changed = boss.patch(one, {"events": ["result_entered"], "is_active": False}, format="json")
+    assert changed.status_code == 200, changed.content
+    assert changed.json()["events"] == ["result_entered"]
+    assert changed.json()["is_active"] is False
+    assert "secret" not in changed.json()
+
+    assert boss.delete(one).status_code == 204
+    assert boss.get(one).status_code == 404
+    actions = list(LogEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
+    assert actions == ["webhook_create", "webhook_update", "webhook_delete"]
+    assert all("secret" not in json.dumps(e.detail) for e in LogEntry.objects.all())
+
+
+def test_deliveries_are_listed_newest_first_with_their_attempts(
+    receiver: Receiver, tournament: Tournament, director: User, boss: APIClient
+) -> None:
+    webhook = hook(receiver, tournament, director)
+    older = one_delivery(webhook, "round_seated")
+    newer = one_delivery(webhook, "standings_changed")
+    receiver.answers.append(500)
+    webhooks.deliver(delivery_id=str(older.pk))
+    webhooks.deliver(delivery_id=str(older.pk))
+
+    answer = boss.get(hooks_url(tournament, f"{webhook.pk}/deliveries/"))
+
+    assert answer.status_code == 200
+    rows = answer.json()["results"]
+    assert [r["id"] for r in rows] == [str(newer.pk), str(older.pk)]
+    assert rows[0]["attempts"] == []
+    assert [(a["number"], a["status_code"]) for a in rows[1]["attempts"]] == [(1, 500), (2, 200)]
+    assert rows[1]["status"] == "delivered" and rows[1]["payload"]["id"] == str(older.pk)
+    pending = boss.get(hooks_url(tournament, f"{webhook.pk}/deliveries/?status=pending"))
+    assert [r["id"] for r in pending.json()["results"]] == [str(newer.pk)]
+
+
+def test_the_test_endpoint_pings_just_this_webhook(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    boss: APIClient,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    target = hook(receiver, tournament, director, ["result_entered"], "target")
+    hook(receiver, tournament, director, list(Webhook.EVENTS), "bystander")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = boss.post(hooks_url(tournament, f"{target.pk}/test/"), format="json")
+
+    assert answer.status_code == 202, answer.content
+    assert answer.json()["event"] == "ping"
+    assert [r.path for r in receiver.requests] == ["/target"]
+    ping = receiver.requests[0]
+    assert ping.signed and ping.headers["X-Preference-Event"] == "ping"
+    assert ping.json()["data"] == {"webhook": target.pk, "url": receiver.url("target")}
+    webhooks.webhook_update(user=director, webhook=target, is_active=False)
+    refused = boss.post(hooks_url(tournament, f"{target.pk}/test/"), format="json")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "webhook_inactive"
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        ({"url": "https://x.example/h", "events": ["round_seated", "bogus"]}, "events", "bogus"),
+        ({"url": "https://x.example/h", "events": ["ping"]}, "events", "'ping'"),
+        ({"url": "https://x.example/h", "events": []}, "events", "at least one"),
+        ({"url": "ftp://x.example/h", "events": ["round_seated"]}, "url", "http"),
+    ],
+    ids=["unknown-event", "ping-is-not-subscribable", "no-events", "ftp-url"],
+)
+def test_invalid_input_is_refused_with_the_shared_error_shape(
+    tournament: Tournament, boss: APIClient, body: dict[str, Any], field: str, words: str
+) -> None:
+    answer = boss.post(hooks_url(tournament), body, format="json")
+    assert answer.status_code == 400, answer.content
+    error = answer.json()
+    assert set(error) == {"code", "message", "fields"}
+    assert error["code"] == "validation_error"
+    assert field in error["fields"]
+    assert words in error["message"]
+    if field == "events":
+        assert all(name in error["message"] for name in Webhook.EVENTS)
+    assert not Webhook.objects.exists()
+
+
+def test_only_directors_manage_webhooks(
+    receiver: Receiver, tournament: Tournament, director: User
+) -> None:
+    webhook = hook(receiver, tournament, director)
+    delivery = one_delivery(webhook)
+    paths = [
+        ("get", hooks_url(tournament)),
+        ("post", hooks_url(tournament)),
+        ("get", hooks_url(tournament, f"{webhook.pk}/")),
+        ("patch", hooks_url(tournament, f"{webhook.pk}/")),
+        ("delete", hooks_url(tournament, f"{webhook.pk}/")),
+        ("get", hooks_url(tournament, f"{webhook.pk}/deliveries/")),
+        ("post", hooks_url(tournament, f"{webhook.pk}/deliveries/{delivery.pk}/replay/")),
+        ("post", hooks_url(tournament, f"{webhook.pk}/test/")),
+    ]
+    body = {"url": receiver.url(), "events": ["round_seated"]}
+    player = client_for(UserFactory.create(username="player"))
+    anonymous = client_for(None)
+    for method, url in paths:
+        as_player = getattr(player, method)(url, body, format="json")
+        assert as_player.status_code == 403, (method, url, as_player.content)
+        assert as_player.json()["code"] == "permission_denied"
+        as_nobody = getattr(anonymous, method)(url, body, format="json")
+        assert as_nobody.status_code == 401, (method, url, as_nobody.content)
+    # a tournament the caller cannot see does not exist for them
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
+    for method, url in paths:
+        hidden = getattr(player, method)(url, body, format="json")
+        assert hidden.status_code == 404, (method, url, hidden.content)
+    assert Webhook.objects.get().events == list(Webhook.EVENTS)
+    assert receiver.requests == []
+
+
+def test_a_webhook_of_another_tournament_is_not_found(
+    receiver: Receiver, tournament: Tournament, director: User, boss: APIClient
+) -> None:
+    other = Tournament.objects.create(name="Grazer Open", slug="grazer-open", status="registration")
+    other.directors.add(UserFactory.create(username="someone"))
+    theirs = webhooks.webhook_create(
+        user=other.directors.get(), tournament=other, url=receiver.url(), events=["round_seated"]
+    )
+    assert boss.get(hooks_url(tournament, f"{theirs.pk}/")).status_code == 404
+    assert boss.get(hooks_url(tournament, f"{theirs.pk}/deliveries/")).status_code == 404

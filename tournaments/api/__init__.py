@@ -1,0 +1,1 @@
+"""The tournament API (``/api/v1/tournaments/…``)."""

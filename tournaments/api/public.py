@@ -1,0 +1,485 @@
+"""What players, spectators and club sites read without signing in: standings, a player's
+results, exports (CSV, JSON, a printable page); and the caller's own tournament.
+
+Phones poll these during a round, so answers carry an ``ETag`` and ``Last-Modified`` naming
+the tournament's state (its ``changed_at`` and the standings version); a client that sends
+them back (``If-None-Match`` / ``If-Modified-Since``) gets a 304 without a body while nothing
+changed. The standings are rendered once per computation and kept in this process.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.http import http_date, parse_http_date_safe
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.callers import caller, signed_in
+from tournaments import permissions as tperms
+from tournaments import selectors, services
+from tournaments.api.serializers import (
+    EntrySerializer,
+    MyTournamentSerializer,
+    PlayerResultsSerializer,
+    TournamentSerializer,
+    TournamentSettlementSerializer,
+    TournamentStandingRowSerializer,
+    TournamentStandingsSerializer,
+)
+from tournaments.api.tournaments import ENTRY_ID, ERRORS, READ_ERRORS, TOURNAMENT_ID
+from tournaments.errors import NotAllowed, TournamentNotFound
+from tournaments.models import Entry, Round, RoundSeat, StandingRow, Tournament
+from tournaments.selectors import hands_export, player_rounds
+
+NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag or date sent.")
+STANDING_FIELDS = TournamentStandingRowSerializer.Meta.fields
+
+
+def _etag(t: Tournament, part: str) -> str:
+    return f'"t{t.pk}-{part}-{t.changed_at.timestamp():.6f}-{t.computed_version}"'
+
+
+def not_modified(request: Request, t: Tournament, etag: str) -> bool:
+    """Whether the client's copy (``If-None-Match``, else ``If-Modified-Since``) is current."""
+    sent = request.headers.get("If-None-Match")
+    if sent is not None:
+        return etag in [tag.strip() for tag in sent.split(",")] or sent.strip() == "*"
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+    return since is not None and int(t.changed_at.timestamp()) <= since
+
+
+def _headers(answer: HttpResponse, t: Tournament, etag: str) -> HttpResponse:
+    answer["ETag"] = etag
+    answer["Last-Modified"] = http_date(t.changed_at.timestamp())
+    answer["Cache-Control"] = "no-cache"
+    return answer
+
+
+def conditional(
+    request: Request, t: Tournament, part: str, build: Callable[[], Any]
+) -> HttpResponse:
+    """A 304 when the client's copy is current, else ``build()`` as JSON; both with the
+    ETag and Last-Modified of the tournament's state."""
+    etag = _etag(t, part)
+    if not_modified(request, t, etag):
+        return _headers(HttpResponse(status=status.HTTP_304_NOT_MODIFIED), t, etag)
+    return _headers(Response(build()), t, etag)
+
+
+# ---------------------------------------------------------------------------------------------
+# standings
+
+_BODIES: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+_LOCK = threading.Lock()
+CACHE_SIZE = 256
+_ROWS_SQL = (
+    "SELECT position, rank, entry_id, user_id, name, points, rounds, by_round, tiebreaks, "
+    "movement, prize FROM tournaments_standingrow WHERE tournament_id = %s ORDER BY position"
+)
+
+
+def _json(value: Any) -> Any:
+    """JSON columns come back as text from some databases."""
+    import json
+
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def standings_rows(t: Tournament) -> list[dict[str, Any]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_ROWS_SQL, [t.pk])
+        out = []
+        for row in cursor.fetchall():
+            item = dict(zip(STANDING_FIELDS, row, strict=True))
+            item["by_round"] = _json(item["by_round"])
+            item["tiebreaks"] = _json(item["tiebreaks"])
+            out.append(item)
+        return out
+
+
+def standings_body(t: Tournament) -> bytes:
+    """The standings answer, rendered once per computation and kept in this process."""
+    key = (t.pk, t.computed_at, t.computed_version, t.requested_version, t.status)
+    with _LOCK:
+        body = _BODIES.get(key)
+    if body is None:
+        body = JSONRenderer().render(
+            {
+                "tournament": t.pk,
+                "scoring": t.scoring,
+                "tiebreaks": list(t.tiebreaks),
+                "final": t.status == Tournament.Status.FINISHED,
+                "as_of": t.computed_at,
+                "version": t.computed_version,
+                "requested_version": t.requested_version,
+                "up_to_date": t.computed_version >= t.requested_version,
+                "rows": standings_rows(t),
+            }
+        )
+        with _LOCK:
+            _BODIES[key] = body
+            while len(_BODIES) > CACHE_SIZE:
+                _BODIES.popitem(last=False)
+    return body
+
+
+class StandingsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_standings",
+        summary="A tournament's standings",
+        description="Stored by the worker after each result (coalesced): rank, points, each "
+        "tiebreak's value, points by round, movement since the previous round and, once "
+        "finished, the prizes. `up_to_date` is false while a recomputation is pending. "
+        "Conditional: `ETag`/`If-None-Match` and `Last-Modified`/`If-Modified-Since` → 304.",
+        tags=["standings"],
+        parameters=[TOURNAMENT_ID],
+        responses={200: TournamentStandingsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        etag = _etag(t, "standings")
+        if not_modified(request, t, etag):
+            return _headers(HttpResponse(status=status.HTTP_304_NOT_MODIFIED), t, etag)
+        answer = HttpResponse(standings_body(t), content_type="application/json")
+        return _headers(answer, t, etag)
+
+
+class RecomputeView(APIView):
+    @extend_schema(
+        operation_id="tournaments_standings_recompute",
+        summary="Recompute the standings",
+        description="Directors: ask the worker to compute the standings from scratch.",
+        tags=["standings"],
+        parameters=[TOURNAMENT_ID],
+        request=None,
+        responses={202: TournamentSerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        t = selectors.tournament_for_director(user=caller(request), tournament_id=tournament_id)
+        services.request_standings(t.pk)
+        t.refresh_from_db()
+        return Response(TournamentSerializer(t).data, status=status.HTTP_202_ACCEPTED)
+
+
+# ---------------------------------------------------------------------------------------------
+# a player's results, my tournament
+
+
+def _results(t: Tournament, entry: Entry) -> dict[str, Any]:
+    row = StandingRow.objects.filter(tournament=t, entry=entry).values("rank", "points").first()
+    return {
+        "entry": EntrySerializer(entry).data,
+        "rank": row["rank"] if row else None,
+        "points": row["points"] if row else None,
+        "rounds": player_rounds(t, entry),
+    }
+
+
+class PlayerResultsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="entries_results",
+        summary="A player's results",
+        description="Per round: table, seat, opponents, the amount won there and the round's "
+        "points; the rank and points now. Duplicate boards count once every table finished "
+        "them. Conditional like the standings.",
+        tags=["standings"],
+        parameters=[TOURNAMENT_ID, ENTRY_ID],
+        responses={200: PlayerResultsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, entry_id: int) -> HttpResponse:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        entry = Entry.objects.filter(tournament=t, pk=entry_id).first()
+        if entry is None:
+            raise TournamentNotFound("There is no such entry.")
+        return conditional(request, t, f"results-{entry.pk}", lambda: _results(t, entry))
+
+
+class MyTournamentView(APIView):
+    @extend_schema(
+        operation_id="tournaments_me",
+        summary="My tournament",
+        description="Your entry, your table and seat in the open round (null between "
+        "rounds), your results so far and your rank.",
+        tags=["tournaments"],
+        parameters=[TOURNAMENT_ID],
+        responses={200: MyTournamentSerializer, **ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        user = signed_in(request)
+        t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
+        entry = Entry.objects.filter(tournament=t, user=user).first()
+        if entry is None:
+            raise TournamentNotFound("You have not entered this tournament.")
+        out = _results(t, entry)
+        out.update(next_table=None, next_seat=None, round_status=None)
+        rnd = (
+            t.rounds.exclude(status__in=(Round.Status.CLOSED, Round.Status.FAILED))
+            .order_by("-number")
+            .first()
+        )
+        if rnd is not None:
+            out["round_status"] = rnd.status
+            mine = RoundSeat.objects.filter(round=rnd, entry=entry).first()
+            if mine is not None:
+                tables = services.round_assignments(rnd)
+                out["next_table"] = next(
+                    x for x in tables if x["number"] == mine.round_table.number
+                )
+                out["next_seat"] = mine.seat
+        return Response(out)
+
+
+class MyTournamentsView(generics.ListAPIView[Tournament]):
+    serializer_class = TournamentSerializer
+    queryset = Tournament.objects.none()
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        user = signed_in(self.request)
+        entered = Entry.objects.filter(user=user).values("tournament_id")
+        return (
+            Tournament.objects.filter(pk__in=entered)
+            .prefetch_related("directors")
+            .order_by("-starts_on", "-created_at", "-id")
+        )
+
+    @extend_schema(
+        operation_id="me_tournaments",
+        summary="My tournaments",
+        description="Tournaments you entered, newest first; `…/tournaments/{tournament_id}/me/` "
+        "has your table, seat, results and rank in one.",
+        tags=["me"],
+        responses={200: TournamentSerializer(many=True), 401: ERRORS[401]},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# exports
+
+
+def _csv(rows: list[list[Any]], filename: str) -> HttpResponse:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerows(rows)
+    answer = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    answer["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return answer
+
+
+def _check_format(export_format: str) -> None:
+    if export_format not in ("csv", "json"):
+        raise TournamentNotFound("Exports come as .csv or .json.")
+
+
+CSV_RESPONSE = OpenApiResponse(OpenApiTypes.STR, description="CSV (UTF-8, header row).")
+FORMAT = OpenApiParameter(
+    "export_format", OpenApiTypes.STR, OpenApiParameter.PATH, enum=["csv", "json"]
+)
+
+
+class StandingsExportView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_standings_export",
+        summary="Export the standings",
+        description="`csv`: one row per player (position, rank, name, points, rounds, each "
+        "tiebreak, movement, prize); `json`: the standings answer.",
+        tags=["exports"],
+        parameters=[TOURNAMENT_ID, FORMAT],
+        responses={
+            (200, "text/csv"): CSV_RESPONSE,
+            (200, "application/json"): TournamentStandingsSerializer,
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request, tournament_id: int, export_format: str) -> HttpResponse:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        _check_format(export_format)
+        if export_format == "json":
+            answer = HttpResponse(standings_body(t), content_type="application/json")
+            answer["Content-Disposition"] = f'attachment; filename="{t.slug}-standings.json"'
+            return answer
+        rows = standings_rows(t)
+        header = [
+            "position",
+            "rank",
+            "entry",
+            "name",
+            "points",
+            "rounds",
+            *t.tiebreaks,
+            "movement",
+            "prize",
+        ]
+        body = [header] + [
+            [
+                r["position"],
+                r["rank"],
+                r["entry"],
+                r["name"],
+                r["points"],
+                r["rounds"],
+                *[r["tiebreaks"].get(name, "") for name in t.tiebreaks],
+                "" if r["movement"] is None else r["movement"],
+                r["prize"],
+            ]
+            for r in rows
+        ]
+        return _csv(body, f"{t.slug}-standings.csv")
+
+
+class HandsExportView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_hands_export",
+        summary="Export every hand",
+        description="Every settled hand of every round: round, table, hand, dealer, players "
+        "by seat, declarer, game, made and each seat's amount (`hand-record.md` result "
+        "fields). Never a deal: hosted deals are read at the table once the rules reveal them; "
+        "duplicate boards appear once every table finished them.",
+        tags=["exports"],
+        parameters=[TOURNAMENT_ID, FORMAT],
+        responses={
+            (200, "text/csv"): CSV_RESPONSE,
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request, tournament_id: int, export_format: str) -> HttpResponse:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        _check_format(export_format)
+        hands = hands_export(t)
+        if export_format == "json":
+            answer = HttpResponse(
+                JSONRenderer().render({"tournament": t.pk, "hands": hands}),
+                content_type="application/json",
+            )
+            answer["Content-Disposition"] = f'attachment; filename="{t.slug}-hands.json"'
+            return answer
+        header = [
+            "round",
+            "table",
+            "hand",
+            "dealer",
+            "declarer",
+            "game",
+            "made",
+            "seat",
+            "entry",
+            "name",
+            "amount",
+        ]
+        body: list[list[Any]] = [header]
+        for h in hands:
+            for p in h["players"]:
+                body.append(
+                    [
+                        h["round"],
+                        h["table"],
+                        h["hand"],
+                        h["dealer"],
+                        h["declarer"] or "",
+                        h["game"] or "",
+                        "" if h["made"] is None else h["made"],
+                        p["seat"],
+                        p["entry"],
+                        p["name"],
+                        p["amount"],
+                    ]
+                )
+        return _csv(body, f"{t.slug}-hands.csv")
+
+
+class PrintView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="tournaments_standings_print",
+        summary="Printable standings",
+        description="One HTML page for the venue's wall, readable on a phone and on paper.",
+        tags=["exports"],
+        parameters=[TOURNAMENT_ID],
+        responses={(200, "text/html"): OpenApiTypes.STR, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        rows = standings_rows(t)
+        rounds = sorted({int(r) for row in rows for r in row["by_round"]})
+        shown = [name for name in t.tiebreaks if name != "lots"]  # a draw says nothing on paper
+        for row in rows:
+            row["round_points"] = [row["by_round"].get(str(r), "–") for r in rounds]
+            row["tiebreak_values"] = [row["tiebreaks"].get(name, "") for name in shown]
+            row["prize_text"] = f"{row['prize'] / 100:.2f}" if row["prize"] else ""
+        return render(
+            request._request,
+            "tournaments/standings.html",
+            {
+                "tournament": t,
+                "rows": rows,
+                "rounds": rounds,
+                "tiebreaks": [name.replace("_", " ") for name in shown],
+                "final": t.status == Tournament.Status.FINISHED,
+                "prizes": any(row["prize"] for row in rows),
+            },
+        )
+
+
+class SettlementView(APIView):
+    @extend_schema(
+        operation_id="tournaments_settlement",
+        summary="The money settlement",
+        description="For tournaments played for real stakes: each player's net over their "
+        "closed tables and the fewest payments that settle them (the pots are one party when "
+        "money stayed in them). Directors and entrants. 409 for tournaments played for points.",
+        tags=["standings"],
+        parameters=[TOURNAMENT_ID],
+        responses={200: TournamentSettlementSerializer, **ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        user = caller(request)
+        t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
+        if not (tperms.is_director(user, t) or tperms.is_entrant(user, t)):
+            raise NotAllowed("Only the directors and the players see the settlement.")
+        return Response(TournamentSettlementSerializer(services.tournament_settlement(t)).data)
+
+
+T = "tournaments/<int:tournament_id>/"
+
+urlpatterns = [
+    path(T + "standings/", StandingsView.as_view(), name="t-standings"),
+    path(T + "standings/recompute/", RecomputeView.as_view(), name="t-recompute"),
+    path(T + "standings/print/", PrintView.as_view(), name="t-print"),
+    path(
+        T + "export/standings.<str:export_format>",
+        StandingsExportView.as_view(),
+        name="t-export-standings",
+    ),
+    path(T + "export/hands.<str:export_format>", HandsExportView.as_view(), name="t-export-hands"),
+    path(T + "entries/<int:entry_id>/results/", PlayerResultsView.as_view(), name="t-results"),
+    path(T + "me/", MyTournamentView.as_view(), name="t-me"),
+    path("me/tournaments/", MyTournamentsView.as_view(), name="me-tournaments"),
+    path(T + "settlement/", SettlementView.as_view(), name="t-settlement"),
+]

@@ -1,0 +1,315 @@
+"""Rounds: seat the next round (in the worker), start and close it, its tables and their
+assignments, offline table totals and their confirmations, and duplicate boards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.callers import caller, signed_in
+from tournaments import selectors, services
+from tournaments.api.public import NOT_MODIFIED, conditional
+from tournaments.api.serializers import (
+    BoardSerializer,
+    ConfirmInputSerializer,
+    RoundSeatingInputSerializer,
+    TotalsInputSerializer,
+    TotalsSerializer,
+    TournamentRoundDetailSerializer,
+    TournamentRoundSerializer,
+    TournamentTableSerializer,
+)
+from tournaments.api.tournaments import ERRORS, READ_ERRORS, TOURNAMENT_ID
+from tournaments.errors import TournamentNotFound
+from tournaments.models import Board, Round, RoundTable, TableTotals
+
+TAGS = ["rounds"]
+ROUND_NUMBER = OpenApiParameter("round_number", OpenApiTypes.INT, OpenApiParameter.PATH)
+TABLE_NUMBER = OpenApiParameter("table_number", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+def _round(request: Request, tournament_id: int, number: int, *, direct: bool = False) -> Round:
+    if direct:
+        t = selectors.tournament_for_director(user=caller(request), tournament_id=tournament_id)
+    else:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+    rnd = t.rounds.filter(number=number).select_related("tournament").first()
+    if rnd is None:
+        raise TournamentNotFound("There is no such round.")
+    return rnd
+
+
+def round_detail(rnd: Round) -> dict[str, Any]:
+    tables = services.round_assignments(rnd)
+    progress = {p["number"]: p for p in services.table_progress(rnd)}
+    for table in tables:
+        found = progress.get(table["number"], {})
+        table["hands_done"] = found.get("hands_done", 0)
+        table["complete"] = found.get("complete", False)
+    return dict(TournamentRoundDetailSerializer(rnd, context={"tables": tables}).data)
+
+
+class RoundListView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="rounds_list",
+        summary="A tournament's rounds",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        responses={200: TournamentRoundSerializer(many=True), 304: NOT_MODIFIED, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int) -> Any:
+        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        return conditional(
+            request,
+            t,
+            "rounds",
+            lambda: TournamentRoundSerializer(t.rounds.order_by("number"), many=True).data,
+        )
+
+    @extend_schema(
+        operation_id="rounds_seat",
+        summary="Seat the next round",
+        description="Directors. Checks at once that the round can be seated (state, a player "
+        "count that splits into tables of 3 and 4, deals that every table size divides, "
+        "accounts for hosted play) and answers 202 with the round `seating`; the worker then "
+        "chooses the seating and creates every table of the round in one transaction (or "
+        "none: the round becomes `failed` with the reason; seat it again). Poll the round, "
+        "or listen to the `round_seated` webhook. A count that cannot be split answers 409 "
+        "`unsplittable` with the options: a bye, a substitute, one more or one fewer.",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        request=RoundSeatingInputSerializer,
+        responses={202: TournamentRoundDetailSerializer, **ERRORS},
+        examples=[
+            OpenApiExample("Default method", value={}, request_only=True),
+            OpenApiExample(
+                "Swiss with a bye", value={"seating": "swiss", "byes": [17]}, request_only=True
+            ),
+        ],
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        t = selectors.tournament_for_director(user=caller(request), tournament_id=tournament_id)
+        data = RoundSeatingInputSerializer(data=request.data or {})
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        rnd = services.round_seat(
+            user=signed_in(request),
+            tournament=t,
+            method=values.get("seating"),
+            byes=values["byes"],
+            seed=values.get("seed"),
+        )
+        rnd.refresh_from_db()
+        return Response(round_detail(rnd), status=status.HTTP_202_ACCEPTED)
+
+
+class RoundDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="rounds_retrieve",
+        summary="A round and its table assignments",
+        description="Every table with its players in seat order, the games table to play or "
+        "record at, hands done and whether it is complete. Conditional (ETag, 304).",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER],
+        responses={200: TournamentRoundDetailSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, round_number: int) -> Any:
+        rnd = _round(request, tournament_id, round_number)
+        return conditional(
+            request, rnd.tournament, f"round-{rnd.number}", lambda: round_detail(rnd)
+        )
+
+
+def _round_command(name: str, summary: str, description: str, service: Any) -> Any:
+    class RoundCommandView(APIView):
+        @extend_schema(
+            operation_id=f"rounds_{name}",
+            summary=summary,
+            description=description,
+            tags=TAGS,
+            parameters=[TOURNAMENT_ID, ROUND_NUMBER],
+            request=None,
+            responses={200: TournamentRoundDetailSerializer, **ERRORS},
+        )
+        def post(self, request: Request, tournament_id: int, round_number: int) -> Response:
+            rnd = _round(request, tournament_id, round_number, direct=True)
+            rnd = service(user=signed_in(request), round=rnd)
+            rnd.refresh_from_db()
+            return Response(round_detail(rnd))
+
+    RoundCommandView.__name__ = f"Round{name.title()}View"
+    return RoundCommandView
+
+
+RoundStartView = _round_command(
+    "start", "Start a round", "Directors: seated → playing.", services.round_start
+)
+RoundCloseView = _round_command(
+    "close",
+    "Close a round",
+    "Directors: playing → closed, once every table is complete (all its deals played, or its "
+    "totals confirmed); closes each games table (the pot is settled as the rules say) and "
+    "asks for new standings. 409 `tables_unfinished` names the tables still playing.",
+    services.round_close,
+)
+
+
+def _link(rnd: Round, number: int) -> RoundTable:
+    link = RoundTable.objects.filter(round=rnd, number=number).select_related("round").first()
+    if link is None:
+        raise TournamentNotFound("There is no such table in this round.")
+    return link
+
+
+def _totals(link: RoundTable, row: TableTotals | None) -> dict[str, Any]:
+    return {
+        "round": link.round.number,
+        "table": link.number,
+        "amounts": row.amounts if row else {},
+        "declarer_wins": row.declarer_wins if row else {},
+        "confirmed_by": row.confirmed_by if row else [],
+        "confirmed": row.confirmed if row else False,
+        "version": row.version if row else 0,
+    }
+
+
+class TableView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="rounds_table",
+        summary="A table of a round",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
+        responses={200: TournamentTableSerializer, **READ_ERRORS},
+    )
+    def get(
+        self, request: Request, tournament_id: int, round_number: int, table_number: int
+    ) -> Response:
+        rnd = _round(request, tournament_id, round_number)
+        _link(rnd, table_number)
+        tables = round_detail(rnd)["tables"]
+        return Response(next(t for t in tables if t["number"] == table_number))
+
+
+class TotalsView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="totals_retrieve",
+        summary="An offline table's totals",
+        tags=["totals"],
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
+        responses={200: TotalsSerializer, **READ_ERRORS},
+    )
+    def get(
+        self, request: Request, tournament_id: int, round_number: int, table_number: int
+    ) -> Response:
+        link = _link(_round(request, tournament_id, round_number), table_number)
+        return Response(_totals(link, TableTotals.objects.filter(round_table=link).first()))
+
+    @extend_schema(
+        operation_id="totals_enter",
+        summary="Enter an offline table's totals",
+        description="For tournaments whose tables play fully offline (`results: totals`). A "
+        "player at the table enters every seat's total (they sum to zero); every other "
+        "player then confirms that version. A director's entry counts at once (after the "
+        "round closed too: a correction, audited with the values before).",
+        tags=["totals"],
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
+        request=TotalsInputSerializer,
+        responses={200: TotalsSerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                "Totals",
+                value={
+                    "amounts": {"anna": 340, "bert": -120, "carl": -220},
+                    "declarer_wins": {"anna": 5, "bert": 2, "carl": 1},
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def put(
+        self, request: Request, tournament_id: int, round_number: int, table_number: int
+    ) -> Response:
+        link = _link(_round(request, tournament_id, round_number), table_number)
+        data = TotalsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = services.totals_enter(
+            user=signed_in(request),
+            round_table=link,
+            amounts=data.validated_data["amounts"],
+            declarer_wins=data.validated_data["declarer_wins"],
+        )
+        return Response(_totals(link, row))
+
+
+class TotalsConfirmView(APIView):
+    @extend_schema(
+        operation_id="totals_confirm",
+        summary="Confirm an offline table's totals",
+        description="A player at the table confirms the version they checked; 409 "
+        "`stale_version` when the totals changed since.",
+        tags=["totals"],
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
+        request=ConfirmInputSerializer,
+        responses={200: TotalsSerializer, **ERRORS},
+        examples=[OpenApiExample("Confirm", value={"version": 1}, request_only=True)],
+    )
+    def post(
+        self, request: Request, tournament_id: int, round_number: int, table_number: int
+    ) -> Response:
+        link = _link(_round(request, tournament_id, round_number), table_number)
+        data = ConfirmInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = services.totals_confirm(
+            user=signed_in(request), round_table=link, version=data.validated_data["version"]
+        )
+        return Response(_totals(link, row))
+
+
+class BoardListView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="rounds_boards",
+        summary="A duplicate round's boards",
+        description="Every board's commitment (SHA-256 of salt and deck order) from the "
+        "start; its deck and salt once every table of the round finished it, so anyone can "
+        "check the deal (`python -m engine verify`). Empty for other scorings.",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER],
+        responses={200: BoardSerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, round_number: int) -> Response:
+        rnd = _round(request, tournament_id, round_number)
+        boards = Board.objects.filter(round=rnd).order_by("number")
+        return Response(BoardSerializer(boards, many=True).data)
+
+
+R = "tournaments/<int:tournament_id>/rounds/"
+N = R + "<int:round_number>/"
+TBL = N + "tables/<int:table_number>/"
+
+urlpatterns = [
+    path(R, RoundListView.as_view(), name="t-rounds"),
+    path(N, RoundDetailView.as_view(), name="t-round"),
+    path(N + "start/", RoundStartView.as_view(), name="t-round-start"),
+    path(N + "close/", RoundCloseView.as_view(), name="t-round-close"),
+    path(N + "boards/", BoardListView.as_view(), name="t-round-boards"),
+    path(TBL, TableView.as_view(), name="t-round-table"),
+    path(TBL + "totals/", TotalsView.as_view(), name="t-totals"),
+    path(TBL + "totals/confirm/", TotalsConfirmView.as_view(), name="t-totals-confirm"),
+]

@@ -1,0 +1,361 @@
+"""Serializers for the tournament API: resources out, commands in (JSON only)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
+
+
+def lots_commitment(seed: int) -> str:
+    """The published commitment to the lots seed."""
+    return hashlib.sha256(f"lots:{seed}".encode()).hexdigest()
+
+
+RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    """A tournament: info, format, lifecycle state and standings version."""
+
+    directors: serializers.PrimaryKeyRelatedField[Any] = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
+    rules = serializers.JSONField(help_text=RULES_HELP)
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    prizes = serializers.ListField(child=serializers.IntegerField(min_value=0))
+    entries_count = serializers.SerializerMethodField()
+    rounds_played = serializers.SerializerMethodField()
+    lots_seed = serializers.SerializerMethodField(
+        help_text="The seed of the lots tiebreak, published once the tournament is finished."
+    )
+    lots_commitment = serializers.SerializerMethodField(
+        help_text='SHA-256 of "lots:<seed>", published from the start: the seed cannot be '
+        "changed afterwards, and nobody can know the draw before the end."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = (
+            "id",
+            "club",
+            "name",
+            "slug",
+            "description",
+            "venue",
+            "timezone",
+            "starts_on",
+            "ends_on",
+            "is_public",
+            "status",
+            "directors",
+            "rules",
+            "real_money",
+            "rounds_planned",
+            "deals_per_round",
+            "seating",
+            "scoring",
+            "results",
+            "tiebreaks",
+            "lots_seed",
+            "lots_commitment",
+            "capacity",
+            "entry_deadline",
+            "prizes",
+            "entries_count",
+            "rounds_played",
+            "requested_version",
+            "computed_version",
+            "computed_at",
+            "changed_at",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    def get_lots_seed(self, t: Tournament) -> int | None:
+        return t.lots_seed if t.status == Tournament.Status.FINISHED else None
+
+    def get_lots_commitment(self, t: Tournament) -> str:
+        return lots_commitment(t.lots_seed)
+
+    def get_entries_count(self, t: Tournament) -> int:
+        found = getattr(t, "entries_count", None)
+        if found is not None:
+            return int(found)
+        return t.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+
+    def get_rounds_played(self, t: Tournament) -> int:
+        return t.rounds.filter(status=Round.Status.CLOSED).count()
+
+
+class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
+    """Create a tournament (a draft; you direct it). Every format field has a default."""
+
+    name = serializers.CharField(max_length=150)
+    slug = serializers.SlugField(max_length=80, required=False)
+    club = serializers.IntegerField(required=False, allow_null=True)
+    description = serializers.CharField(required=False, allow_blank=True)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    timezone = serializers.CharField(max_length=64, required=False)
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    ends_on = serializers.DateField(required=False, allow_null=True)
+    is_public = serializers.BooleanField(required=False)
+    rules = serializers.JSONField(required=False, help_text=RULES_HELP)
+    real_money = serializers.BooleanField(required=False)
+    rounds_planned = serializers.IntegerField(min_value=1, required=False)
+    deals_per_round = serializers.IntegerField(min_value=1, required=False)
+    seating = serializers.ChoiceField(Tournament.Seating.choices, required=False)
+    scoring = serializers.ChoiceField(Tournament.Scoring.choices, required=False)
+    results = serializers.ChoiceField(Tournament.Results.choices, required=False)
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+    lots_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
+    capacity = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    entry_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    prizes = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False)
+
+
+class TournamentPatchSerializer(TournamentInputSerializer):
+    name = serializers.CharField(max_length=150, required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        fields.pop("club", None)
+        return fields
+
+
+class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class DirectorInputSerializer(serializers.Serializer[dict[str, Any]]):
+    user = serializers.IntegerField(help_text="The user to add as a director.")
+
+
+class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
+    class Meta:
+        model = LogEntry
+        fields = ("id", "at", "user", "action", "round_number", "detail")
+        read_only_fields = fields
+
+
+class EntrySerializer(serializers.ModelSerializer[Entry]):
+    """An entry: the player (user, or only a name for a substitute) and their state."""
+
+    class Meta:
+        model = Entry
+        fields = (
+            "id",
+            "tournament",
+            "user",
+            "name",
+            "status",
+            "registered_at",
+            "checked_in_at",
+            "withdrawn_at",
+            "first_round",
+            "last_round",
+        )
+        read_only_fields = fields
+
+
+class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
+    """Empty to enter yourself. Directors add a player by ``user`` or by ``name`` (a
+    substitute), checked in unless ``checked_in`` is false; while the tournament runs this is
+    a late entry, playing from the next round."""
+
+    user = serializers.IntegerField(required=False)
+    name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    checked_in = serializers.BooleanField(required=False, default=True)
+
+
+class TournamentPlayerSerializer(serializers.Serializer[dict[str, Any]]):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    seat = serializers.CharField(help_text="The seat key at the games table.")
+    position = serializers.IntegerField()
+
+
+class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField(help_text="Table number in the round.")
+    table = serializers.IntegerField(help_text="The games table (…/tables/{table_id}/).")
+    players = TournamentPlayerSerializer(many=True)
+    hands_done = serializers.IntegerField(required=False)
+    complete = serializers.BooleanField(required=False)
+
+
+class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
+    """A round: its state, how it was seated, and (in the detail) its tables."""
+
+    class Meta:
+        model = Round
+        fields = (
+            "id",
+            "number",
+            "status",
+            "seating",
+            "seed",
+            "byes",
+            "plan",
+            "error",
+            "seated_at",
+            "started_at",
+            "closed_at",
+        )
+        read_only_fields = fields
+
+
+class TournamentRoundDetailSerializer(TournamentRoundSerializer):
+    tables = serializers.SerializerMethodField()
+
+    class Meta(TournamentRoundSerializer.Meta):
+        fields = (*TournamentRoundSerializer.Meta.fields, "tables")  # type: ignore[assignment]
+        read_only_fields = fields  # type: ignore[assignment]
+
+    @extend_schema_field(TournamentTableSerializer(many=True))
+    def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
+        return list(self.context.get("tables", []))
+
+
+class RoundSeatingInputSerializer(serializers.Serializer[dict[str, Any]]):
+    """Seat the next round. Defaults: the tournament's seating method, no byes, a fresh
+    random seed (recorded)."""
+
+    seating = serializers.ChoiceField(Tournament.Seating.choices, required=False)
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        help_text="Entries that sit this round out.",
+    )
+    seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
+
+
+class TotalsSerializer(serializers.Serializer[dict[str, Any]]):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    amounts = serializers.DictField(child=serializers.IntegerField())
+    declarer_wins = serializers.DictField(child=serializers.IntegerField())
+    confirmed_by = serializers.ListField(child=serializers.IntegerField())
+    confirmed = serializers.BooleanField()
+    version = serializers.IntegerField()
+
+
+class TotalsInputSerializer(serializers.Serializer[dict[str, Any]]):
+    amounts = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Total by seat key; they sum to zero."
+    )
+    declarer_wins = serializers.DictField(
+        child=serializers.IntegerField(min_value=0), required=False, default=dict
+    )
+
+
+class ConfirmInputSerializer(serializers.Serializer[dict[str, Any]]):
+    version = serializers.IntegerField(help_text="The totals version you checked.")
+
+
+class BoardSerializer(serializers.ModelSerializer[Board]):
+    """A duplicate board: its commitment always; deck and salt once every table finished it."""
+
+    deck = serializers.SerializerMethodField()
+    salt = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Board
+        fields = ("number", "commitment", "revealed_at", "deck", "salt")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_deck(self, board: Board) -> list[str] | None:
+        return list(board.deck) if board.revealed_at else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_salt(self, board: Board) -> str | None:
+        return board.salt if board.revealed_at else None
+
+
+class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
+    entry = serializers.IntegerField(source="entry_id")
+    user = serializers.IntegerField(source="user_id", allow_null=True)
+
+    class Meta:
+        model = StandingRow
+        fields = (
+            "position",
+            "rank",
+            "entry",
+            "user",
+            "name",
+            "points",
+            "rounds",
+            "by_round",
+            "tiebreaks",
+            "movement",
+            "prize",
+        )
+        read_only_fields = fields
+
+
+class TournamentStandingsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The stored standings, in order (ties share a rank), as of ``as_of``."""
+
+    tournament = serializers.IntegerField()
+    scoring = serializers.CharField()
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    final = serializers.BooleanField(help_text="True once the tournament is finished.")
+    as_of = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    requested_version = serializers.IntegerField()
+    up_to_date = serializers.BooleanField()
+    rows = TournamentStandingRowSerializer(many=True)
+
+
+class ResultRoundSerializer(serializers.Serializer[dict[str, Any]]):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    games_table = serializers.IntegerField()
+    seat = serializers.CharField()
+    opponents = serializers.ListField(child=serializers.CharField())
+    amount = serializers.IntegerField(allow_null=True)
+    points = serializers.CharField(allow_null=True)
+
+
+class PlayerResultsSerializer(serializers.Serializer[dict[str, Any]]):
+    entry = EntrySerializer()
+    rank = serializers.IntegerField(allow_null=True)
+    points = serializers.CharField(allow_null=True)
+    rounds = ResultRoundSerializer(many=True)
+
+
+class MyTournamentSerializer(PlayerResultsSerializer):
+    next_table = TournamentTableSerializer(allow_null=True)
+    next_seat = serializers.CharField(allow_null=True)
+    round_status = serializers.CharField(allow_null=True)
+
+
+class TournamentPartySerializer(serializers.Serializer[dict[str, Any]]):
+    entry = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class TournamentPaymentSerializer(serializers.Serializer[dict[str, Any]]):
+    payer = TournamentPartySerializer(source="from")
+    payee = TournamentPartySerializer(source="to")
+    amount = serializers.IntegerField()
+
+
+class TournamentNetSerializer(serializers.Serializer[dict[str, Any]]):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    net = serializers.IntegerField()
+
+
+class TournamentSettlementSerializer(serializers.Serializer[dict[str, Any]]):
+    tournament = serializers.IntegerField()
+    final = serializers.BooleanField()
+    nets = TournamentNetSerializer(many=True)
+    pot = serializers.IntegerField()
+    payments = TournamentPaymentSerializer(many=True)

@@ -1,0 +1,461 @@
+"""Tournaments: the tournament itself, its lifecycle commands, directors, audit log and
+entries (``docs/tournaments.md``).
+
+Views parse input with a serializer, find the tournament through a selector scoped to the
+caller (a draft or private tournament does not exist for outsiders: 404; directors'
+operations answer 403 to those who may see it but not run it), call one service (which checks
+again under the tournament's row lock) and serialize the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpResponse
+from django.urls import path
+from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.models import User
+from config.api.callers import caller, signed_in
+from config.api.schema import ErrorSerializer
+from tournaments import selectors, services
+from tournaments.api.serializers import (
+    DirectorInputSerializer,
+    EntryInputSerializer,
+    EntrySerializer,
+    LogEntrySerializer,
+    ReasonSerializer,
+    TournamentInputSerializer,
+    TournamentPatchSerializer,
+    TournamentSerializer,
+)
+from tournaments.errors import InvalidInput, TournamentNotFound
+from tournaments.models import Entry, LogEntry, Tournament
+
+TAGS = ["tournaments"]
+TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+ENTRY_ID = OpenApiParameter("entry_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+USER_ID = OpenApiParameter("user_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input."),
+    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not a director of the tournament."),
+    404: OpenApiResponse(ErrorSerializer, description="No such tournament (or not visible)."),
+    409: OpenApiResponse(ErrorSerializer, description="Not allowed in the current state."),
+}
+READ_ERRORS = {404: ERRORS[404]}
+CREATE_EXAMPLE = {
+    "name": "Wiener Frühjahrsturnier",
+    "venue": "Café Sperl, Wien",
+    "starts_on": "2027-03-13",
+    "rules": {"variant": "wien", "dealer_contribution": 10, "pot_cap": 100},
+    "rounds_planned": 4,
+    "deals_per_round": 24,
+    "seating": "fewest_repeats",
+    "scoring": "table_rank",
+    "results": "recorded",
+    "tiebreaks": ["declarer_wins", "best_round", "lots"],
+    "capacity": 48,
+    "prizes": [10000, 5000, 2500],
+}
+
+
+def _tournament(request: Request, tournament_id: int, *, direct: bool = False) -> Tournament:
+    if direct:
+        return selectors.tournament_for_director(user=caller(request), tournament_id=tournament_id)
+    return selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+
+
+def _out(t: Tournament, code: int = status.HTTP_200_OK) -> Response:
+    t.refresh_from_db()
+    return Response(TournamentSerializer(t).data, status=code)
+
+
+class TournamentFilter(filters.FilterSet):
+    """Filter tournaments by state, organising club or name."""
+
+    name = filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Tournament
+        fields = ("status", "club", "name")
+
+
+class TournamentListView(generics.ListAPIView[Tournament]):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+    queryset = Tournament.objects.none()
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return (
+            selectors.tournaments_for_user(user=caller(self.request))
+            .annotate(
+                entries_count=Count(
+                    "entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN), distinct=True
+                )
+            )
+            .prefetch_related("directors")
+            .order_by("-starts_on", "-created_at", "-id")
+        )
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        summary="Tournaments",
+        description="Public tournaments out of the draft state, and those you run or entered.",
+        tags=TAGS,
+        responses={200: TournamentSerializer(many=True)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        summary="Create a tournament",
+        description="A draft: you become its director. A club's tournament is created by the "
+        "club's owners and admins, who then run it too.",
+        tags=TAGS,
+        request=TournamentInputSerializer,
+        responses={201: TournamentSerializer, **ERRORS},
+        examples=[OpenApiExample("Tournament", value=CREATE_EXAMPLE, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = TournamentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club_id = values.pop("club", None)
+        t = services.tournament_create(user=signed_in(request), club_id=club_id, **values)
+        return _out(t, status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="tournaments_retrieve",
+        summary="A tournament",
+        description="Public once out of the draft state. Answers carry `ETag` and "
+        "`Last-Modified`; send them back (`If-None-Match`) for a 304 while nothing changed.",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        responses={
+            200: TournamentSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            **READ_ERRORS,
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        from tournaments.api.public import conditional
+
+        t = _tournament(request, tournament_id)
+        return conditional(request, t, "info", lambda: TournamentSerializer(t).data)
+
+    @extend_schema(
+        operation_id="tournaments_partial_update",
+        summary="Change a tournament",
+        description="Directors. The format (rules, rounds, deals, seating, scoring, results, "
+        "tiebreaks, lots seed) is fixed once the first round is seated.",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        request=TournamentPatchSerializer,
+        responses={200: TournamentSerializer, **ERRORS},
+        examples=[OpenApiExample("Venue", value={"venue": "Café Landtmann"}, request_only=True)],
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        t = _tournament(request, tournament_id, direct=True)
+        data = TournamentPatchSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        t = services.tournament_update(user=signed_in(request), tournament=t, **data.validated_data)
+        return _out(t)
+
+    @extend_schema(
+        operation_id="tournaments_destroy",
+        summary="Delete a draft tournament",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        t = _tournament(request, tournament_id, direct=True)
+        services.tournament_delete(user=signed_in(request), tournament=t)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _command(name: str, summary: str, description: str, service: Any, reason: bool = False) -> Any:
+    class CommandView(APIView):
+        @extend_schema(
+            operation_id=f"tournaments_{name}",
+            summary=summary,
+            description=description,
+            tags=TAGS,
+            parameters=[TOURNAMENT_ID],
+            request=ReasonSerializer if reason else None,
+            responses={200: TournamentSerializer, **ERRORS},
+            examples=[
+                OpenApiExample(
+                    "Reason", value={"reason": "Table 4's sheet was misread."}, request_only=True
+                )
+            ]
+            if reason
+            else [],
+        )
+        def post(self, request: Request, tournament_id: int) -> Response:
+            t = _tournament(request, tournament_id, direct=True)
+            extra: dict[str, Any] = {}
+            if reason:
+                data = ReasonSerializer(data=request.data or {})
+                data.is_valid(raise_exception=True)
+                extra["reason"] = data.validated_data["reason"]
+            return _out(service(user=signed_in(request), tournament=t, **extra))
+
+    CommandView.__name__ = f"{name.title().replace('_', '')}View"
+    return CommandView
+
+
+OpenRegistrationView = _command(
+    "open_registration",
+    "Open registration",
+    "draft → registration: players enter (up to the capacity, then the waitlist) until the "
+    "entry deadline.",
+    services.tournament_open_registration,
+)
+OpenCheckInView = _command(
+    "open_check_in",
+    "Open check-in",
+    "registration → check-in: entries close (directors still add players); entrants check "
+    "in. Seating the first round starts the tournament.",
+    services.tournament_open_check_in,
+)
+FinishView = _command(
+    "finish",
+    "Finish the tournament",
+    "running → finished, once no round is open: final standings with the prizes; webhooks "
+    "hear `tournament_finished`.",
+    services.tournament_finish,
+)
+ReopenView = _command(
+    "reopen",
+    "Reopen a finished tournament",
+    "finished → running, for a correction after the end; audited with the reason.",
+    services.tournament_reopen,
+    reason=True,
+)
+
+
+class DirectorListView(APIView):
+    @extend_schema(
+        operation_id="tournaments_directors_add",
+        summary="Add a director",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        request=DirectorInputSerializer,
+        responses={200: TournamentSerializer, **ERRORS},
+        examples=[OpenApiExample("Director", value={"user": 7}, request_only=True)],
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        t = _tournament(request, tournament_id, direct=True)
+        data = DirectorInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        director = User.objects.filter(pk=data.validated_data["user"], is_active=True).first()
+        if director is None:
+            raise InvalidInput("There is no such user.", fields={"user": ["unknown user"]})
+        services.director_add(user=signed_in(request), tournament=t, director=director)
+        return _out(t)
+
+
+class DirectorDetailView(APIView):
+    @extend_schema(
+        operation_id="tournaments_directors_remove",
+        summary="Remove a director",
+        description="A tournament keeps at least one director.",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID, USER_ID],
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, tournament_id: int, user_id: int) -> Response:
+        t = _tournament(request, tournament_id, direct=True)
+        director = User.objects.filter(pk=user_id).first()
+        if director is None:
+            raise TournamentNotFound("There is no such user.")
+        services.director_remove(user=signed_in(request), tournament=t, director=director)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogView(generics.ListAPIView[LogEntry]):
+    serializer_class = LogEntrySerializer
+    queryset = LogEntry.objects.none()
+
+    def get_queryset(self) -> QuerySet[LogEntry]:
+        t = _tournament(self.request, self.kwargs["tournament_id"], direct=True)
+        return LogEntry.objects.filter(tournament=t).order_by("-at", "-id")
+
+    @extend_schema(
+        operation_id="tournaments_log",
+        summary="The audit log",
+        description="Every command: who, when, what, with the values before and after "
+        "(corrections included). Newest first. Directors only.",
+        tags=TAGS,
+        parameters=[TOURNAMENT_ID],
+        responses={200: LogEntrySerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# entries
+
+
+class EntryFilter(filters.FilterSet):
+    class Meta:
+        model = Entry
+        fields = ("status",)
+
+
+class EntryListView(generics.ListAPIView[Entry]):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = EntrySerializer
+    filterset_class = EntryFilter
+    queryset = Entry.objects.none()
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        t = _tournament(self.request, self.kwargs["tournament_id"])
+        return Entry.objects.filter(tournament=t).order_by("registered_at", "id")
+
+    @extend_schema(
+        operation_id="entries_list",
+        summary="A tournament's entries",
+        description="In order of entry; filter by `status` (the waitlist is "
+        "`status=waitlisted`, in its order).",
+        tags=["entries"],
+        parameters=[TOURNAMENT_ID],
+        responses={200: EntrySerializer(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="entries_create",
+        summary="Enter, or add a player",
+        description="Without a body: enter yourself (registration must be open and the "
+        "deadline not passed; past the capacity you are waitlisted). Directors add a player by "
+        "`user` or `name` at any time before the end; while the tournament runs that is a late "
+        "entry, between rounds.",
+        tags=["entries"],
+        parameters=[TOURNAMENT_ID],
+        request=EntryInputSerializer,
+        responses={201: EntrySerializer, **ERRORS},
+        examples=[
+            OpenApiExample("Enter yourself", value={}, request_only=True),
+            OpenApiExample("Add a substitute", value={"name": "Franz Huber"}, request_only=True),
+        ],
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        t = _tournament(request, tournament_id)
+        data = EntryInputSerializer(data=request.data or {})
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        user = signed_in(request)
+        if "user" not in values and not values.get("name"):
+            entry = services.entry_register(user=user, tournament=t)
+        else:
+            player = None
+            if "user" in values:
+                player = User.objects.filter(pk=values["user"], is_active=True).first()
+                if player is None:
+                    raise InvalidInput("There is no such user.", fields={"user": ["unknown"]})
+            entry = services.entry_add(
+                user=user,
+                tournament=t,
+                player=player,
+                name=values.get("name", ""),
+                checked_in=values["checked_in"],
+            )
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+def _entry(request: Request, tournament_id: int, entry_id: int) -> Entry:
+    t = _tournament(request, tournament_id)
+    entry = Entry.objects.filter(pk=entry_id, tournament=t).select_related("tournament").first()
+    if entry is None:
+        raise TournamentNotFound("There is no such entry.")
+    return entry
+
+
+class EntryDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="entries_retrieve",
+        summary="An entry",
+        tags=["entries"],
+        parameters=[TOURNAMENT_ID, ENTRY_ID],
+        responses={200: EntrySerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        return Response(EntrySerializer(_entry(request, tournament_id, entry_id)).data)
+
+
+class EntryCheckInView(APIView):
+    @extend_schema(
+        operation_id="entries_check_in",
+        summary="Check in",
+        description="The player, or a director for them: during check-in, or between rounds "
+        "(then they play from the next round).",
+        tags=["entries"],
+        parameters=[TOURNAMENT_ID, ENTRY_ID],
+        request=None,
+        responses={200: EntrySerializer, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        entry = _entry(request, tournament_id, entry_id)
+        entry = services.entry_check_in(user=signed_in(request), entry=entry)
+        return Response(EntrySerializer(entry).data)
+
+
+class EntryWithdrawView(APIView):
+    @extend_schema(
+        operation_id="entries_withdraw",
+        summary="Withdraw",
+        description="The player, or a director: before the first round or between rounds. "
+        "Rounds played keep counting; a freed place goes to the first on the waitlist.",
+        tags=["entries"],
+        parameters=[TOURNAMENT_ID, ENTRY_ID],
+        request=ReasonSerializer,
+        responses={200: EntrySerializer, **ERRORS},
+        examples=[OpenApiExample("Ill", value={"reason": "Ill"}, request_only=True)],
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        entry = _entry(request, tournament_id, entry_id)
+        data = ReasonSerializer(data=request.data or {})
+        data.is_valid(raise_exception=True)
+        entry = services.entry_withdraw(
+            user=signed_in(request), entry=entry, reason=data.validated_data["reason"]
+        )
+        return Response(EntrySerializer(entry).data)
+
+
+T = "tournaments/<int:tournament_id>/"
+
+urlpatterns = [
+    path("tournaments/", TournamentListView.as_view(), name="tournaments"),
+    path(T, TournamentDetailView.as_view(), name="tournament"),
+    path(T + "open-registration/", OpenRegistrationView.as_view(), name="t-open-registration"),
+    path(T + "open-check-in/", OpenCheckInView.as_view(), name="t-open-check-in"),
+    path(T + "finish/", FinishView.as_view(), name="t-finish"),
+    path(T + "reopen/", ReopenView.as_view(), name="t-reopen"),
+    path(T + "directors/", DirectorListView.as_view(), name="t-directors"),
+    path(T + "directors/<int:user_id>/", DirectorDetailView.as_view(), name="t-director"),
+    path(T + "log/", LogView.as_view(), name="t-log"),
+    path(T + "entries/", EntryListView.as_view(), name="t-entries"),
+    path(T + "entries/<int:entry_id>/", EntryDetailView.as_view(), name="t-entry"),
+    path(T + "entries/<int:entry_id>/check-in/", EntryCheckInView.as_view(), name="t-check-in"),
+    path(T + "entries/<int:entry_id>/withdraw/", EntryWithdrawView.as_view(), name="t-withdraw"),
+]

@@ -1,0 +1,38 @@
+"""Domain errors raised by tournament services; the API maps them to the shared error shape
+``{"code", "message", "fields"}``."""
+
+from rest_framework import status
+
+from config.api.errors import Conflict, DomainError
+
+
+class TournamentNotFound(DomainError):
+    """The tournament (or a thing in it) does not exist for this caller (HTTP 404): drafts
+    and private tournaments do not exist for those who may not see them."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+    code = "not_found"
+    default_message = "There is no such tournament."
+
+
+class NotAllowed(DomainError):
+    """The caller may not do this (HTTP 403)."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    code = "permission_denied"
+    default_message = "Only the tournament's directors may do that."
+
+
+class InvalidInput(DomainError):
+    """Input that is wrong for a reason a serializer cannot see (HTTP 400)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "validation_error"
+    default_message = "The request is invalid."
+
+
+class TournamentConflict(Conflict):
+    """The tournament's state does not allow this now (HTTP 409); ``code`` says why
+    (``wrong_state``, ``round_open``, ``unsplittable``, ...)."""
+
+    code = "tournament_conflict"

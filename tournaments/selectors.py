@@ -1,0 +1,183 @@
+"""Reads for tournaments, scoped to the caller. A tournament the caller may not see does not
+exist for them (:class:`~tournaments.errors.TournamentNotFound`, 404); one they may see but
+not run answers 403 on directors' operations."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from clubs.models import Membership
+from clubs.permissions import AnyUser
+from games.models import Hand
+from tournaments import permissions
+from tournaments.errors import NotAllowed, TournamentNotFound
+from tournaments.models import Entry, RoundSeat, RoundTable, Tournament
+
+
+def tournaments_for_user(*, user: AnyUser) -> QuerySet[Tournament]:
+    """Tournaments the caller may see: listed ones, and those they run or entered."""
+    qs = Tournament.objects.select_related("club")
+    listed = Q(is_public=True) & ~Q(status=Tournament.Status.DRAFT)
+    if not user.is_authenticated:
+        return qs.filter(listed)
+    if user.is_staff:
+        return qs
+    clubs = Membership.objects.filter(user_id=user.pk, role__in=Membership.MANAGERS).values(
+        "club_id"
+    )
+    entered = Entry.objects.filter(user_id=user.pk).values("tournament_id")
+    return qs.filter(
+        listed | Q(directors=user.pk) | Q(club_id__in=clubs) | Q(pk__in=entered)
+    ).distinct()
+
+
+def tournament_for_user(*, user: AnyUser, tournament_id: int) -> Tournament:
+    """The tournament if the caller may see it; 404 otherwise."""
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is None or not permissions.can_see(user, tournament):
+        raise TournamentNotFound()
+    return tournament
+
+
+def tournament_for_director(*, user: AnyUser, tournament_id: int) -> Tournament:
+    """The tournament if the caller runs it; 404 when they cannot see it, 403 when they can."""
+    tournament = tournament_for_user(user=user, tournament_id=tournament_id)
+    if not permissions.is_director(user, tournament):
+        raise NotAllowed()
+    return tournament
+
+
+# ---------------------------------------------------------------------------------------------
+# results and exports (never a deal; duplicate boards only once every table finished them)
+
+
+def _counted_hands(t: Tournament, table_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Settled hands (numbered up to the round's deals) of the given tables; in duplicate,
+    only the boards every table of their round has finished."""
+    from tournaments.models import Board
+
+    hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    rows = Hand.objects.filter(
+        table_id__in=table_ids, status=Hand.Status.DONE, number__lte=t.deals_per_round
+    ).order_by("table_id", "number")
+    revealed: set[tuple[int, int]] | None = None
+    if t.scoring == Tournament.Scoring.DUPLICATE:
+        revealed = set(
+            Board.objects.filter(
+                round__tables__table_id__in=table_ids, revealed_at__isnull=False
+            ).values_list("round__tables__table_id", "number")
+        )
+    for table_id, number, dealer, result in rows.values_list(
+        "table_id", "number", "dealer", "result"
+    ):
+        if revealed is not None and (table_id, number) not in revealed:
+            continue
+        hands[table_id].append({"number": number, "dealer": dealer, "result": result or {}})
+    return hands
+
+
+def hands_export(t: Tournament) -> list[dict[str, Any]]:
+    """Every counted hand of the tournament, by round, table and number, with each seat's
+    player and amount."""
+    links = list(
+        RoundTable.objects.filter(round__tournament=t)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    seats: dict[int, list[RoundSeat]] = defaultdict(list)
+    for seat in RoundSeat.objects.filter(round__tournament=t).select_related("entry"):
+        seats[seat.round_table_id].append(seat)
+    hands = _counted_hands(t, [link.table_id for link in links])
+    out = []
+    for link in links:
+        at_table = sorted(seats[link.pk], key=lambda s: s.position)
+        for hand in hands[link.table_id]:
+            result = hand["result"]
+            delta = result.get("delta") or {}
+            game = result.get("game")
+            out.append(
+                {
+                    "round": link.round.number,
+                    "table": link.number,
+                    "games_table": link.table_id,
+                    "hand": hand["number"],
+                    "dealer": hand["dealer"],
+                    "declarer": result.get("declarer"),
+                    "game": game.get("type") if isinstance(game, dict) else game,
+                    "made": result.get("made"),
+                    "players": [
+                        {
+                            "seat": s.seat,
+                            "entry": s.entry_id,
+                            "name": s.entry.name,
+                            "amount": int(delta.get(s.seat, 0)),
+                        }
+                        for s in at_table
+                    ],
+                }
+            )
+    return out
+
+
+def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
+    """The entry's rounds: table, seat, opponents, amount there and the round's points."""
+    from tournaments.models import StandingRow, TableTotals
+
+    mine = list(
+        RoundSeat.objects.filter(entry=entry)
+        .select_related("round", "round_table")
+        .order_by("round__number")
+    )
+    by_round = (
+        StandingRow.objects.filter(tournament=t, entry=entry)
+        .values_list("by_round", flat=True)
+        .first()
+        or {}
+    )
+    others: dict[int, list[str]] = defaultdict(list)
+    for table_id, name in (
+        RoundSeat.objects.filter(round_table__in=[s.round_table_id for s in mine])
+        .exclude(entry=entry)
+        .order_by("position")
+        .values_list("round_table_id", "entry__name")
+    ):
+        others[table_id].append(name)
+    if t.results == Tournament.Results.TOTALS:
+        totals = {
+            row.round_table_id: row.amounts
+            for row in TableTotals.objects.filter(
+                round_table__in=[s.round_table_id for s in mine], confirmed=True
+            )
+        }
+        amounts = {
+            s.round_table_id: totals[s.round_table_id].get(s.seat)
+            if s.round_table_id in totals
+            else None
+            for s in mine
+        }
+    else:
+        hands = _counted_hands(t, [s.round_table.table_id for s in mine])
+        amounts = {
+            s.round_table_id: sum(
+                int((h["result"].get("delta") or {}).get(s.seat, 0))
+                for h in hands[s.round_table.table_id]
+            )
+            for s in mine
+        }
+    return [
+        {
+            "round": s.round.number,
+            "table": s.round_table.number,
+            "games_table": s.round_table.table_id,
+            "seat": s.seat,
+            "opponents": others[s.round_table_id],
+            "amount": amounts.get(s.round_table_id),
+            "points": None
+            if by_round.get(str(s.round.number)) is None
+            else str(by_round[str(s.round.number)]),
+        }
+        for s in mine
+    ]

@@ -1,0 +1,79 @@
+"""Tournament services (writes), by responsibility; the public names are re-exported here.
+
+- :mod:`.tournaments`: format, lifecycle, directors, entries, the waitlist.
+- :mod:`.rounds`: seating (in the worker), starting and closing rounds, duplicate boards.
+- :mod:`.results`: offline table totals, what follows a table's hands, board reveals.
+- :mod:`.standings`: computing and storing the standings.
+- :mod:`.money`: the money settlement.
+"""
+
+from tournaments.services.money import tournament_settlement
+from tournaments.services.results import (
+    board_deck,
+    board_withheld,
+    on_hands_changed,
+    reveal_boards,
+    table_hands_changed,
+    totals_confirm,
+    totals_enter,
+)
+from tournaments.services.rounds import (
+    round_assignments,
+    round_close,
+    round_for,
+    round_seat,
+    round_seat_run,
+    round_start,
+    table_progress,
+)
+from tournaments.services.standings import compute, tournament_recompute
+from tournaments.services.tournaments import (
+    director_add,
+    director_remove,
+    entry_add,
+    entry_check_in,
+    entry_register,
+    entry_withdraw,
+    request_standings,
+    tournament_create,
+    tournament_delete,
+    tournament_finish,
+    tournament_open_check_in,
+    tournament_open_registration,
+    tournament_reopen,
+    tournament_update,
+)
+
+__all__ = [
+    "board_deck",
+    "board_withheld",
+    "compute",
+    "director_add",
+    "director_remove",
+    "entry_add",
+    "entry_check_in",
+    "entry_register",
+    "entry_withdraw",
+    "on_hands_changed",
+    "request_standings",
+    "reveal_boards",
+    "round_assignments",
+    "round_close",
+    "round_for",
+    "round_seat",
+    "round_seat_run",
+    "round_start",
+    "table_hands_changed",
+    "table_progress",
+    "totals_confirm",
+    "totals_enter",
+    "tournament_create",
+    "tournament_delete",
+    "tournament_finish",
+    "tournament_open_check_in",
+    "tournament_open_registration",
+    "tournament_recompute",
+    "tournament_reopen",
+    "tournament_settlement",
+    "tournament_update",
+]

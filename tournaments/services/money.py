@@ -1,0 +1,70 @@
+"""The money settlement of a tournament played for real stakes: each player's net over all
+their tables (from each closed games table's settlement, or an offline table's confirmed
+totals) and the fewest payments that settle them, with the pots as one more party when money
+stayed in them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from games.models import Table
+from games.settlement import payments_for
+from tournaments.errors import TournamentConflict
+from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
+
+POT = "pot"
+
+
+def tournament_settlement(t: Tournament) -> dict[str, Any]:
+    """Nets by entry over the closed tables and the payments; 409 when not played for money."""
+    if not t.real_money:
+        raise TournamentConflict(
+            "This tournament plays for points, not money: there is nothing to settle.",
+            code="not_money",
+        )
+    seats: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, seat, entry in RoundSeat.objects.filter(round__tournament=t).values_list(
+        "round_table__table_id", "seat", "entry_id"
+    ):
+        seats[table_id][seat] = entry
+    nets: dict[int, int] = defaultdict(int)
+    pot = 0
+    for _, table_id, amounts in TableTotals.objects.filter(
+        round_table__round__tournament=t, confirmed=True
+    ).values_list("round_table_id", "round_table__table_id", "amounts"):
+        for seat, amount in amounts.items():
+            if seat in seats[table_id]:
+                nets[seats[table_id][seat]] += int(amount)
+    closing = Table.objects.filter(
+        round_link__round__tournament=t, status=Table.Status.CLOSED
+    ).values_list("pk", "closing")
+    for table_id, settled in closing:
+        for seat, net in (settled or {}).get("nets", {}).items():
+            if seat in seats[table_id]:
+                nets[seats[table_id][seat]] += int(net)
+        pot += int((settled or {}).get("pot_net", 0))
+    names = dict(Entry.objects.filter(tournament=t).values_list("pk", "name"))
+    parties: dict[str, int] = {f"e{entry}": net for entry, net in nets.items() if net}
+    if pot:
+        parties[POT] = pot
+
+    def who(party: str) -> dict[str, Any]:
+        if party == POT:
+            return {"entry": None, "name": "pot"}
+        entry = int(party[1:])
+        return {"entry": entry, "name": names.get(entry, "")}
+
+    payments = payments_for(parties)
+    return {
+        "tournament": t.pk,
+        "final": t.status == Tournament.Status.FINISHED,
+        "nets": [
+            {"entry": entry, "name": names.get(entry, ""), "net": net}
+            for entry, net in sorted(nets.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+        "pot": pot,
+        "payments": [
+            {"from": who(p.payer), "to": who(p.payee), "amount": p.amount} for p in payments
+        ],
+    }

@@ -1,0 +1,463 @@
+"""Rounds: seat (in the worker), start, close; and the duplicate boards of a round.
+
+Seating a round is two steps. :func:`round_seat` (the director's command) checks everything
+that can be checked at once (state, the player count, the deals per table size, accounts for
+hosted play), records the round as *being seated* and hands it to the worker;
+:func:`round_seat_run` (the Celery task) chooses the seating and creates every table of the
+round (games app), with each seat's entry, in one transaction, or none: a failure leaves the
+round *failed* with the reason, and the director seats it again.
+
+Seating methods: ``random`` (shuffled by the round's seed), ``fewest_repeats`` (the club seat
+planner with every earlier round of the tournament fixed, so pairs meet as rarely as possible)
+and ``swiss`` (by the standings after the previous round, leaders together, then swaps between
+neighbouring tables to avoid repeated opponents: :mod:`tournaments.swiss`).
+
+A table of the round is *complete* when it has played ``deals_per_round`` hands (hosted or
+recorded) with none pending, or, for offline tables, when its totals are confirmed by every
+player; the round closes when every table is complete, closing each games table (its pot is
+settled as the rules say).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, cast
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+import engine
+from clubs import seating
+from clubs.models import User
+from games import services as games
+from games.models import Hand, Table
+from tournaments import swiss
+from tournaments.errors import InvalidInput, TournamentConflict
+from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, TableTotals, Tournament
+from tournaments.services import common
+from tournaments.services.common import lock, log, require_director, require_status
+
+SEAT_KEY = re.compile(r"[^a-z0-9-]+")
+
+
+def _players(t: Tournament, number: int, byes: Sequence[int]) -> list[Entry]:
+    return list(
+        t.entries.filter(status=Entry.Status.CHECKED_IN, first_round__lte=number)
+        .exclude(pk__in=list(byes))
+        .select_related("user")
+        .order_by("pk")
+    )
+
+
+def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
+    """Each seat deals equally often: the deals per round must be a multiple of every table
+    size of the round (the dealer of a four-table sits out, but deals like everyone)."""
+    bad = sorted({s for s in sizes if t.deals_per_round % s})
+    if bad:
+        need = 12 if 4 in bad else bad[0]
+        raise TournamentConflict(
+            f"This round needs a table of {bad[0]}, and {t.deals_per_round} deals cannot be "
+            f"dealt equally there: use a multiple of {need} deals per round, or change the "
+            "number of players so that only tables of 3 are needed.",
+            code="deals_not_divisible",
+        )
+
+
+def round_sizes(count: int) -> list[int]:
+    """The table sizes for ``count`` players (tables of 3, of 4 where needed), or a 409 that
+    lists the options: a bye, a substitute, one more or one fewer."""
+    try:
+        return seating.table_sizes(count, shapes=seating.WIEN_SHAPES, preferred=3)
+    except seating.SeatingError as e:
+        raise TournamentConflict(
+            f"{e.message} Give a bye (byes lists who sits out), add a substitute or a late "
+            "entry, or withdraw a player.",
+            code="unsplittable",
+        ) from None
+
+
+def round_seat(
+    *,
+    user: User,
+    tournament: Tournament,
+    method: str | None = None,
+    byes: Sequence[int] = (),
+    seed: int | None = None,
+) -> Round:
+    """Seat the next round (in the worker). Returns the round, *being seated*."""
+    from tournaments.tasks import seat_round
+
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "seat a round")
+        if common.open_round(t) is not None:
+            raise TournamentConflict(
+                "A round is still open; close it before seating the next.", code="round_open"
+            )
+        t.rounds.filter(status=Round.Status.FAILED).delete()
+        number = common.last_closed(t) + 1
+        if number > t.rounds_planned:
+            raise TournamentConflict(
+                f"All {t.rounds_planned} rounds have been played; finish the tournament.",
+                code="rounds_done",
+            )
+        method = method or t.seating
+        if method not in Tournament.Seating.values:
+            raise InvalidInput(
+                f"Seating is one of {', '.join(Tournament.Seating.values)}.",
+                fields={"seating": ["unknown method"]},
+            )
+        known = set(t.entries.values_list("pk", flat=True))
+        if not set(byes) <= known:
+            raise InvalidInput("byes lists entries of this tournament.", fields={"byes": ["?"]})
+        players = _players(t, number, byes)
+        sizes = round_sizes(len(players))
+        check_deals(t, sizes)
+        if t.results == Tournament.Results.HOSTED:
+            nameless = [e.name for e in players if e.user_id is None]
+            if nameless:
+                raise TournamentConflict(
+                    f"Hosted tables need accounts; {', '.join(nameless)} has none.",
+                    code="needs_account",
+                )
+        rnd = Round.objects.create(
+            tournament=t,
+            number=number,
+            status=Round.Status.SEATING,
+            seating=method,
+            seed=secrets.randbits(48) if seed is None else seed,
+            byes=sorted(byes),
+        )
+        if t.status == Tournament.Status.CHECK_IN:
+            t.status = Tournament.Status.RUNNING
+            t.save(update_fields=["status"])
+        log(
+            t,
+            user,
+            "round_seat",
+            round_number=number,
+            method=method,
+            byes=sorted(byes),
+            players=len(players),
+        )
+        transaction.on_commit(lambda: seat_round.delay(rnd.pk, user.pk))
+    return rnd
+
+
+def _met(t: Tournament, before: int) -> tuple[list[list[list[int]]], Counter[frozenset[int]]]:
+    """The earlier rounds' tables (entry ids in seat order) and how often each pair met."""
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for number, table, entry in (
+        RoundSeat.objects.filter(round__tournament=t, round__number__lt=before)
+        .order_by("round__number", "round_table__number", "position")
+        .values_list("round__number", "round_table__number", "entry_id")
+    ):
+        rounds.setdefault(number, {}).setdefault(table, []).append(entry)
+    tables = [list(by_table.values()) for _, by_table in sorted(rounds.items())]
+    met: Counter[frozenset[int]] = Counter()
+    for played in tables:
+        for pair in _pairs(played):
+            met[pair] += 1
+    return tables, met
+
+
+def plan_round(
+    t: Tournament, rnd: Round, players: list[Entry]
+) -> tuple[list[list[int]], dict[str, Any]]:
+    """The tables of ``rnd`` as lists of entry ids in seat order, and how they were chosen."""
+    ids = [e.pk for e in players]
+    sizes = round_sizes(len(ids))
+    rng = random.Random(rnd.seed)
+    if rnd.seating == Tournament.Seating.RANDOM:
+        order = list(ids)
+        rng.shuffle(order)
+        tables, at = [], 0
+        for size in sizes:
+            tables.append(order[at : at + size])
+            at += size
+        return tables, {"method": "random", "seed": rnd.seed}
+    earlier, met = _met(t, rnd.number)
+    if rnd.seating == Tournament.Seating.SWISS:
+        from tournaments.services.standings import compute
+
+        table = compute(t, rounds_up_to=rnd.number - 1)
+        rank = {row.player: row.rank for row in table.rows}
+        ranking = sorted(ids, key=lambda p: (rank.get(p, len(rank) + 1), p))
+        seated = swiss.swiss_round(ranking, sizes, dict(met), seed=rnd.seed)
+        return [list(x) for x in seated], {
+            "method": "swiss",
+            "seed": rnd.seed,
+            "repeats": swiss.repeats(seated, dict(met)),
+        }
+    # The rounds still to come are planned together (designs without any repeat exist for
+    # whole tournaments, not round by round); only the next one is used, the rest is planned
+    # again next round, when players may have come or gone.
+    plan = seating.plan(
+        seating.PlanRequest(
+            players=ids,
+            rounds=len(earlier) + max(1, t.rounds_planned - rnd.number + 1),
+            fixed_rounds=earlier,
+            seed=rnd.seed,
+        )
+    )
+    chosen = [[cast(int, p) for p in x] for x in plan.rounds[len(earlier)]]
+    return chosen, {
+        "method": "fewest_repeats",
+        "seed": rnd.seed,
+        "objective": round(plan.objective, 6),
+        "lower_bound": round(plan.lower_bound, 6),
+        "random_objective": round(plan.random_objective, 6),
+        "repeats": sum(met[pair] for pair in _pairs(chosen)),
+    }
+
+
+def _pairs(tables: Sequence[Sequence[int]]) -> list[frozenset[int]]:
+    return [
+        frozenset((a, b)) for table in tables for i, a in enumerate(table) for b in table[i + 1 :]
+    ]
+
+
+def seat_keys(entries: Sequence[Entry]) -> list[str]:
+    """Readable, unique seat keys from the players' names (``anna``, ``bert-2``)."""
+    keys: list[str] = []
+    for entry in entries:
+        base = SEAT_KEY.sub("-", entry.name.lower()).strip("-")[:30] or f"player-{entry.pk}"
+        if base in games.RESERVED_SEAT_KEYS:
+            base = f"{base}-{entry.pk}"
+        key, n = base, 1
+        while key in keys:
+            n += 1
+            key = f"{base}-{n}"
+        keys.append(key)
+    return keys
+
+
+def round_seat_run(*, round_id: int, user_id: int) -> bool:
+    """The worker's part of :func:`round_seat`: choose the seating and create every table of
+    the round in one transaction. Safe to run twice (a seated round is left alone)."""
+    from tournaments import webhooks
+
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.SEATING:
+        return False
+    t = rnd.tournament
+    user = User.objects.get(pk=user_id)
+    try:
+        players = _players(t, rnd.number, rnd.byes)
+        tables, how = plan_round(t, rnd, players)
+        with transaction.atomic():
+            t = lock(t.pk)
+            rnd = Round.objects.select_for_update().get(pk=round_id)
+            if rnd.status != Round.Status.SEATING:
+                return False
+            _create_tables(t, rnd, user, tables, {e.pk: e for e in players})
+            rnd.status = Round.Status.SEATED
+            rnd.plan = how
+            rnd.seated_at = timezone.now()
+            rnd.save(update_fields=["status", "plan", "seated_at"])
+            log(t, user, "round_seated", round_number=rnd.number, tables=len(tables), **how)
+            webhooks.emit(
+                tournament_id=t.pk,
+                event="round_seated",
+                data={"round": rnd.number, "tables": round_assignments(rnd)},
+            )
+    except Exception as e:  # noqa: BLE001 - any failure leaves a readable reason for the director
+        message = getattr(e, "message", None) or str(e) or type(e).__name__
+        Round.objects.filter(pk=round_id, status=Round.Status.SEATING).update(
+            status=Round.Status.FAILED, error=message[:2000]
+        )
+        common.touch(t.pk)
+        return False
+    return True
+
+
+def _create_tables(
+    t: Tournament, rnd: Round, user: User, tables: list[list[int]], entries: dict[int, Entry]
+) -> None:
+    mode = Table.Mode.HOSTED if t.results == Tournament.Results.HOSTED else Table.Mode.RECORDED
+    duplicate = t.scoring == Tournament.Scoring.DUPLICATE
+    links: list[RoundSeat] = []
+    for number, ids in enumerate(tables, 1):
+        seated = [entries[i] for i in ids]
+        keys = seat_keys(seated)
+        table = games.table_create(
+            user=user,
+            name=f"{t.name}: round {rnd.number}, table {number}",
+            mode=mode,
+            rules=t.rules,
+            seats=[
+                games.SeatSpec(
+                    key=key,
+                    kind="user" if e.user_id else "guest",
+                    user=e.user,
+                    guest_name="" if e.user_id else e.name,
+                )
+                for key, e in zip(keys, seated, strict=True)
+            ],
+            first_dealer=keys[0] if duplicate else None,
+        )
+        link = RoundTable.objects.create(round=rnd, number=number, table=table)
+        links.extend(
+            RoundSeat(round=rnd, round_table=link, entry=e, position=i, seat=key)
+            for i, (key, e) in enumerate(zip(keys, seated, strict=True))
+        )
+    RoundSeat.objects.bulk_create(links)
+    if duplicate:
+        rng = secrets.SystemRandom()
+        boards = []
+        for number in range(1, t.deals_per_round + 1):
+            order, salt = engine.record.shuffled_deck(rng)
+            boards.append(
+                Board(
+                    round=rnd,
+                    number=number,
+                    deck=order,
+                    salt=salt,
+                    commitment=engine.commitment(salt, order),
+                )
+            )
+        Board.objects.bulk_create(boards)
+
+
+def round_assignments(rnd: Round) -> list[dict[str, Any]]:
+    """The round's tables with their games table and players in seat order."""
+    out: dict[int, dict[str, Any]] = {}
+    for seat in (
+        RoundSeat.objects.filter(round=rnd)
+        .select_related("round_table", "entry")
+        .order_by("round_table__number", "position")
+    ):
+        link = seat.round_table
+        row = out.setdefault(
+            link.number, {"number": link.number, "table": link.table_id, "players": []}
+        )
+        row["players"].append(
+            {
+                "entry": seat.entry_id,
+                "name": seat.entry.name,
+                "seat": seat.seat,
+                "position": seat.position,
+            }
+        )
+    return list(out.values())
+
+
+def round_start(*, user: User, round: Round) -> Round:
+    """seated → playing."""
+    with transaction.atomic():
+        t = lock(round.tournament_id)
+        require_director(user, t)
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if rnd.status != Round.Status.SEATED:
+            raise TournamentConflict(
+                f"Round {rnd.number} is {rnd.get_status_display().lower()}; only a seated round "
+                "starts.",
+                code="wrong_state",
+            )
+        rnd.status = Round.Status.PLAYING
+        rnd.started_at = timezone.now()
+        rnd.save(update_fields=["status", "started_at"])
+        log(t, user, "round_start", round_number=rnd.number)
+    return rnd
+
+
+def table_progress(rnd: Round) -> list[dict[str, Any]]:
+    """Per table of the round: hands done, hands pending, whether it is complete."""
+    t = rnd.tournament
+    links = (
+        RoundTable.objects.filter(round=rnd)
+        .annotate(
+            done=Count("table__hands", filter=Q(table__hands__status=Hand.Status.DONE)),
+            pending=Count("table__hands", filter=~Q(table__hands__status=Hand.Status.DONE)),
+        )
+        .order_by("number")
+    )
+    confirmed = set(
+        TableTotals.objects.filter(round_table__round=rnd, confirmed=True).values_list(
+            "round_table_id", flat=True
+        )
+    )
+    out = []
+    for link in links:
+        if t.results == Tournament.Results.TOTALS:
+            complete = link.pk in confirmed
+        else:
+            complete = link.done >= t.deals_per_round and link.pending == 0
+        out.append(
+            {
+                "number": link.number,
+                "table": link.table_id,
+                "hands_done": link.done,
+                "hands_pending": link.pending,
+                "complete": complete,
+            }
+        )
+    return out
+
+
+def round_close(*, user: User, round: Round) -> Round:
+    """playing → closed, when every table is complete: closes each games table."""
+    with transaction.atomic():
+        t = lock(round.tournament_id)
+        require_director(user, t)
+        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+        if rnd.status != Round.Status.PLAYING:
+            raise TournamentConflict(
+                f"Round {rnd.number} is {rnd.get_status_display().lower()}; only a round being "
+                "played closes.",
+                code="wrong_state",
+            )
+        missing = [p for p in table_progress(rnd) if not p["complete"]]
+        if missing:
+            what = ", ".join(
+                f"{p['number']} ({p['hands_done']} of {t.deals_per_round} deals)"
+                if t.results != Tournament.Results.TOTALS
+                else f"{p['number']} (totals not confirmed)"
+                for p in missing[:10]
+            )
+            raise TournamentConflict(
+                f"Round {rnd.number} cannot close: tables {what} have not finished.",
+                code="tables_unfinished",
+            )
+        for link in RoundTable.objects.filter(round=rnd).select_related("table"):
+            if link.table.status != Table.Status.CLOSED:
+                games.table_close(table_id=link.table_id, user=user)
+        rnd.status = Round.Status.CLOSED
+        rnd.closed_at = timezone.now()
+        rnd.save(update_fields=["status", "closed_at"])
+        log(t, user, "round_close", round_number=rnd.number)
+        from tournaments.services.tournaments import request_standings
+
+        request_standings(t.pk)
+    return rnd
+
+
+def round_for(tournament: Tournament, number: int) -> Round:
+    from tournaments.errors import TournamentNotFound
+
+    rnd = tournament.rounds.filter(number=number).first()
+    if rnd is None:
+        raise TournamentNotFound("There is no such round.")
+    return rnd
+
+
+__all__ = [
+    "check_deals",
+    "plan_round",
+    "require_status",
+    "round_assignments",
+    "round_close",
+    "round_for",
+    "round_seat",
+    "round_seat_run",
+    "round_sizes",
+    "round_start",
+    "seat_keys",
+    "table_progress",
+]

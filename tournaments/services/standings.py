@@ -1,0 +1,248 @@
+"""Tournament standings: from the games tables of its rounds to the scoring core, stored.
+
+:func:`compute` reads every round's tables (hands, pot shares, confirmed offline totals,
+duplicate boards) into :mod:`tournaments.scoring` values and ranks the entries;
+:func:`tournament_recompute` (the worker, coalesced by version like club seasons) stores the
+result as :class:`~tournaments.models.StandingRow` rows, with each tiebreak's value, the
+movement since the previous round and, once the tournament is finished, the prizes.
+
+What counts: rounds seated, played or closed; at a table, the settled hands numbered up to
+``deals_per_round`` (hand deltas) and, once the table is closed, the pot shared out at close;
+offline tables count once their totals are confirmed. In duplicate scoring a board counts only
+when every table of its round has finished it (the same moment its deal is revealed), so a
+standings page never tells a table how a board it has yet to play went elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.db.models.fields.json import KT
+from django.utils import timezone
+
+import engine
+from games.models import Hand, LedgerEntry
+from tournaments import prizes as prize_core
+from tournaments import scoring
+from tournaments.models import (
+    Entry,
+    Round,
+    RoundSeat,
+    RoundTable,
+    StandingRow,
+    TableTotals,
+    Tournament,
+)
+
+TRUE = ("true", "1", 1, True)
+DIRECTIONS = ("forehand", "middlehand", "rearhand")
+COUNTED = (Round.Status.SEATED, Round.Status.PLAYING, Round.Status.CLOSED)
+
+
+def inputs(
+    t: Tournament,
+) -> tuple[list[scoring.Sitting], list[scoring.BoardResult], list[int]]:
+    """Every counted table as a sitting (entry ids as players), the duplicate board results,
+    and every entry that plays or played."""
+    links = list(
+        RoundTable.objects.filter(round__tournament=t, round__status__in=COUNTED).select_related(
+            "round"
+        )
+    )
+    table_ids = [link.table_id for link in links]
+    seats: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, seat, entry in RoundSeat.objects.filter(round__tournament=t).values_list(
+        "round_table__table_id", "seat", "entry_id"
+    ):
+        seats[table_id][seat] = entry
+    players = sorted(
+        Entry.objects.filter(tournament=t)
+        .exclude(status=Entry.Status.WAITLISTED)
+        .filter(seats__isnull=False)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    sittings: list[scoring.Sitting] = []
+    boards: list[scoring.BoardResult] = []
+    if t.results == Tournament.Results.TOTALS:
+        totals = {
+            row.round_table_id: row
+            for row in TableTotals.objects.filter(round_table__in=links, confirmed=True)
+        }
+        for link in links:
+            row = totals.get(link.pk)
+            if row is None:
+                continue
+            by_seat = seats[link.table_id]
+            sittings.append(
+                scoring.Sitting(
+                    round=link.round.number,
+                    table=link.number,
+                    players=tuple(by_seat.values()),
+                    amounts={by_seat[k]: int(v) for k, v in row.amounts.items()},
+                    declarer_wins={
+                        by_seat[k]: int(v) for k, v in row.declarer_wins.items() if k in by_seat
+                    },
+                )
+            )
+        return sittings, boards, players
+
+    hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for table_id, number, dealer, delta, declarer, made in (
+        Hand.objects.filter(
+            table_id__in=table_ids, status=Hand.Status.DONE, number__lte=t.deals_per_round
+        )
+        .order_by("table_id", "number")
+        .values_list(
+            "table_id",
+            "number",
+            "dealer",
+            "result__delta",
+            KT("result__declarer"),
+            KT("result__made"),
+        )
+    ):
+        hands[table_id].append((number, dealer, delta, declarer, made))
+    splits: dict[int, dict[str, int]] = defaultdict(dict)
+    for table_id, payee, amount in LedgerEntry.objects.filter(
+        table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
+    ).values_list("table_id", "payee", "amount"):
+        splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
+
+    duplicate = t.scoring == Tournament.Scoring.DUPLICATE
+    finished: dict[int, set[int]] = {}
+    if duplicate:
+        finished = finished_boards(t, links, hands)
+    for link in links:
+        by_seat = seats[link.table_id]
+        if not by_seat:
+            continue
+        keys = list(by_seat)
+        amounts = dict.fromkeys(by_seat.values(), 0)
+        wins = dict.fromkeys(by_seat.values(), 0)
+        for number, dealer, delta, declarer, made in hands[link.table_id]:
+            if duplicate and number not in finished.get(link.round_id, set()):
+                continue
+            for seat, amount in (delta or {}).items():
+                if seat in by_seat:
+                    amounts[by_seat[seat]] += int(amount)
+            if declarer in by_seat and made in TRUE:
+                wins[by_seat[declarer]] += 1
+            if duplicate:
+                active = engine.active_seats(keys, dealer)
+                for direction, seat in zip(DIRECTIONS, active, strict=True):
+                    boards.append(
+                        scoring.BoardResult(
+                            round=link.round.number,
+                            board=number,
+                            table=link.number,
+                            direction=direction,
+                            player=by_seat[seat],
+                            amount=int((delta or {}).get(seat, 0)),
+                        )
+                    )
+        for seat, amount in splits[link.table_id].items():
+            if seat in by_seat:
+                amounts[by_seat[seat]] += amount
+        sittings.append(
+            scoring.Sitting(
+                round=link.round.number,
+                table=link.number,
+                players=tuple(by_seat.values()),
+                amounts=amounts,
+                declarer_wins=wins,
+            )
+        )
+    return sittings, boards, players
+
+
+def finished_boards(
+    t: Tournament, links: list[RoundTable], hands: dict[int, list[tuple[Any, ...]]]
+) -> dict[int, set[int]]:
+    """Per round id: the board numbers every table of the round has finished."""
+    tables: dict[int, list[int]] = defaultdict(list)
+    for link in links:
+        tables[link.round_id].append(link.table_id)
+    out: dict[int, set[int]] = {}
+    for round_id, ids in tables.items():
+        sets = [{h[0] for h in hands[i]} for i in ids]
+        out[round_id] = set.intersection(*sets) if sets else set()
+    return out
+
+
+def compute(t: Tournament, *, rounds_up_to: int | None = None) -> scoring.Standings:
+    """The standings from scratch (nothing stored)."""
+    sittings, boards, players = inputs(t)
+    return scoring.standings(
+        sittings,
+        scoring=t.scoring,
+        tiebreaks=list(t.tiebreaks),
+        seed=t.lots_seed,
+        duplicate=boards,
+        players=players,
+        rounds_up_to=rounds_up_to,
+    )
+
+
+def points_text(value: Fraction) -> str:
+    """Exact points as text: an integer, or a decimal with 4 places."""
+    number = scoring.json_number(value)
+    return str(number) if isinstance(number, int) else f"{number:.4f}"
+
+
+def store(t: Tournament, table: scoring.Standings) -> None:
+    """Replace the stored rows with ``table`` (prizes once the tournament is finished)."""
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=t)}
+    won: dict[Any, int] = {}
+    if t.status == Tournament.Status.FINISHED and t.prizes:
+        won = prize_core.prize_list([(r.player, r.rank) for r in table.rows], list(t.prizes))
+    StandingRow.objects.filter(tournament=t).delete()
+    rows = []
+    for position, row in enumerate(table.rows, 1):
+        data = row.to_json()
+        entry = entries[int(row.player)]
+        rows.append(
+            StandingRow(
+                tournament=t,
+                entry=entry,
+                name=entry.name,
+                user_id=entry.user_id,
+                position=position,
+                rank=row.rank,
+                points=points_text(row.points),
+                rounds=row.rounds,
+                by_round=data["by_round"],
+                tiebreaks=data["tiebreaks"],
+                movement=row.movement,
+                prize=won.get(row.player, 0),
+            )
+        )
+    StandingRow.objects.bulk_create(rows)
+
+
+def tournament_recompute(*, tournament_id: int, version: int | None = None) -> bool:
+    """Compute and store the standings if ``version`` is still the newest request (None:
+    always). Answers whether it computed; safe to run twice."""
+    from tournaments import webhooks
+
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if t is None:
+            return False
+        if version is not None and (version < t.requested_version or t.computed_version >= version):
+            return False
+        target = t.requested_version
+        store(t, compute(t))
+        t.computed_version = target
+        t.computed_at = timezone.now()
+        t.computations += 1
+        t.save(update_fields=["computed_version", "computed_at", "computations", "changed_at"])
+        webhooks.emit(
+            tournament_id=t.pk,
+            event="standings_changed",
+            data={"version": target, "computed_at": t.computed_at.isoformat()},
+        )
+    return True

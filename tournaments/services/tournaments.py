@@ -1,0 +1,495 @@
+"""Tournaments, their format and lifecycle, directors and entries.
+
+Lifecycle (every step a command, checked, audited in :class:`~tournaments.models.LogEntry`
+and refused with a sentence when out of order)::
+
+    draft → registration → check_in → running (rounds: seating → seated → playing → closed)
+          → finished → (reopened) running
+
+Entries: a signed-in user registers while registration is open and before the entry deadline;
+past the capacity they wait on the waitlist (first come, first served) and move up when a
+place frees. Entrants (or directors for them) check in during check-in or between rounds.
+Directors add entries at any time before the end, by user or by name (a substitute), and
+between rounds as late entries (they play from the next round); players withdraw, or are
+withdrawn, before the first round or between rounds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+import engine
+from clubs.models import Club, Membership, User
+from clubs.models.people import DEFAULT_RULES
+from tournaments import scoring
+from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
+from tournaments.models import Entry, Tournament
+from tournaments.permissions import is_director
+from tournaments.services import common
+from tournaments.services.common import lock, log, require_director, require_status
+
+FORMAT_FIELDS = (
+    "rules",
+    "real_money",
+    "rounds_planned",
+    "deals_per_round",
+    "seating",
+    "scoring",
+    "results",
+    "tiebreaks",
+    "lots_seed",
+)
+"""Fields fixed once the first round is seated."""
+INFO_FIELDS = (
+    "name",
+    "description",
+    "venue",
+    "timezone",
+    "starts_on",
+    "ends_on",
+    "is_public",
+    "capacity",
+    "entry_deadline",
+    "prizes",
+)
+MAX_ROUNDS = 50
+MAX_DEALS = 96
+BEFORE_ROUNDS = (
+    Tournament.Status.DRAFT,
+    Tournament.Status.REGISTRATION,
+    Tournament.Status.CHECK_IN,
+)
+
+
+def _bad(field: str, message: str) -> InvalidInput:
+    return InvalidInput(message, fields={field: [message]})
+
+
+def _checked(values: dict[str, Any]) -> dict[str, Any]:
+    """Validate the fields given (sentences naming the field); rules come back normalised."""
+    out = dict(values)
+    if "rules" in out:
+        try:
+            out["rules"] = engine.parse_rules(dict(out["rules"] or {})).to_json()
+        except engine.EngineError as e:
+            raise _bad("rules", f"The rules are not valid: {e}") from None
+        except (TypeError, ValueError) as e:
+            raise _bad("rules", f"The rules are not valid: {e}") from None
+    if "rounds_planned" in out and not 1 <= out["rounds_planned"] <= MAX_ROUNDS:
+        raise _bad("rounds_planned", f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+    if "deals_per_round" in out:
+        deals = out["deals_per_round"]
+        if not 3 <= deals <= MAX_DEALS or deals % 3:
+            raise _bad(
+                "deals_per_round",
+                f"Each seat deals equally often: give a multiple of 3 from 3 to {MAX_DEALS} "
+                "(a multiple of 12 when a table of 4 may be needed).",
+            )
+    if "tiebreaks" in out:
+        names = out["tiebreaks"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise _bad("tiebreaks", "tiebreaks is a list of names.")
+        unknown = [n for n in names if n not in scoring.TIEBREAKS]
+        if unknown or len(set(names)) != len(names):
+            raise _bad(
+                "tiebreaks",
+                f"Choose each tiebreak at most once from {', '.join(scoring.TIEBREAKS)}.",
+            )
+    if "prizes" in out:
+        prizes = out["prizes"]
+        if not isinstance(prizes, list) or not all(
+            isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prizes
+        ):
+            raise _bad("prizes", "prizes lists whole non-negative amounts in minor units.")
+    if "timezone" in out:
+        try:
+            ZoneInfo(out["timezone"])
+        except (ZoneInfoNotFoundError, ValueError):
+            raise _bad("timezone", f"Unknown time zone {out['timezone']!r}.") from None
+    if out.get("capacity") is not None and out["capacity"] < 3:
+        raise _bad("capacity", "A tournament seats at least 3 players.")
+    return out
+
+
+def _check_combination(t: Tournament) -> None:
+    if t.scoring == Tournament.Scoring.DUPLICATE and t.results == Tournament.Results.TOTALS:
+        raise _bad(
+            "results",
+            "Duplicate scoring compares every board, so tables play hosted hands or record "
+            "them; table totals are not enough.",
+        )
+    if t.starts_on and t.ends_on and t.ends_on < t.starts_on:
+        raise _bad("ends_on", "A tournament ends on or after the day it starts.")
+
+
+def _free_slug(wanted: str) -> str:
+    base = slugify(wanted)[:70] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def tournament_create(
+    *, user: User, name: str, club_id: int | None = None, slug: str = "", **values: Any
+) -> Tournament:
+    """Create a draft tournament; its creator directs it. A club's tournament is created by
+    that club's owners and admins."""
+    unknown = set(values) - set(FORMAT_FIELDS) - set(INFO_FIELDS)
+    if unknown:
+        raise InvalidInput(f"Unknown fields: {', '.join(sorted(unknown))}.")
+    values = _checked({"rules": values.pop("rules", None) or dict(DEFAULT_RULES), **values})
+    if (
+        club_id is not None
+        and not Membership.objects.filter(
+            club_id=club_id, user=user, role__in=Membership.MANAGERS
+        ).exists()
+    ):
+        if not Club.objects.filter(pk=club_id).exists():
+            raise _bad("club", "There is no such club.")
+        raise NotAllowed("Only the club's owners and admins organise its tournaments.")
+    if slug and Tournament.objects.filter(slug=slug).exists():
+        raise _bad("slug", f"The address {slug!r} is taken.")
+    if "lots_seed" not in values:
+        values["lots_seed"] = secrets.randbits(62)
+    with transaction.atomic():
+        tournament = Tournament(
+            name=name, club_id=club_id, slug=slug or _free_slug(name), created_by=user, **values
+        )
+        _check_combination(tournament)
+        tournament.save()
+        tournament.directors.add(user)
+        log(tournament, user, "tournament_create", after=_snapshot(tournament))
+    return tournament
+
+
+def _snapshot(t: Tournament) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in (*FORMAT_FIELDS, *INFO_FIELDS, "status"):
+        value = getattr(t, name)
+        out[name] = value.isoformat() if isinstance(value, dt.date | dt.datetime) else value
+    return out
+
+
+def tournament_update(*, user: User, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change the tournament's details; its format only before the first round."""
+    unknown = set(changes) - set(FORMAT_FIELDS) - set(INFO_FIELDS) - {"slug"}
+    if unknown:
+        raise InvalidInput(f"Cannot change {', '.join(sorted(unknown))}.")
+    changes = _checked(changes)
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        fixed = sorted(set(changes) & set(FORMAT_FIELDS))
+        if fixed and (t.status not in BEFORE_ROUNDS or t.rounds.exists()):
+            raise TournamentConflict(
+                f"The format ({', '.join(fixed)}) is fixed once the first round is seated.",
+                code="format_fixed",
+            )
+        if (
+            changes.get("slug")
+            and Tournament.objects.filter(slug=changes["slug"]).exclude(pk=t.pk).exists()
+        ):
+            raise _bad("slug", f"The address {changes['slug']!r} is taken.")
+        before = _snapshot(t)
+        for name, value in changes.items():
+            setattr(t, name, value)
+        _check_combination(t)
+        t.save()
+        log(t, user, "tournament_update", before=before, after=_snapshot(t))
+        if "capacity" in changes:
+            _fill_from_waitlist(t, user)
+        if "prizes" in changes or "tiebreaks" in changes:
+            request_standings(t.pk)
+    return t
+
+
+def tournament_delete(*, user: User, tournament: Tournament) -> None:
+    """Delete a draft (anything later keeps its record: finish it instead)."""
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        require_status(t, [Tournament.Status.DRAFT], "delete the tournament")
+        t.delete()
+
+
+# ---------------------------------------------------------------------------------------------
+# lifecycle
+
+
+def tournament_open_registration(*, user: User, tournament: Tournament) -> Tournament:
+    """draft → registration: players may enter."""
+    return _move(
+        user,
+        tournament,
+        [Tournament.Status.DRAFT],
+        Tournament.Status.REGISTRATION,
+        "open registration",
+    )
+
+
+def tournament_open_check_in(*, user: User, tournament: Tournament) -> Tournament:
+    """registration → check_in: entries close (directors still add), players check in."""
+    return _move(
+        user,
+        tournament,
+        [Tournament.Status.REGISTRATION],
+        Tournament.Status.CHECK_IN,
+        "open check-in",
+    )
+
+
+def tournament_finish(*, user: User, tournament: Tournament) -> Tournament:
+    """running → finished, when every round played is closed: final standings and prizes."""
+    from tournaments import webhooks
+
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        require_status(t, [Tournament.Status.RUNNING], "finish the tournament")
+        if common.open_round(t) is not None:
+            raise TournamentConflict(
+                "Close the round being played before finishing the tournament.",
+                code="round_open",
+            )
+        t.status = Tournament.Status.FINISHED
+        t.save(update_fields=["status", "changed_at"])
+        log(t, user, "tournament_finish", rounds=common.last_closed(t))
+        request_standings(t.pk)
+        webhooks.emit(
+            tournament_id=t.pk,
+            event="tournament_finished",
+            data={"rounds": common.last_closed(t)},
+        )
+    return t
+
+
+def tournament_reopen(*, user: User, tournament: Tournament, reason: str = "") -> Tournament:
+    """finished → running (a correction after the end): audited with the reason."""
+    return _move(
+        user,
+        tournament,
+        [Tournament.Status.FINISHED],
+        Tournament.Status.RUNNING,
+        "reopen the tournament",
+        reason=reason,
+    )
+
+
+def _move(
+    user: User, tournament: Tournament, allowed: Sequence[str], to: str, doing: str, **detail: Any
+) -> Tournament:
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        require_status(t, allowed, doing)
+        before = t.status
+        t.status = to
+        t.save(update_fields=["status", "changed_at"])
+        log(t, user, f"status_{to}", before=before, after=to, **detail)
+        if before == Tournament.Status.FINISHED:
+            request_standings(t.pk)
+    return t
+
+
+def director_add(*, user: User, tournament: Tournament, director: User) -> None:
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        t.directors.add(director)
+        log(t, user, "director_add", director=director.pk)
+
+
+def director_remove(*, user: User, tournament: Tournament, director: User) -> None:
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        if not t.directors.filter(pk=director.pk).exists():
+            raise _bad("user", "That user does not direct this tournament.")
+        if t.directors.count() == 1:
+            raise TournamentConflict(
+                "A tournament keeps at least one director; add another first.",
+                code="last_director",
+            )
+        t.directors.remove(director)
+        log(t, user, "director_remove", director=director.pk)
+
+
+# ---------------------------------------------------------------------------------------------
+# entries
+
+
+def _seated_count(t: Tournament) -> int:
+    return t.entries.exclude(status__in=(Entry.Status.WAITLISTED, Entry.Status.WITHDRAWN)).count()
+
+
+def _fill_from_waitlist(t: Tournament, user: User | None) -> None:
+    """Move waiting entries up while places are free (the tournament row is locked)."""
+    if t.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN):
+        return
+    free = None if t.capacity is None else t.capacity - _seated_count(t)
+    waiting = t.entries.filter(status=Entry.Status.WAITLISTED).order_by("registered_at", "id")
+    for entry in waiting if free is None else waiting[: max(free, 0)]:
+        entry.status = Entry.Status.REGISTERED
+        entry.save(update_fields=["status"])
+        log(t, user, "entry_promote", entry=entry.pk, name=entry.name)
+
+
+def entry_register(*, user: User, tournament: Tournament) -> Entry:
+    """Enter yourself: registered, or waitlisted past the capacity."""
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_status(t, [Tournament.Status.REGISTRATION], "enter")
+        if t.entry_deadline is not None and timezone.now() > t.entry_deadline:
+            raise TournamentConflict(
+                f"Entries closed at {t.entry_deadline.isoformat()}; ask a director.",
+                code="entries_closed",
+            )
+        if Entry.objects.filter(tournament=t, user=user).exists():
+            raise TournamentConflict("You have entered this tournament already.", code="entered")
+        full = t.capacity is not None and _seated_count(t) >= t.capacity
+        entry = Entry.objects.create(
+            tournament=t,
+            user=user,
+            name=user.get_full_name() or user.get_username(),
+            status=Entry.Status.WAITLISTED if full else Entry.Status.REGISTERED,
+        )
+        log(t, user, "entry_register", entry=entry.pk, status=entry.status)
+    return entry
+
+
+def entry_add(
+    *,
+    user: User,
+    tournament: Tournament,
+    player: User | None = None,
+    name: str = "",
+    checked_in: bool = True,
+) -> Entry:
+    """A director enters a player (by account, or by name as a substitute). Before the
+    rounds they are registered (checked in when asked); while running they are a late entry:
+    checked in, playing from the next round (only between rounds)."""
+    if player is None and not name.strip():
+        raise _bad("name", "Give a user or a name.")
+    with transaction.atomic():
+        t = lock(tournament.pk)
+        require_director(user, t)
+        require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "add an entry")
+        if player is not None and Entry.objects.filter(tournament=t, user=player).exists():
+            raise TournamentConflict("That player has entered already.", code="entered")
+        if player is None and t.results == Tournament.Results.HOSTED:
+            raise _bad("user", "Hosted tables are played through accounts: give a user.")
+        first_round = 1
+        status = Entry.Status.CHECKED_IN if checked_in else Entry.Status.REGISTERED
+        if t.status == Tournament.Status.RUNNING:
+            if common.open_round(t) is not None:
+                raise TournamentConflict(
+                    "Late entries join between rounds; close the round being played first.",
+                    code="round_open",
+                )
+            first_round = common.last_closed(t) + 1
+            status = Entry.Status.CHECKED_IN
+        entry = Entry.objects.create(
+            tournament=t,
+            user=player,
+            name=name.strip()
+            or (player.get_full_name() or player.get_username() if player else ""),
+            status=status,
+            first_round=first_round,
+            checked_in_at=timezone.now() if status == Entry.Status.CHECKED_IN else None,
+        )
+        log(t, user, "entry_add", entry=entry.pk, name=entry.name, first_round=first_round)
+    return entry
+
+
+def _may_act_for(user: User, t: Tournament, entry: Entry) -> None:
+    if entry.user_id != user.pk and not is_director(user, t):
+        raise NotAllowed("Only the player or a director may do that.")
+
+
+def entry_check_in(*, user: User, entry: Entry) -> Entry:
+    """Check in (the player, or a director for them): during check-in, or between rounds."""
+    with transaction.atomic():
+        t = lock(entry.tournament_id)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        _may_act_for(user, t, entry)
+        require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "check in")
+        if entry.status == Entry.Status.CHECKED_IN:
+            return entry
+        if entry.status != Entry.Status.REGISTERED:
+            raise TournamentConflict(
+                f"Only a registered entry checks in; this one is {entry.get_status_display()}.",
+                code="not_registered",
+            )
+        if t.status == Tournament.Status.RUNNING:
+            if common.open_round(t) is not None:
+                raise TournamentConflict(
+                    "Check in between rounds; close the round being played first.",
+                    code="round_open",
+                )
+            entry.first_round = common.last_closed(t) + 1
+        entry.status = Entry.Status.CHECKED_IN
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["status", "checked_in_at", "first_round"])
+        log(t, user, "entry_check_in", entry=entry.pk)
+    return entry
+
+
+def entry_withdraw(*, user: User, entry: Entry, reason: str = "") -> Entry:
+    """Withdraw (the player, or a director): before the rounds, or between rounds; played
+    rounds keep counting. A freed place goes to the first on the waitlist."""
+    with transaction.atomic():
+        t = lock(entry.tournament_id)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        _may_act_for(user, t, entry)
+        if entry.status == Entry.Status.WITHDRAWN:
+            return entry
+        require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "withdraw")
+        if t.status == Tournament.Status.RUNNING and common.open_round(t) is not None:
+            raise TournamentConflict(
+                "Players withdraw between rounds; close the round being played first.",
+                code="round_open",
+            )
+        before = entry.status
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_at = timezone.now()
+        entry.last_round = common.last_closed(t) or None
+        entry.save(update_fields=["status", "withdrawn_at", "last_round"])
+        log(t, user, "entry_withdraw", entry=entry.pk, before=before, reason=reason)
+        if before != Entry.Status.WAITLISTED:
+            _fill_from_waitlist(t, user)
+    return entry
+
+
+# ---------------------------------------------------------------------------------------------
+# standings requests (the worker computes; see tournaments.services.standings)
+
+
+def request_standings(tournament_id: int) -> None:
+    """Ask the worker for new standings (coalesced: only the newest request computes)."""
+    from django.conf import settings
+
+    from tournaments.tasks import recompute_standings
+
+    version = common.bump_version(tournament_id)
+    transaction.on_commit(
+        partial(
+            recompute_standings.apply_async,
+            (tournament_id, version),
+            countdown=settings.STANDINGS_COALESCE_SECONDS,
+        )
+    )
+
+
+def values_for(mapping: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    return {n: mapping[n] for n in names if n in mapping}

@@ -1,0 +1,428 @@
+"""Tournament webhooks: a director registers URLs for some of the tournament's events, and
+every event is POSTed to them as signed JSON (``docs/webhooks.md``).
+
+Terms: a *webhook* is a URL with its events and secret; a *delivery* is one event sent to one
+webhook, identified by a UUID the receiver sees (``X-Preference-Delivery``, and ``id`` in the
+body); an *attempt* is one try to deliver it. A delivery is tried by the worker with
+exponential back-off (:mod:`tournaments.tasks_webhooks`) until the receiver answers 2xx
+(``delivered``) or ``WEBHOOK_MAX_ATTEMPTS`` tries have failed (``failed``). A replay sends the
+same delivery (same id, same body) again with a fresh allowance of tries.
+
+The tournament services call :func:`emit` inside their transaction; the sends start after the
+commit. The body is the envelope ``{"id", "event", "tournament", "created_at", "data"}``
+serialised compactly with sorted keys; ``X-Preference-Signature`` is ``sha256=`` and the hex
+HMAC-SHA256 of exactly those bytes under the webhook's secret (see :func:`sign`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import json
+import secrets
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.db.models import Max, Prefetch, QuerySet
+from django.utils import timezone
+
+from clubs.models import User
+from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
+from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
+from tournaments.permissions import is_director
+
+#: The event a director sends to one webhook to try it out (``POST …/test/``); never
+#: subscribed to.
+PING = "ping"
+USER_AGENT = "preference-webhooks/1"
+SIGNATURE_PREFIX = "sha256="
+URL_SCHEMES = ("http", "https")
+ERROR_LENGTH = 500
+CHANGEABLE = ("url", "events", "is_active")
+
+
+# ---------------------------------------------------------------------------------------------
+# signing and the body
+
+
+def body_bytes(payload: dict[str, Any]) -> bytes:
+    """The exact bytes sent (and signed): compact JSON with sorted keys, UTF-8."""
+    return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The ``X-Preference-Signature`` value of ``body``: ``sha256=`` and the lowercase hex
+    HMAC-SHA256 of the raw request body, keyed with the webhook's secret as UTF-8 bytes (the
+    64-character string shown once when the webhook was created, not its hex decoding).
+
+    A receiver computes this over the body exactly as received (before parsing it) and
+    compares with :func:`hmac.compare_digest`; ``docs/webhooks.md`` has the snippet."""
+    digest = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
+    return SIGNATURE_PREFIX + digest
+
+
+def verify(secret: str, body: bytes, signature: str) -> bool:
+    """Whether ``signature`` (the header's value) is :func:`sign` of ``body``, compared in
+    constant time."""
+    return hmac.compare_digest(sign(secret, body), signature)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+
+
+def _events(events: Iterable[str]) -> list[str]:
+    """The events, each once, in the given order; refuses unknown names with a sentence that
+    names the allowed ones."""
+    if isinstance(events, str) or not isinstance(events, Iterable):
+        raise InvalidInput(
+            "Give the events as a list of names.", fields={"events": ["Expected a list."]}
+        )
+    out: list[str] = []
+    for name in events:
+        if name not in Webhook.EVENTS:
+            allowed = ", ".join(Webhook.EVENTS)
+            message = f"{name!r} is not an event; choose from {allowed}."
+            raise InvalidInput(message, fields={"events": [message]})
+        if name not in out:
+            out.append(name)
+    if not out:
+        message = "Subscribe to at least one event: " + ", ".join(Webhook.EVENTS) + "."
+        raise InvalidInput(message, fields={"events": [message]})
+    return out
+
+
+def _url(url: str) -> str:
+    """An absolute http or https URL (at most 500 characters)."""
+    url = (url or "").strip()
+    try:
+        URLValidator(schemes=list(URL_SCHEMES))(url)
+    except ValidationError:
+        message = "Give an absolute http:// or https:// URL."
+        raise InvalidInput(message, fields={"url": [message]}) from None
+    if len(url) > 500:
+        message = "The URL is longer than 500 characters."
+        raise InvalidInput(message, fields={"url": [message]})
+    return url
+
+
+def _require_director(user: User, tournament: Tournament) -> None:
+    if not is_director(user, tournament):
+        raise NotAllowed()
+
+
+def _log(tournament_id: int, user: User | None, action: str, **detail: Any) -> None:
+    """Audit a webhook command (never the secret). Unlike the tournament commands it leaves
+    the public pages' ``changed_at`` alone: nothing public changed."""
+    LogEntry.objects.create(tournament_id=tournament_id, user=user, action=action, detail=detail)
+
+
+# ---------------------------------------------------------------------------------------------
+# reads
+
+
+def webhooks_for(*, tournament: Tournament) -> QuerySet[Webhook]:
+    """A tournament's webhooks, oldest first."""
+    return Webhook.objects.filter(tournament=tournament).order_by("id")
+
+
+def webhook_for(*, tournament: Tournament, webhook_id: int) -> Webhook:
+    """One webhook of the tournament; 404 otherwise."""
+    webhook = webhooks_for(tournament=tournament).filter(pk=webhook_id).first()
+    if webhook is None:
+        raise TournamentNotFound("There is no such webhook.")
+    return webhook
+
+
+def deliveries_for(*, webhook: Webhook) -> QuerySet[Delivery]:
+    """A webhook's deliveries, newest first, each with its attempts."""
+    return (
+        Delivery.objects.filter(webhook=webhook)
+        .prefetch_related(Prefetch("tries", queryset=Attempt.objects.order_by("number")))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def delivery_for(*, webhook: Webhook, delivery_id: uuid.UUID | str) -> Delivery:
+    """One delivery of the webhook; 404 otherwise."""
+    delivery = deliveries_for(webhook=webhook).filter(pk=delivery_id).first()
+    if delivery is None:
+        raise TournamentNotFound("There is no such delivery.")
+    return delivery
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+
+
+def webhook_create(
+    *, user: User, tournament: Tournament, url: str, events: Iterable[str]
+) -> Webhook:
+    """Register ``url`` for ``events`` (names from ``Webhook.EVENTS``) with a new random
+    secret (64 hex characters), which only this answer shows."""
+    _require_director(user, tournament)
+    url = _url(url)
+    wanted = _events(events)
+    with transaction.atomic():
+        webhook = Webhook.objects.create(
+            tournament=tournament,
+            url=url,
+            events=wanted,
+            secret=secrets.token_hex(32),
+            created_by=user,
+        )
+        _log(tournament.pk, user, "webhook_create", webhook=webhook.pk, url=url, events=wanted)
+    return webhook
+
+
+def webhook_update(*, user: User, webhook: Webhook, **changes: Any) -> Webhook:
+    """Change a webhook's ``url``, ``events`` or ``is_active`` (an inactive webhook is sent
+    nothing; its deliveries still pending fail untried). The secret stays."""
+    unknown = sorted(set(changes) - set(CHANGEABLE))
+    if unknown:
+        raise InvalidInput(
+            "Only url, events and is_active can be changed.",
+            fields={name: ["Cannot be changed."] for name in unknown},
+        )
+    _require_director(user, webhook.tournament)
+    values: dict[str, Any] = {}
+    if "url" in changes:
+        values["url"] = _url(changes["url"])
+    if "events" in changes:
+        values["events"] = _events(changes["events"])
+    if "is_active" in changes:
+        values["is_active"] = bool(changes["is_active"])
+    if not values:
+        return webhook
+    with transaction.atomic():
+        locked = Webhook.objects.select_for_update().get(pk=webhook.pk)
+        before = {name: getattr(locked, name) for name in values}
+        for name, value in values.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=list(values))
+        _log(
+            locked.tournament_id,
+            user,
+            "webhook_update",
+            webhook=locked.pk,
+            before=before,
+            after=values,
+        )
+    return locked
+
+
+def webhook_delete(*, user: User, webhook: Webhook) -> None:
+    """Remove a webhook with its deliveries and their attempts."""
+    _require_director(user, webhook.tournament)
+    with transaction.atomic():
+        _log(webhook.tournament_id, user, "webhook_delete", webhook=webhook.pk, url=webhook.url)
+        webhook.delete()
+
+
+def _send_on_commit(delivery: Delivery) -> None:
+    """Send the delivery to the worker once the transaction commits. Robust: a broker that is
+    down (or, in-process, a receiver that fails) is logged and never fails the command that
+    emitted the event; the delivery stays pending and can be replayed."""
+    from tournaments.tasks_webhooks import deliver_webhook
+
+    delivery_id = str(delivery.pk)
+
+    def send_webhook_delivery() -> None:
+        deliver_webhook.delay(delivery_id)
+
+    transaction.on_commit(send_webhook_delivery, robust=True)
+
+
+def _deliveries(
+    webhooks: Iterable[Webhook], tournament_id: int, event: str, data: Any
+) -> list[Delivery]:
+    """One pending delivery per webhook, its envelope built now, each sent after commit."""
+    data = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+    created_at = timezone.now().isoformat()
+    out = []
+    for webhook in webhooks:
+        pk = uuid.uuid4()
+        payload = {
+            "id": str(pk),
+            "event": event,
+            "tournament": tournament_id,
+            "created_at": created_at,
+            "data": data,
+        }
+        delivery = Delivery.objects.create(id=pk, webhook=webhook, event=event, payload=payload)
+        _send_on_commit(delivery)
+        out.append(delivery)
+    return out
+
+
+def emit(*, tournament_id: int, event: str, data: dict[str, Any]) -> None:
+    """Tell the tournament's active webhooks subscribed to ``event`` (one of
+    ``Webhook.EVENTS``): one delivery each, sent after the caller's transaction commits (and
+    never if it rolls back). ``data`` is the event's own part of the envelope."""
+    if event not in Webhook.EVENTS:
+        raise ValueError(f"unknown webhook event {event!r}")
+    hooks = [
+        hook
+        for hook in Webhook.objects.filter(tournament_id=tournament_id, is_active=True)
+        if event in (hook.events or [])
+    ]
+    if hooks:
+        with transaction.atomic():
+            _deliveries(hooks, tournament_id, event, data)
+
+
+def webhook_ping(*, user: User, webhook: Webhook) -> Delivery:
+    """Send a ``ping`` delivery to this webhook alone (whatever its events), to try the
+    receiver and its signature check."""
+    _require_director(user, webhook.tournament)
+    if not webhook.is_active:
+        raise TournamentConflict(
+            "The webhook is inactive: activate it before sending to it.", code="webhook_inactive"
+        )
+    with transaction.atomic():
+        (delivery,) = _deliveries(
+            [webhook], webhook.tournament_id, PING, {"webhook": webhook.pk, "url": webhook.url}
+        )
+        _log(
+            webhook.tournament_id,
+            user,
+            "webhook_test",
+            webhook=webhook.pk,
+            delivery=str(delivery.pk),
+        )
+    return delivery
+
+
+def delivery_replay(*, user: User, delivery: Delivery) -> Delivery:
+    """Send a delivery again now, whatever its state: the same id and body, the attempts
+    numbered on, and a fresh allowance of ``WEBHOOK_MAX_ATTEMPTS`` tries with back-off."""
+    webhook = delivery.webhook
+    _require_director(user, webhook.tournament)
+    if not webhook.is_active:
+        raise TournamentConflict(
+            "The webhook is inactive: activate it before replaying its deliveries.",
+            code="webhook_inactive",
+        )
+    with transaction.atomic():
+        locked = Delivery.objects.select_for_update().get(pk=delivery.pk)
+        before = locked.status
+        locked.status = Delivery.Status.PENDING
+        locked.attempts = 0
+        locked.delivered_at = None
+        locked.save(update_fields=["status", "attempts", "delivered_at"])
+        _log(
+            webhook.tournament_id,
+            user,
+            "webhook_replay",
+            webhook=webhook.pk,
+            delivery=str(locked.pk),
+            event=locked.event,
+            was=before,
+        )
+        _send_on_commit(locked)
+    return locked
+
+
+# ---------------------------------------------------------------------------------------------
+# sending (the worker)
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer, not an instruction: it counts as a failed attempt."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
+def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:
+    """POST ``body``: the answer's status code, or ``None`` and why there was none."""
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
+            response.read(65536)
+            return int(response.status), ""
+    except urllib.error.HTTPError as e:
+        e.close()
+        return int(e.code), ""
+    except urllib.error.URLError as e:
+        reason = e.reason
+        text = f"{type(reason).__name__}: {reason}" if isinstance(reason, Exception) else reason
+        return None, str(text)
+    except (OSError, ValueError, http.client.HTTPException) as e:
+        return None, f"{type(e).__name__}: {e}"
+
+
+def deliver(*, delivery_id: str) -> bool:
+    """Try a pending delivery once: POST its body, signed, and record the attempt. Answers
+    whether it is delivered (any 2xx); otherwise the caller retries later. The
+    ``WEBHOOK_MAX_ATTEMPTS``-th failed try since it was created (or replayed) makes it
+    ``failed``. Safe to run twice: a delivered or failed delivery is not sent again, and the
+    row lock keeps two runs from sending at once."""
+    with transaction.atomic():
+        delivery = (
+            Delivery.objects.select_for_update(of=("self",))
+            .select_related("webhook")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None or delivery.status == Delivery.Status.FAILED:
+            return False
+        if delivery.status == Delivery.Status.DELIVERED:
+            return True
+        webhook = delivery.webhook
+        if not webhook.is_active:
+            delivery.status = Delivery.Status.FAILED
+            delivery.save(update_fields=["status"])
+            return False
+        body = body_bytes(delivery.payload)
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Preference-Event": delivery.event,
+            "X-Preference-Delivery": str(delivery.pk),
+            "X-Preference-Signature": sign(webhook.secret, body),
+        }
+        started = time.monotonic()
+        status_code, error = _post(webhook.url, body, headers)
+        duration_ms = round((time.monotonic() - started) * 1000)
+        last = delivery.tries.aggregate(last=Max("number"))["last"] or 0
+        Attempt.objects.create(
+            delivery=delivery,
+            number=last + 1,
+            status_code=status_code,
+            error=error[:ERROR_LENGTH],
+            duration_ms=duration_ms,
+        )
+        delivery.attempts += 1
+        ok = status_code is not None and 200 <= status_code < 300
+        if ok:
+            delivery.status = Delivery.Status.DELIVERED
+            delivery.delivered_at = timezone.now()
+        elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+            delivery.status = Delivery.Status.FAILED
+        delivery.save(update_fields=["status", "attempts", "delivered_at"])
+    return ok
+
+
+def pending_attempts(*, delivery_id: str) -> int | None:
+    """How many tries a delivery still pending has had since it was created or replayed;
+    ``None`` once it is delivered, failed or gone (nothing more to send)."""
+    found = (
+        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING)
+        .values_list("attempts", flat=True)
+        .first()
+    )
+    return None if found is None else int(found)
