@@ -476,14 +476,16 @@ def wrk(
     seconds: float,
     connections: int,
     once: bool = False,
+    script: Path = LUA,
 ) -> Result:
-    """Run wrk over ``lines`` (one thread, ``connections`` connections) and parse its RESULT."""
+    """Run wrk over ``lines`` (one thread, ``connections`` connections) and parse its RESULT;
+    ``script`` is the Lua script (default: ``wrk_requests.lua``)."""
     load = os.getloadavg()[0]
     prefix = workdir / f"{config}-{name}".replace(" ", "_")
     Path(f"{prefix}-0.tsv").write_text("\n".join(lines) + "\n")
     command = [
         "wrk", "-t1", f"-c{connections}", f"-d{int(seconds)}s", "--latency", "--timeout", "10s",
-        "-s", str(LUA), f"http://{HOST}:{PORT}", "--", str(prefix), "once" if once else "cycle",
+        "-s", str(script), f"http://{HOST}:{PORT}", "--", str(prefix), "once" if once else "cycle",
     ]  # fmt: skip
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True

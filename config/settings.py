@@ -211,6 +211,9 @@ EVENTS_REDIS_URL = REDIS_URL or (
 )
 # How long GET .../events/ waits for the next event before answering with none.
 LONG_POLL_SECONDS = float(env("LONG_POLL_SECONDS", "25"))
+# How long a process answers anonymous polls of a tournament's standings from the state it
+# read last (tournaments/selectors.py); 0 reads it on every request.
+PUBLIC_POLL_CACHE_SECONDS = float(env("PUBLIC_POLL_CACHE_SECONDS", "1"))
 # Money is shown as "3.40 €"; amounts are always integer minor units.
 CURRENCY_SYMBOL = env("CURRENCY_SYMBOL", "€")
 

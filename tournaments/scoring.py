@@ -331,6 +331,9 @@ TIEBREAKS: Mapping[str, Tiebreak] = MappingProxyType(
 )
 """The tiebreaks a director may choose from, by name, in any order."""
 
+GROUP_FREE = frozenset({"declarer_wins", "best_round", "average_opponent", "lots"})
+"""The tiebreaks whose value for a player does not depend on who else is tied."""
+
 
 # --- standings ---------------------------------------------------------------------------
 
@@ -467,16 +470,31 @@ def _compute(
             for player, value in gained.items():
                 by_round[player][s.round] = by_round[player].get(s.round, Fraction(0)) + value
                 points[player] += value
-    played = {p: len({s.round for s in tables if p in s.players}) for p in everyone}
+    rounds_of: dict[Player, set[int]] = {p: set() for p in everyone}
+    for s in tables:
+        for player in s.players:
+            rounds_of[player].add(s.round)
+    played = {p: len(r) for p, r in rounds_of.items()}
 
     data = TiebreakInput(points, by_round, tables, seed)
     groups = _split(sorted(everyone), points)
-    values: dict[str, dict[Player, Fraction]] = {name: {} for name in tiebreaks}
+    # A tiebreak that does not depend on the group is computed once for everyone; one that
+    # does (head_to_head) within every group still tied, and is 0 for a player alone.
+    values: dict[str, dict[Player, Fraction]] = {
+        name: TIEBREAKS[name](data, frozenset(everyone)) if name in GROUP_FREE else {}
+        for name in tiebreaks
+    }
     for name in tiebreaks:
         split: list[list[Player]] = []
         for group in groups:
-            found = TIEBREAKS[name](data, frozenset(group))
-            values[name].update(found)
+            if name in GROUP_FREE:
+                found = values[name]
+            elif len(group) == 1:
+                found = {group[0]: Fraction(0)}
+                values[name].update(found)
+            else:
+                found = TIEBREAKS[name](data, frozenset(group))
+                values[name].update(found)
             split.extend(_split(group, found))
         groups = split
 

@@ -4,13 +4,17 @@ not run answers 403 on directors' operations."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import defaultdict
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from clubs.models import Membership
 from clubs.permissions import AnyUser
+from games import rows
 from games.models import Hand
 from tournaments import permissions
 from tournaments.errors import NotAllowed, TournamentNotFound
@@ -39,6 +43,71 @@ def tournament_for_user(*, user: AnyUser, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None or not permissions.can_see(user, tournament):
         raise TournamentNotFound()
+    return tournament
+
+
+_POLLED = rows.Columns(
+    Tournament,
+    "t",
+    only=(
+        "club",
+        "slug",
+        "is_public",
+        "status",
+        "scoring",
+        "tiebreaks",
+        "requested_version",
+        "computed_version",
+        "computed_at",
+        "changed_at",
+    ),
+)
+_POLLED_SQL = f"SELECT {_POLLED.sql} FROM {Tournament._meta.db_table} t WHERE t.id = %s"
+
+
+def tournament_polled(*, user: AnyUser, tournament_id: int) -> Tournament:
+    """The tournament for the answers phones poll (standings, results, rounds): one plain
+    query for the few columns their ETag and visibility need (the ORM's compilation cost more
+    than running it: ``bench/tournaments_bench.py``); the other fields are deferred. Who may
+    see an unlisted one is checked as in :func:`tournament_for_user`."""
+    found = rows.fetch(_POLLED_SQL, [tournament_id])
+    if found is None:
+        raise TournamentNotFound()
+    tournament: Tournament = _POLLED.instance(found)
+    if not permissions.is_listed(tournament) and not permissions.can_see(user, tournament):
+        raise TournamentNotFound()
+    return tournament
+
+
+_LISTED: dict[int, tuple[float, Tournament | None]] = {}
+_LISTED_LOCK = threading.Lock()
+LISTED_CACHE_SIZE = 1024
+
+
+def tournament_listed(*, tournament_id: int) -> Tournament | None:
+    """The tournament as :func:`tournament_polled` loads it, if anyone may see it (public and
+    out of the draft state); None otherwise (the caller then answers the ordinary way).
+
+    Hundreds of phones poll a tournament's standings during a round, so a process keeps what
+    it read for ``PUBLIC_POLL_CACHE_SECONDS`` (1 s by default): each process then reads the
+    tournament at most once a second however many spectators ask, and their answers (and
+    ETags) are at most that much behind the database."""
+    keep = settings.PUBLIC_POLL_CACHE_SECONDS
+    now = time.monotonic()
+    if keep > 0:
+        with _LISTED_LOCK:
+            cached = _LISTED.get(tournament_id)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+    found = rows.fetch(_POLLED_SQL, [tournament_id])
+    tournament: Tournament | None = None if found is None else _POLLED.instance(found)
+    if tournament is not None and not permissions.is_listed(tournament):
+        tournament = None
+    if keep > 0:
+        with _LISTED_LOCK:
+            if len(_LISTED) >= LISTED_CACHE_SIZE:
+                _LISTED.clear()
+            _LISTED[tournament_id] = (now + keep, tournament)
     return tournament
 
 

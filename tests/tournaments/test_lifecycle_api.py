@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import time
 
 import pytest
 from django.utils import timezone
@@ -300,3 +301,53 @@ def test_the_money_settlement_sums_to_zero_with_the_pot(settings) -> None:
     points = make_field(3, real_money=False)
     answer = points.get("settlement/", status=409)
     assert answer["code"] == "not_money"
+
+
+def test_swiss_seating_puts_the_leaders_together(settings) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(12, seating="swiss", scoring="balance", tiebreaks=["lots"])
+    seat(f)
+    play(f, 1, random.Random(21))
+    f.post("rounds/1/close/")
+    ranking = [r["entry"] for r in f.get("standings/")["rows"]]
+    rnd = seat(f)
+    assert rnd["seating"] == "swiss"
+    tables = [[p["entry"] for p in t["players"]] for t in rnd["tables"]]
+    # the leader sits at table 1, and every table holds players of neighbouring ranks:
+    # nobody is more than one table away from their place in the standings
+    assert ranking[0] in tables[0]
+    for number, table in enumerate(tables):
+        for entry in table:
+            assert abs(ranking.index(entry) // 3 - number) <= 1
+    met = {
+        frozenset((a, b))
+        for t in f.get("rounds/1/")["tables"]
+        for a in (p["entry"] for p in t["players"])
+        for b in (p["entry"] for p in t["players"])
+        if a != b
+    }
+    naive = [ranking[i : i + 3] for i in range(0, 12, 3)]
+    repeats = sum(frozenset((a, b)) in met for t in tables for a in t for b in t if a < b)
+    naive_repeats = sum(frozenset((a, b)) in met for t in naive for a in t for b in t if a < b)
+    assert repeats <= naive_repeats
+    assert rnd["plan"]["repeats"] == repeats
+
+
+def test_anonymous_standings_polls_are_at_most_the_cache_time_behind(settings) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    settings.PUBLIC_POLL_CACHE_SECONDS = 0.5
+    f = make_field(6)
+    seat(f)
+    anon = client_for(None)
+    first = anon.get(f.url + "standings/")
+    play(f, 1, random.Random(5), deals=3)
+    # within the cache time this process still answers from what it read
+    cached = anon.get(f.url + "standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert cached.status_code == 304
+    # a signed-in caller always gets the database's state
+    fresh = f.boss().get(f.url + "standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert fresh.status_code == 200
+    time.sleep(0.6)
+    later = anon.get(f.url + "standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert later.status_code == 200
+    assert later["ETag"] == fresh["ETag"]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -29,12 +27,6 @@ def all_rows() -> list[Row]:
 
 
 ROWS = all_rows()
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> Iterator[None]:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    yield
 
 
 def test_every_row_names_a_distinct_case() -> None:

@@ -105,11 +105,6 @@ def receiver() -> Iterator[Receiver]:
         thread.join(timeout=5)
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Talk to 127.0.0.1 directly even where the environment names a proxy."""

@@ -75,8 +75,8 @@ def round_sizes(count: int) -> list[int]:
         return seating.table_sizes(count, shapes=seating.WIEN_SHAPES, preferred=3)
     except seating.SeatingError as e:
         raise TournamentConflict(
-            f"{e.message} Give a bye (byes lists who sits out), add a substitute or a late "
-            "entry, or withdraw a player.",
+            f"{e.message} For a bye, list who sits out in byes; for one more, add a "
+            "substitute or a late entry; for one fewer, withdraw a player.",
             code="unsplittable",
         ) from None
 

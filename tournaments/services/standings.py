@@ -48,9 +48,9 @@ def inputs(
     """Every counted table as a sitting (entry ids as players), the duplicate board results,
     and every entry that plays or played."""
     links = list(
-        RoundTable.objects.filter(round__tournament=t, round__status__in=COUNTED).select_related(
-            "round"
-        )
+        RoundTable.objects.filter(round__tournament=t, round__status__in=COUNTED)
+        .select_related("round")
+        .only("number", "table_id", "round_id", "round__number")
     )
     table_ids = [link.table_id for link in links]
     seats: dict[int, dict[str, int]] = defaultdict(dict)
@@ -175,7 +175,18 @@ def finished_boards(
 
 def compute(t: Tournament, *, rounds_up_to: int | None = None) -> scoring.Standings:
     """The standings from scratch (nothing stored)."""
-    sittings, boards, players = inputs(t)
+    return rank(t, *inputs(t), rounds_up_to=rounds_up_to)
+
+
+def rank(
+    t: Tournament,
+    sittings: list[scoring.Sitting],
+    boards: list[scoring.BoardResult],
+    players: list[int],
+    *,
+    rounds_up_to: int | None = None,
+) -> scoring.Standings:
+    """The standings of ``inputs(t)`` by the tournament's scoring and tiebreaks."""
     return scoring.standings(
         sittings,
         scoring=t.scoring,
