@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from clubs.models import Membership
 from clubs.permissions import AnyUser
 from games import rows
-from games.models import Hand
+from games.models import Hand, LedgerEntry
 from tournaments import permissions
 from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import Entry, RoundSeat, RoundTable, Tournament
@@ -228,12 +228,20 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
             for s in mine
         }
     else:
-        hands = _counted_hands(t, [s.round_table.table_id for s in mine])
+        table_ids = [s.round_table.table_id for s in mine]
+        hands = _counted_hands(t, table_ids)
+        shares: dict[tuple[int, str], int] = defaultdict(int)
+        if t.scoring != Tournament.Scoring.DUPLICATE:
+            for table_id, payee, amount in LedgerEntry.objects.filter(
+                table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
+            ).values_list("table_id", "payee", "amount"):
+                shares[(table_id, payee)] += amount
         amounts = {
             s.round_table_id: sum(
                 int((h["result"].get("delta") or {}).get(s.seat, 0))
                 for h in hands[s.round_table.table_id]
             )
+            + shares[(s.round_table.table_id, s.seat)]
             for s in mine
         }
     return [

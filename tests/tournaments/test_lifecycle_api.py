@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from games import services as games
-from games.models import AuditEntry, Hand, Table
+from games.models import AuditEntry, Hand, LedgerEntry, Table
 from tests.factories import UserFactory
 from tests.tournaments.setup import client_for, entries, make_field, play, seat
 from tournaments import services
@@ -351,3 +351,38 @@ def test_anonymous_standings_polls_are_at_most_the_cache_time_behind(settings) -
     later = anon.get(f.url + "standings/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert later.status_code == 200
     assert later["ETag"] == fresh["ETag"]
+
+
+@pytest.mark.django_db
+def test_asking_again_for_a_round_still_being_seated_seats_it_once(
+    django_capture_on_commit_callbacks,
+) -> None:
+    f = make_field(6)
+    # the worker never got the first message: the round waits in `seating`
+    with django_capture_on_commit_callbacks(execute=False):
+        first = f.post("rounds/", {}, status=202)
+    assert first["status"] == "seating"
+    with django_capture_on_commit_callbacks(execute=True):
+        again = f.post("rounds/", {}, status=202)
+    assert again["number"] == 1
+    rnd = f.get("rounds/1/")
+    assert rnd["status"] == "seated" and len(rnd["tables"]) == 2
+    assert f.tournament.rounds.count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert f.post("rounds/", {}, status=409)["code"] == "round_open"
+
+
+def test_a_players_results_add_up_to_their_balance_points(settings) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    rules = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 100, "pot_at_close": "split"}
+    f = make_field(6, scoring="balance", rules=rules)
+    seat(f)
+    play(f, 1, random.Random(31))
+    f.post("rounds/1/close/")
+    assert LedgerEntry.objects.filter(
+        table__round_link__round__tournament_id=f.tournament_id, reason="split"
+    ).exists(), "the seed should leave money in a pot at close"
+    for row in f.get("standings/")["rows"]:
+        results = f.get(f"entries/{row['entry']}/results/", user=None)
+        assert [r["amount"] for r in results["rounds"]] == [int(row["points"])]
+        assert results["rank"] == row["rank"]

@@ -96,7 +96,14 @@ def round_seat(
         t = lock(tournament.pk)
         require_director(user, t)
         require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "seat a round")
-        if common.open_round(t) is not None:
+        current = common.open_round(t)
+        if current is not None and current.status == Round.Status.SEATING:
+            # Still waiting for the worker (a lost message, a broker that was down): asking
+            # again sends the task again; it seats the round once.
+            log(t, user, "round_seat_again", round_number=current.number)
+            transaction.on_commit(lambda: seat_round.delay(current.pk, user.pk))
+            return current
+        if current is not None:
             raise TournamentConflict(
                 "A round is still open; close it before seating the next.", code="round_open"
             )

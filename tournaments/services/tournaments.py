@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -489,7 +489,3 @@ def request_standings(tournament_id: int) -> None:
             countdown=settings.STANDINGS_COALESCE_SECONDS,
         )
     )
-
-
-def values_for(mapping: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    return {n: mapping[n] for n in names if n in mapping}
