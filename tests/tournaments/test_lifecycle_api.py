@@ -14,9 +14,9 @@ from django.utils import timezone
 from games import services as games
 from games.models import AuditEntry, Hand, LedgerEntry, Table
 from tests.factories import UserFactory
-from tests.tournaments.setup import client_for, entries, make_field, play, seat
+from tests.tournaments.setup import RULES, client_for, entries, make_field, play, seat
 from tournaments import services
-from tournaments.models import Entry, LogEntry, RoundSeat, Tournament
+from tournaments.models import Entry, LogEntry, RoundSeat, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
@@ -386,3 +386,36 @@ def test_a_players_results_add_up_to_their_balance_points(settings) -> None:
         results = f.get(f"entries/{row['entry']}/results/", user=None)
         assert [r["amount"] for r in results["rounds"]] == [int(row["points"])]
         assert results["rank"] == row["rank"]
+
+
+@pytest.mark.django_db
+def test_a_seating_that_fails_half_way_creates_no_table_and_says_why(
+    django_capture_on_commit_callbacks,
+) -> None:
+    f = make_field(9)
+    with django_capture_on_commit_callbacks(execute=False):
+        f.post("rounds/", {}, status=202)
+    rnd = f.tournament.rounds.get(number=1)
+    # someone else's row already holds table number 2 of the round: the worker creates
+    # table 1, then fails on table 2
+    other = games.table_create(
+        user=f.director,
+        name="elsewhere",
+        mode="recorded",
+        rules=RULES,
+        seats=[games.SeatSpec(key=k, kind="guest", guest_name=k) for k in ("a", "b", "c")],
+    )
+    RoundTable.objects.create(round=rnd, number=2, table=other)
+    tables_before = Table.objects.count()
+    assert services.round_seat_run(round_id=rnd.pk, user_id=f.director.pk) is False
+    rnd.refresh_from_db()
+    assert rnd.status == "failed" and rnd.error
+    assert Table.objects.count() == tables_before
+    assert not RoundSeat.objects.filter(round=rnd).exists()
+    assert f.get("rounds/1/")["status"] == "failed"
+    # cleared, the director seats the round again
+    RoundTable.objects.filter(table=other).delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        f.post("rounds/", {}, status=202)
+    again = f.get("rounds/1/")
+    assert again["status"] == "seated" and len(again["tables"]) == 3
