@@ -264,13 +264,18 @@ def test_a_receiver_failing_twice_gets_three_attempts_and_the_delivery_is_delive
 
 
 @pytest.fixture
-def retrying_in_process(eager_tasks: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run tasks eagerly without propagating their errors: Celery then runs each retry at
-    once, in this process (the countdown is not waited for)."""
+def retrying_in_process(eager_tasks: None) -> Iterator[None]:
+    """Run tasks eagerly (``eager_tasks``) without propagating their errors: Celery then runs
+    each retry at once, in this process (the countdown is not waited for). Restored before
+    ``eager_tasks`` restores the rest (not by monkeypatch, whose undo would come after it and
+    leave the process eager for the services tests that follow)."""
     from config.celery import app
 
-    monkeypatch.setattr(app.conf, "task_always_eager", True)
-    monkeypatch.setattr(app.conf, "task_eager_propagates", False)
+    app.conf.task_eager_propagates = False
+    try:
+        yield
+    finally:
+        app.conf.task_eager_propagates = True
 
 
 @pytest.mark.usefixtures("retrying_in_process")
