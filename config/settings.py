@@ -142,6 +142,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON bodies only: no operation has a real upload, and generated clients need one form.
+    "DEFAULT_METADATA_CLASS": "config.api.metadata.ApiMetadata",
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.DefaultPagination",
@@ -161,6 +162,8 @@ SIMPLE_JWT = {
 }
 
 SPECTACULAR_SETTINGS = {
+    # config/api/converters.py: ids and numbers in paths are integers.
+    "PATH_CONVERTER_OVERRIDES": {"id": int, "num": int},
     "TITLE": "Préférence API",
     "DESCRIPTION": "Clubs, tournaments and card games. Errors share one shape: see `Error`.",
     "VERSION": "1.0.0",

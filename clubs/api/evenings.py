@@ -1044,37 +1044,37 @@ class CalendarFeedDetailView(generics.GenericAPIView[CalendarFeed]):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-E = "clubs/<int:club_id>/evenings/<int:evening_id>/"
+E = "clubs/<id:club_id>/evenings/<id:evening_id>/"
 
 urlpatterns = [
-    path("clubs/<int:club_id>/evenings/", EveningListView.as_view(), name="club-evenings"),
+    path("clubs/<id:club_id>/evenings/", EveningListView.as_view(), name="club-evenings"),
     path(E, EveningDetailView.as_view(), name="club-evening"),
     path(E + "cancel/", EveningCancelView.as_view(), name="club-evening-cancel"),
     path(E + "attendance/", AttendanceView.as_view(), name="club-evening-attendance"),
     path(E + "attendances/", AttendanceListView.as_view(), name="club-evening-attendances"),
     path(E + "check-ins/", CheckInListView.as_view(), name="club-evening-check-ins"),
     path(
-        E + "check-ins/<int:attendance_id>/",
+        E + "check-ins/<id:attendance_id>/",
         CheckInDetailView.as_view(),
         name="club-evening-check-in",
     ),
     path(
-        E + "check-ins/<int:attendance_id>/leave/",
+        E + "check-ins/<id:attendance_id>/leave/",
         CheckInLeaveView.as_view(),
         name="club-evening-check-in-leave",
     ),
     path(
-        "clubs/<int:club_id>/evening-series/", SeriesListView.as_view(), name="club-evening-series"
+        "clubs/<id:club_id>/evening-series/", SeriesListView.as_view(), name="club-evening-series"
     ),
     path(
-        "clubs/<int:club_id>/evening-series/<int:series_id>/",
+        "clubs/<id:club_id>/evening-series/<id:series_id>/",
         SeriesDetailView.as_view(),
         name="club-evening-series-detail",
     ),
-    path("clubs/<int:club_id>/calendar.ics", ClubCalendarView.as_view(), name="club-calendar"),
+    path("clubs/<id:club_id>/calendar.ics", ClubCalendarView.as_view(), name="club-calendar"),
     path("me/calendar-feeds/", CalendarFeedListView.as_view(), name="calendar-feeds"),
     path(
-        "me/calendar-feeds/<int:feed_id>/",
+        "me/calendar-feeds/<id:feed_id>/",
         CalendarFeedDetailView.as_view(),
         name="calendar-feed",
     ),

@@ -1161,18 +1161,18 @@ class MyInvitationsView(generics.ListAPIView[Invitation]):
 # ---------------------------------------------------------------------------------------------
 # routes
 
-CLUB = "clubs/<int:club_id>/"
+CLUB = "clubs/<id:club_id>/"
 
 urlpatterns = [
     path("clubs/", ClubListView.as_view(), name="club-list"),
     path(CLUB, ClubDetailView.as_view(), name="club-detail"),
     path(CLUB + "members/", MemberListView.as_view(), name="club-members"),
-    path(CLUB + "members/<int:user_id>/", MemberDetailView.as_view(), name="club-member"),
+    path(CLUB + "members/<id:user_id>/", MemberDetailView.as_view(), name="club-member"),
     path(CLUB + "leave/", ClubLeaveView.as_view(), name="club-leave"),
     path(CLUB + "transfer-ownership/", ClubTransferView.as_view(), name="club-transfer"),
     path(CLUB + "invitations/", InvitationListView.as_view(), name="club-invitations"),
     path(
-        CLUB + "invitations/<int:invitation_id>/",
+        CLUB + "invitations/<id:invitation_id>/",
         InvitationDetailView.as_view(),
         name="club-invitation",
     ),
@@ -1182,22 +1182,22 @@ urlpatterns = [
     ),
     path(CLUB + "join-requests/", JoinRequestListView.as_view(), name="club-join-requests"),
     path(
-        CLUB + "join-requests/<int:request_id>/",
+        CLUB + "join-requests/<id:request_id>/",
         JoinRequestDetailView.as_view(),
         name="club-join-request",
     ),
     path(
-        CLUB + "join-requests/<int:request_id>/accept/",
+        CLUB + "join-requests/<id:request_id>/accept/",
         JoinRequestAcceptView.as_view(),
         name="club-join-request-accept",
     ),
     path(
-        CLUB + "join-requests/<int:request_id>/decline/",
+        CLUB + "join-requests/<id:request_id>/decline/",
         JoinRequestDeclineView.as_view(),
         name="club-join-request-decline",
     ),
     path(CLUB + "guests/", GuestListView.as_view(), name="club-guests"),
-    path(CLUB + "guests/<int:guest_id>/merge/", GuestMergeView.as_view(), name="club-guest-merge"),
+    path(CLUB + "guests/<id:guest_id>/merge/", GuestMergeView.as_view(), name="club-guest-merge"),
     path("me/clubs/", MyClubsView.as_view(), name="my-clubs"),
     path("me/invitations/", MyInvitationsView.as_view(), name="my-invitations"),
 ]

@@ -433,8 +433,8 @@ class EveningSettlementView(APIView):
         return Response(rounds.evening_settlement(evening, settings.CURRENCY_SYMBOL))
 
 
-EVENING = "clubs/<int:club_id>/evenings/<int:evening_id>/"
-ROUND = EVENING + "rounds/<int:round_number>/"
+EVENING = "clubs/<id:club_id>/evenings/<id:evening_id>/"
+ROUND = EVENING + "rounds/<num:round_number>/"
 
 urlpatterns = [
     path(EVENING + "rounds/", RoundListView.as_view(), name="evening-rounds"),

@@ -395,8 +395,8 @@ class RatingHistoryView(generics.ListAPIView[RatingChange]):
         return super().get(request, *args, **kwargs)
 
 
-CLUB = "clubs/<int:club_id>/"
-SEASON = CLUB + "seasons/<int:season_id>/"
+CLUB = "clubs/<id:club_id>/"
+SEASON = CLUB + "seasons/<id:season_id>/"
 
 urlpatterns = [
     path(CLUB + "seasons/", SeasonListView.as_view(), name="seasons"),

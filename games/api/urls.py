@@ -11,8 +11,8 @@ router.register("pings", views.WorkerPingViewSet, basename="ping")
 router.register("tables", views.TableViewSet, basename="table")
 router.register("series", views.SeriesViewSet, basename="series")
 
-TABLE = "tables/<int:table_id>/"
-HAND = TABLE + "hands/<int:number>/"
+TABLE = "tables/<id:table_id>/"
+HAND = TABLE + "hands/<num:number>/"
 
 urlpatterns = router.urls
 urlpatterns += [

@@ -487,7 +487,7 @@ class SettlementView(APIView):
         return Response(TournamentSettlementSerializer(services.tournament_settlement(t)).data)
 
 
-T = "tournaments/<int:tournament_id>/"
+T = "tournaments/<id:tournament_id>/"
 
 urlpatterns = [
     path(T + "standings/", StandingsView.as_view(), name="t-standings"),
@@ -499,7 +499,7 @@ urlpatterns = [
         name="t-export-standings",
     ),
     path(T + "export/hands.<str:export_format>", HandsExportView.as_view(), name="t-export-hands"),
-    path(T + "entries/<int:entry_id>/results/", PlayerResultsView.as_view(), name="t-results"),
+    path(T + "entries/<id:entry_id>/results/", PlayerResultsView.as_view(), name="t-results"),
     path(T + "me/", MyTournamentView.as_view(), name="t-me"),
     path("me/tournaments/", MyTournamentsView.as_view(), name="me-tournaments"),
     path(T + "settlement/", SettlementView.as_view(), name="t-settlement"),

@@ -299,9 +299,9 @@ class BoardListView(APIView):
         return Response(BoardSerializer(boards, many=True).data)
 
 
-R = "tournaments/<int:tournament_id>/rounds/"
-N = R + "<int:round_number>/"
-TBL = N + "tables/<int:table_number>/"
+R = "tournaments/<id:tournament_id>/rounds/"
+N = R + "<num:round_number>/"
+TBL = N + "tables/<num:table_number>/"
 
 urlpatterns = [
     path(R, RoundListView.as_view(), name="t-rounds"),

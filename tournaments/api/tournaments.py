@@ -442,7 +442,7 @@ class EntryWithdrawView(APIView):
         return Response(EntrySerializer(entry).data)
 
 
-T = "tournaments/<int:tournament_id>/"
+T = "tournaments/<id:tournament_id>/"
 
 urlpatterns = [
     path("tournaments/", TournamentListView.as_view(), name="tournaments"),
@@ -452,10 +452,10 @@ urlpatterns = [
     path(T + "finish/", FinishView.as_view(), name="t-finish"),
     path(T + "reopen/", ReopenView.as_view(), name="t-reopen"),
     path(T + "directors/", DirectorListView.as_view(), name="t-directors"),
-    path(T + "directors/<int:user_id>/", DirectorDetailView.as_view(), name="t-director"),
+    path(T + "directors/<id:user_id>/", DirectorDetailView.as_view(), name="t-director"),
     path(T + "log/", LogView.as_view(), name="t-log"),
     path(T + "entries/", EntryListView.as_view(), name="t-entries"),
-    path(T + "entries/<int:entry_id>/", EntryDetailView.as_view(), name="t-entry"),
-    path(T + "entries/<int:entry_id>/check-in/", EntryCheckInView.as_view(), name="t-check-in"),
-    path(T + "entries/<int:entry_id>/withdraw/", EntryWithdrawView.as_view(), name="t-withdraw"),
+    path(T + "entries/<id:entry_id>/", EntryDetailView.as_view(), name="t-entry"),
+    path(T + "entries/<id:entry_id>/check-in/", EntryCheckInView.as_view(), name="t-check-in"),
+    path(T + "entries/<id:entry_id>/withdraw/", EntryWithdrawView.as_view(), name="t-withdraw"),
 ]

@@ -318,8 +318,8 @@ class WebhookTestView(APIView):
         return _delivery_out(hook, delivery)
 
 
-W = "tournaments/<int:tournament_id>/webhooks/"
-ONE = W + "<int:webhook_id>/"
+W = "tournaments/<id:tournament_id>/webhooks/"
+ONE = W + "<id:webhook_id>/"
 
 urlpatterns = [
     path(W, WebhookListView.as_view(), name="t-webhooks"),
