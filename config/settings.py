@@ -156,6 +156,13 @@ REST_FRAMEWORK = {
 # Seconds a process remembers a token's user (config/api/authentication.py); 0 turns it off.
 JWT_USER_CACHE_SECONDS = float(env("JWT_USER_CACHE_SECONDS", "5"))
 
+# Sign-in and registration limits (config/api/throttles.py).
+LOGIN_RATE_PER_IP = env("LOGIN_RATE_PER_IP", "30/min")
+REGISTER_RATE_PER_IP = env("REGISTER_RATE_PER_IP", "30/hour")
+LOGIN_LOCKOUT_FAILURES = int(env("LOGIN_LOCKOUT_FAILURES", "10"))
+LOGIN_LOCKOUT_ACCOUNT_FAILURES = int(env("LOGIN_LOCKOUT_ACCOUNT_FAILURES", "100"))
+LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", "900"))
+
 SIMPLE_JWT = {
     "ACCESS_TOKEN_LIFETIME": timedelta(minutes=30),
     "REFRESH_TOKEN_LIFETIME": timedelta(days=14),

@@ -49,6 +49,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """Every test starts with no sign-in counts or throttle history (Django's cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     """An unauthenticated DRF test client."""

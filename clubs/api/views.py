@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, status
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from clubs import services
 from clubs.api.serializers import MeSerializer, MeUpdateSerializer, RegisterSerializer
 from clubs.models import User
-
-
-class RegisterThrottle(AnonRateThrottle):
-    """Limit account creation per client address."""
-
-    rate = "30/hour"
+from config.api.throttles import (
+    LoginThrottle,
+    RegisterThrottle,
+    check_lockout,
+    record_failure,
+    record_success,
+)
 
 
 class RegisterView(APIView):
@@ -57,7 +60,23 @@ class MeView(APIView):
 
 @extend_schema_view(post=extend_schema(summary="Sign in: obtain an access and a refresh token"))
 class TokenObtainView(TokenObtainPairView):
-    """JWT sign-in: username and password give an access token and a refresh token."""
+    """JWT sign-in: username and password give an access token and a refresh token. Limited
+    per address, and an account locks for a while after repeated failures
+    (``config/api/throttles.py``)."""
+
+    throttle_classes = [LoginThrottle]
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        username = str(request.data.get("username", "")) if isinstance(request.data, dict) else ""
+        address = LoginThrottle().get_ident(request)
+        check_lockout(username, address)
+        try:
+            answer = super().post(request, *args, **kwargs)
+        except AuthenticationFailed:
+            record_failure(username, address)
+            raise
+        record_success(username, address)
+        return answer
 
 
 @extend_schema_view(post=extend_schema(summary="Refresh an access token"))
