@@ -65,15 +65,19 @@ _POLLED = rows.Columns(
 _POLLED_SQL = f"SELECT {_POLLED.sql} FROM {Tournament._meta.db_table} t WHERE t.id = %s"
 
 
+def _polled_row(tournament_id: int) -> Tournament | None:
+    found = rows.fetch(_POLLED_SQL, [tournament_id])
+    return None if found is None else _POLLED.instance(found)
+
+
 def tournament_polled(*, user: AnyUser, tournament_id: int) -> Tournament:
     """The tournament for the answers phones poll (standings, results, rounds): one plain
     query for the few columns their ETag and visibility need (the ORM's compilation cost more
     than running it: ``bench/tournaments_bench.py``); the other fields are deferred. Who may
     see an unlisted one is checked as in :func:`tournament_for_user`."""
-    found = rows.fetch(_POLLED_SQL, [tournament_id])
-    if found is None:
+    tournament = _polled_row(tournament_id)
+    if tournament is None:
         raise TournamentNotFound()
-    tournament: Tournament = _POLLED.instance(found)
     if not permissions.is_listed(tournament) and not permissions.can_see(user, tournament):
         raise TournamentNotFound()
     return tournament
@@ -99,8 +103,7 @@ def tournament_listed(*, tournament_id: int) -> Tournament | None:
             cached = _LISTED.get(tournament_id)
         if cached is not None and cached[0] > now:
             return cached[1]
-    found = rows.fetch(_POLLED_SQL, [tournament_id])
-    tournament: Tournament | None = None if found is None else _POLLED.instance(found)
+    tournament = _polled_row(tournament_id)
     if tournament is not None and not permissions.is_listed(tournament):
         tournament = None
     if keep > 0:

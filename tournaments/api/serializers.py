@@ -89,6 +89,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         return t.entries.exclude(status=Entry.Status.WITHDRAWN).count()
 
     def get_rounds_played(self, t: Tournament) -> int:
+        found = getattr(t, "rounds_played", None)
+        if found is not None:
+            return int(found)
         return t.rounds.filter(status=Round.Status.CLOSED).count()
 
 

@@ -37,7 +37,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.errors import InvalidInput, TournamentNotFound
-from tournaments.models import Entry, LogEntry, Tournament
+from tournaments.models import Entry, LogEntry, Round, Tournament
 
 TAGS = ["tournaments"]
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -100,7 +100,10 @@ class TournamentListView(generics.ListAPIView[Tournament]):
             .annotate(
                 entries_count=Count(
                     "entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN), distinct=True
-                )
+                ),
+                rounds_played=Count(
+                    "rounds", filter=Q(rounds__status=Round.Status.CLOSED), distinct=True
+                ),
             )
             .prefetch_related("directors")
             .order_by("-starts_on", "-created_at", "-id")

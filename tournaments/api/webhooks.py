@@ -30,10 +30,10 @@ from rest_framework.views import APIView
 from config.api.callers import caller, signed_in
 from config.api.schema import ErrorSerializer
 from tournaments import selectors, webhooks
+from tournaments.api.tournaments import TOURNAMENT_ID
 from tournaments.models import Attempt, Delivery, Tournament, Webhook
 
 TAGS = ["webhooks"]
-TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 WEBHOOK_ID = OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 DELIVERY_ID = OpenApiParameter("delivery_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 ERRORS = {

@@ -20,7 +20,6 @@ from tournaments.services.results import (
 from tournaments.services.rounds import (
     round_assignments,
     round_close,
-    round_for,
     round_seat,
     round_seat_run,
     round_start,
@@ -59,7 +58,6 @@ __all__ = [
     "reveal_boards",
     "round_assignments",
     "round_close",
-    "round_for",
     "round_seat",
     "round_seat_run",
     "round_start",

@@ -443,28 +443,3 @@ def round_close(*, user: User, round: Round) -> Round:
 
         request_standings(t.pk)
     return rnd
-
-
-def round_for(tournament: Tournament, number: int) -> Round:
-    from tournaments.errors import TournamentNotFound
-
-    rnd = tournament.rounds.filter(number=number).first()
-    if rnd is None:
-        raise TournamentNotFound("There is no such round.")
-    return rnd
-
-
-__all__ = [
-    "check_deals",
-    "plan_round",
-    "require_status",
-    "round_assignments",
-    "round_close",
-    "round_for",
-    "round_seat",
-    "round_seat_run",
-    "round_sizes",
-    "round_start",
-    "seat_keys",
-    "table_progress",
-]
