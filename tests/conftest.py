@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -47,6 +48,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if os.environ.get("REQUIRE_SERVICES") == "1":
         pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Accounts get passwords; hash them quickly (no test checks the hasher's strength;
+    signing in with the right and a wrong password is still tested)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

@@ -26,11 +26,6 @@ VIENNA = ZoneInfo("Europe/Vienna")
 UTC = dt.UTC
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world() -> ClubWorld:
     return build_club_world()

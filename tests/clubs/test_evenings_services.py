@@ -29,11 +29,6 @@ VIENNA = ZoneInfo("Europe/Vienna")
 UTC = dt.UTC
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> dt.datetime:
     """A UTC instant."""
     return dt.datetime(year, month, day, hour, minute, tzinfo=UTC)

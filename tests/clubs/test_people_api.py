@@ -25,11 +25,6 @@ pytestmark = pytest.mark.django_db
 API = "/api/v1"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world() -> ClubWorld:
     return build_club_world()

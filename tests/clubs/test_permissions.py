@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any
 
 import pytest
 
@@ -26,11 +25,6 @@ def all_rows() -> list[Row]:
 
 
 ROWS = all_rows()
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -46,12 +46,6 @@ def suit_game(declarer: str, defence: dict[str, str], tricks: dict[str, int]) ->
     }
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """Players get passwords; hash them quickly (these tests never check one)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def anna(db: None) -> User:
     return UserFactory.create(username="anna", display_name="anna")

@@ -30,11 +30,6 @@ CARDS = frozenset(engine.PIQUET.codes)
 VIEWERS = ("anonymous", "outsider", "seated", "bert", "carl", "club_admin", "director")
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def cards_in(value: Any) -> set[str]:
     """Every card code among the strings of a JSON value."""
     if isinstance(value, str):

@@ -31,11 +31,6 @@ pytestmark = pytest.mark.django_db
 _names = itertools.count()
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def new_table(w: World, role: str) -> dict[str, Any]:
     return {
         "name": f"table {next(_names)}",
