@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # After CORS, so a 413 or 429 still carries the CORS headers a browser app needs.
+    "config.api.limits.RequestLimitsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -151,14 +153,23 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.api.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
     "DEFAULT_VERSIONING_CLASS": None,
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttles.UserWriteThrottle"],
 }
 
 # Seconds a process remembers a token's user (config/api/authentication.py); 0 turns it off.
 JWT_USER_CACHE_SECONDS = float(env("JWT_USER_CACHE_SECONDS", "5"))
 
-# Sign-in and registration limits (config/api/throttles.py).
+# Rate limits (config/api/throttles.py, config/api/limits.py): "N/s|min|hour|day", or "off".
 LOGIN_RATE_PER_IP = env("LOGIN_RATE_PER_IP", "30/min")
 REGISTER_RATE_PER_IP = env("REGISTER_RATE_PER_IP", "30/hour")
+USER_WRITE_RATE = env("USER_WRITE_RATE", "600/min")
+ANON_RATE_PER_IP = env("ANON_RATE_PER_IP", "1200/min")
+# Reverse proxies in front of the service that append to X-Forwarded-For (1 behind nginx);
+# 0 counts clients by REMOTE_ADDR and ignores the header, which clients could forge.
+TRUSTED_PROXIES = int(env("TRUSTED_PROXIES", "0"))
+# Larger request bodies are refused with 413 before they are read.
+MAX_REQUEST_BODY_BYTES = int(env("MAX_REQUEST_BODY_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 LOGIN_LOCKOUT_FAILURES = int(env("LOGIN_LOCKOUT_FAILURES", "10"))
 LOGIN_LOCKOUT_ACCOUNT_FAILURES = int(env("LOGIN_LOCKOUT_ACCOUNT_FAILURES", "100"))
 LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", "900"))
@@ -219,6 +230,26 @@ REDIS_URL = env("REDIS_URL", "")
 EVENTS_REDIS_URL = REDIS_URL or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
+# The cache (rate limits, sign-in lockouts): Redis shared by every process when there is one,
+# else each process's memory. Keys carry a prefix, so a broker's database can hold them too.
+CACHE_KEY_PREFIX = "preference"
+if EVENTS_REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": EVENTS_REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+            # A Redis outage costs a request at most this long; the limits then let it pass.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+        }
+    }
 # How long GET .../events/ waits for the next event before answering with none.
 LONG_POLL_SECONDS = float(env("LONG_POLL_SECONDS", "25"))
 # How long a process answers anonymous polls of a tournament's standings from the state it

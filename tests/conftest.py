@@ -57,12 +57,25 @@ def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def clear_cache() -> None:
+    """Empty Django's cache: with Redis only the project's keys (the broker's queue may share
+    the database), else all of it."""
+    from django.core.cache import cache
+
+    client = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if client is None:
+        cache.clear()
+        return
+    redis = client(write=True)
+    keys = list(redis.scan_iter(f"{settings.CACHE_KEY_PREFIX}:*", count=1000))
+    if keys:
+        redis.delete(*keys)
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
     """Every test starts with no sign-in counts or throttle history (Django's cache)."""
-    from django.core.cache import cache
-
-    cache.clear()
+    clear_cache()
     yield
 
 

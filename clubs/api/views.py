@@ -19,6 +19,7 @@ from config.api.throttles import (
     LoginThrottle,
     RegisterThrottle,
     check_lockout,
+    client_address,
     record_failure,
     record_success,
 )
@@ -68,7 +69,7 @@ class TokenObtainView(TokenObtainPairView):
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         username = str(request.data.get("username", "")) if isinstance(request.data, dict) else ""
-        address = LoginThrottle().get_ident(request)
+        address = client_address(request)
         check_lockout(username, address)
         try:
             answer = super().post(request, *args, **kwargs)

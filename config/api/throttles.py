@@ -1,52 +1,170 @@
-"""Rate limits for signing in and registering, and the failed-sign-in lockout.
+"""Rate limits, the failed-sign-in lockout and the client address they count by.
 
-- Every sign-in attempt (``POST /api/v1/auth/token/``) counts against the caller's address:
-  ``LOGIN_RATE_PER_IP`` (30 a minute).
-- Registrations (``POST /api/v1/auth/register/``) count per address: ``REGISTER_RATE_PER_IP``
+Limits (each a rate like ``30/min``; ``off`` or ``0`` turns one off):
+
+- Sign-in attempts (``POST /api/v1/auth/token/``) per client address: ``LOGIN_RATE_PER_IP``
+  (30 a minute).
+- Registrations (``POST /api/v1/auth/register/``) per address: ``REGISTER_RATE_PER_IP``
   (30 an hour).
-- Failed sign-ins lock an account for ``LOGIN_LOCKOUT_SECONDS`` (15 minutes, counted from the
-  first failure of the series): after ``LOGIN_LOCKOUT_FAILURES`` (10) failures from one
-  address, for that address only; after ``LOGIN_LOCKOUT_ACCOUNT_FAILURES`` (100) from all
-  addresses together, for everyone. A lock always ends when its window does, so nobody can
-  lock the real user out for good, and a lock caused from one address does not stop the
-  user signing in from another. A successful sign-in clears the account's counts.
+- Changes by a signed-in user (every POST, PUT, PATCH and DELETE: actions, score-sheet
+  entries, lifecycle commands) per account: ``USER_WRITE_RATE`` (600 a minute).
+- Requests without credentials (public standings, tournament pages, the schema) per address:
+  ``ANON_RATE_PER_IP`` (1,200 a minute), counted by :mod:`config.api.limits` before any view
+  runs, so the fast public paths are covered too.
+
+Failed sign-ins lock an account for ``LOGIN_LOCKOUT_SECONDS`` (15 minutes, counted from the
+first failure of the series): after ``LOGIN_LOCKOUT_FAILURES`` (10) failures from one address,
+for that address only; after ``LOGIN_LOCKOUT_ACCOUNT_FAILURES`` (100) from all addresses
+together, for everyone. A lock always ends when its window does, so nobody can lock the real
+user out for good, and a lock caused from one address does not stop the user signing in from
+another. A successful sign-in clears the account's counts.
 
 Refusals are 429 ``throttled`` with ``Retry-After`` (seconds) and a sentence saying when to
-try again. Counts live in Django's cache (per process with the default local-memory cache).
+try again. Counts are fixed windows (a limit of 30 a minute allows at most 30 in each clock
+minute, so up to 60 across a minute's boundary) kept in Django's cache: Redis, shared by every
+process, when the deployment has Redis (``REDIS_URL`` or a Redis broker), else each process's
+memory. When the cache cannot be reached the limits let requests through (and log it): a
+Redis outage must not take the API down with it.
+
+The client address is ``REMOTE_ADDR``, or with ``TRUSTED_PROXIES=n`` (the number of reverse
+proxies in front of the service, e.g. 1 behind nginx) the n-th address from the right of
+``X-Forwarded-For``, which those proxies append: a client cannot choose its own address by
+sending the header.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
+
+log = logging.getLogger(__name__)
+
+#: Seconds in a rate's period, by the period's first letter (as DRF reads rates).
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-class _AddressThrottle(SimpleRateThrottle):
-    """Counts every request of a view per client address (``scope`` names the rate)."""
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """``"30/min"`` -> ``(30, 60)``; ``None`` for no limit (``""``, ``"off"``, ``"0"``)."""
+    text = (rate or "").strip().lower()
+    if text in {"", "off", "none", "0"}:
+        return None
+    number, _, period = text.partition("/")
+    count = int(number)
+    if count <= 0:
+        return None
+    try:
+        return count, PERIODS[period.strip()[0]]
+    except (IndexError, KeyError):
+        raise ValueError(f"A rate is a number per s, min, hour or day, not {rate!r}.") from None
 
+
+def client_address(request: HttpRequest | Request) -> str:
+    """The caller's address, trusting ``X-Forwarded-For`` only as far as ``TRUSTED_PROXIES``
+    proxies append to it."""
+    meta = request.META
+    remote = str(meta.get("REMOTE_ADDR") or "")
+    proxies = int(getattr(settings, "TRUSTED_PROXIES", 0))
+    forwarded = meta.get("HTTP_X_FORWARDED_FOR")
+    if proxies <= 0 or not forwarded:
+        return remote
+    hops = [hop.strip() for hop in str(forwarded).split(",") if hop.strip()]
+    return hops[-min(proxies, len(hops))] if hops else remote
+
+
+def take(key: str, rate: str | None) -> float:
+    """Count one request against ``key`` under ``rate``; the seconds to wait when over it,
+    else 0. Cache failures count as allowed."""
+    limit = parse_rate(rate)
+    if limit is None:
+        return 0.0
+    count_max, period = limit
+    now = time.time()
+    window = int(now // period)
+    slot = f"rate:{key}:{window}"
+    try:
+        if cache.add(slot, 1, timeout=period + 1):
+            count = 1
+        else:
+            try:
+                count = cache.incr(slot)
+            except ValueError:  # the window's key expired between add and incr
+                cache.set(slot, 1, timeout=period + 1)
+                count = 1
+    except Exception:  # any cache failure: let the request through
+        log.warning("rate limit %s not counted: the cache is unavailable", key, exc_info=True)
+        return 0.0
+    if count <= count_max:
+        return 0.0
+    return max(1.0, (window + 1) * period - now)
+
+
+def in_words(seconds: float) -> str:
+    """``42`` -> ``"42 seconds"``, ``600`` -> ``"10 minutes"``."""
+    if seconds < 90:
+        whole = max(1, round(seconds))
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    minutes = max(1, round(seconds / 60))
+    return f"about {minutes} minute{'s' if minutes != 1 else ''}"
+
+
+class _WindowThrottle(BaseThrottle):
+    """Counts requests of a view per :meth:`ident` under the rate in setting ``setting``."""
+
+    scope = ""
     setting = ""
+    who = "from this address"
 
-    def get_rate(self) -> str:
-        return str(getattr(settings, self.setting))
+    def applies(self, request: Request) -> bool:
+        return True
 
-    def get_cache_key(self, request: Request, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def ident(self, request: Request) -> str:
+        return client_address(request)
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if not self.applies(request):
+            return True
+        wait = take(f"{self.scope}:{self.ident(request)}", getattr(settings, self.setting))
+        if wait > 0:
+            raise Throttled(
+                wait=wait,
+                detail=f"Too many requests {self.who}; try again in {in_words(wait)}.",
+            )
+        return True
 
 
-class LoginThrottle(_AddressThrottle):
+class LoginThrottle(_WindowThrottle):
     scope = "login"
     setting = "LOGIN_RATE_PER_IP"
+    who = "to sign in from this address"
 
 
-class RegisterThrottle(_AddressThrottle):
+class RegisterThrottle(_WindowThrottle):
     scope = "register"
     setting = "REGISTER_RATE_PER_IP"
+    who = "to register from this address"
+
+
+class UserWriteThrottle(_WindowThrottle):
+    """Changes (POST, PUT, PATCH, DELETE) per signed-in account."""
+
+    scope = "write"
+    setting = "USER_WRITE_RATE"
+    who = "from this account"
+
+    def applies(self, request: Request) -> bool:
+        return request.method in UNSAFE_METHODS and bool(request.user.is_authenticated)
+
+    def ident(self, request: Request) -> str:
+        return str(request.user.pk)
 
 
 def _keys(username: str, address: str) -> tuple[str, str]:
@@ -55,7 +173,11 @@ def _keys(username: str, address: str) -> tuple[str, str]:
 
 
 def _locked_for(key: str, limit: int, now: float) -> float:
-    found = cache.get(key)
+    try:
+        found = cache.get(key)
+    except Exception:  # an unreachable cache locks nobody out
+        log.warning("sign-in lockout not checked: the cache is unavailable", exc_info=True)
+        return 0.0
     if found is None:
         return 0.0
     count, ends = found
@@ -88,10 +210,18 @@ def _count(key: str, now: float) -> None:
 
 
 def record_failure(username: str, address: str) -> None:
+    """Count a failed sign-in for the account, from ``address`` and from anywhere."""
     now = time.time()
-    for key in _keys(username, address):
-        _count(key, now)
+    try:
+        for key in _keys(username, address):
+            _count(key, now)
+    except Exception:
+        log.warning("failed sign-in not counted: the cache is unavailable", exc_info=True)
 
 
 def record_success(username: str, address: str) -> None:
-    cache.delete_many(list(_keys(username, address)))
+    """Forget the account's failed sign-ins."""
+    try:
+        cache.delete_many(list(_keys(username, address)))
+    except Exception:
+        log.warning("sign-in counts not cleared: the cache is unavailable", exc_info=True)

@@ -1,8 +1,15 @@
-"""Sign-in and registration limits: 429 with Retry-After, a lockout after repeated failed
-sign-ins that ends with its window and does not reach the user's other addresses."""
+"""Rate limits and body size: sign-in and registration per address, a lockout after repeated
+failed sign-ins that ends with its window and does not reach the user's other addresses,
+changes per account, anonymous requests per address, 413 for oversized bodies; all 429s with
+Retry-After and a sentence."""
 
 from __future__ import annotations
 
+import json
+import os
+import socket
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -10,10 +17,20 @@ import pytest
 from rest_framework.test import APIClient
 
 from clubs.models import User
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.tournaments.setup import client_for, make_field
 
 pytestmark = pytest.mark.django_db
 TOKEN = "/api/v1/auth/token/"
+PINGS = "/api/v1/pings/"
+SCHEMA = "/api/v1/"  # the API root: public and cheap
+
+
+def closed_port() -> int:
+    """A local port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def sign_in(user: User, password: str, address: str = "10.0.0.1") -> Any:
@@ -87,3 +104,123 @@ def test_registrations_are_limited_per_address(settings) -> None:
         for i in range(3)
     ]
     assert statuses == [201, 201, 429]
+
+
+def test_changes_are_limited_per_account_not_per_address(user: User, settings) -> None:
+    settings.USER_WRITE_RATE = "3/min"
+    client = client_for(user)
+    statuses = [client.post(PINGS, REMOTE_ADDR=f"10.0.5.{i}").status_code for i in range(4)]
+    assert statuses == [201, 201, 201, 429]
+    refused = client.post(PINGS)
+    assert refused.json()["code"] == "throttled"
+    assert refused.json()["message"].startswith("Too many requests from this account; try again")
+    assert 0 < int(refused["Retry-After"]) <= 60
+    # reads go on, and another account is not affected
+    assert client.get(PINGS).status_code == 200
+    assert client_for(UserFactory.create()).post(PINGS).status_code == 201
+
+
+def test_anonymous_requests_are_limited_per_address(settings) -> None:
+    settings.ANON_RATE_PER_IP = "2/min"
+    field = make_field(3)
+    standings = field.url + "standings/"
+    client = APIClient()
+    statuses = [client.get(standings, REMOTE_ADDR="10.0.6.1").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    refused = client.get(standings, REMOTE_ADDR="10.0.6.1")
+    assert refused.json()["code"] == "throttled"
+    assert "without signing in" in refused.json()["message"]
+    assert int(refused["Retry-After"]) > 0
+    # the same endpoint from another address, and signed in from this one, still answer
+    assert client.get(standings, REMOTE_ADDR="10.0.6.2").status_code == 200
+    signed_in = client_for(field.players[0]).get(standings, REMOTE_ADDR="10.0.6.1")
+    assert signed_in.status_code == 200
+    # health checks are not API requests and are never counted
+    assert client.get("/healthz", REMOTE_ADDR="10.0.6.1").status_code == 200
+
+
+def test_forwarded_addresses_count_only_behind_trusted_proxies(settings) -> None:
+    settings.ANON_RATE_PER_IP = "1/min"
+    client = APIClient()
+    # no trusted proxy: a forged X-Forwarded-For does not give a fresh address
+    first = client.get(SCHEMA, REMOTE_ADDR="10.0.7.1", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    assert first.status_code == 200
+    forged = client.get(SCHEMA, REMOTE_ADDR="10.0.7.1", HTTP_X_FORWARDED_FOR="5.6.7.8")
+    assert forged.status_code == 429
+    # behind one proxy (nginx at 10.0.7.9), the address the proxy appended counts
+    settings.TRUSTED_PROXIES = 1
+    via = {"REMOTE_ADDR": "10.0.7.9"}
+    assert client.get(SCHEMA, HTTP_X_FORWARDED_FOR="9.9.9.1, 1.1.1.1", **via).status_code == 200
+    assert client.get(SCHEMA, HTTP_X_FORWARDED_FOR="9.9.9.2, 1.1.1.1", **via).status_code == 429
+    assert client.get(SCHEMA, HTTP_X_FORWARDED_FOR="1.1.1.2", **via).status_code == 200
+
+
+def test_a_limit_can_be_turned_off(user: User, settings) -> None:
+    settings.USER_WRITE_RATE = "off"
+    settings.ANON_RATE_PER_IP = "0"
+    client = client_for(user)
+    assert {client.post(PINGS).status_code for _ in range(5)} == {201}
+    assert {APIClient().get(SCHEMA).status_code for _ in range(5)} == {200}
+
+
+def test_an_unreachable_cache_lets_requests_through(user: User, settings) -> None:
+    """A Redis outage must not take the API down: with the cache on a closed port, the limits
+    count nothing and answer as if under them (after a short connect timeout)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    settings.USER_WRITE_RATE = "1/min"
+    settings.ANON_RATE_PER_IP = "1/min"
+    assert [client_for(user).post(PINGS).status_code for _ in range(2)] == [201, 201]
+    assert [APIClient().get(SCHEMA).status_code for _ in range(2)] == [200, 200]
+    assert sign_in(user, "wrong").status_code == 401
+    assert sign_in(user, DEFAULT_PASSWORD).status_code == 200
+
+
+def test_oversized_bodies_are_refused_before_they_are_read(user: User, settings) -> None:
+    settings.MAX_REQUEST_BODY_BYTES = 1000
+    body = json.dumps({"display_name": "x" * 2000})
+    answer = client_for(user).generic("PATCH", "/api/v1/me/", body, "application/json")
+    assert answer.status_code == 413
+    assert answer.json()["code"] == "request_too_large"
+    assert answer.json()["message"] == (
+        f"The request body has {len(body):,} bytes; this service accepts at most 1,000."
+    )
+    # anonymous callers get the same answer, before any rate counting or authentication
+    assert APIClient().generic("POST", TOKEN, body, "application/json").status_code == 413
+    small = json.dumps({"display_name": "Anna"})
+    answer = client_for(user).generic("PATCH", "/api/v1/me/", small, "application/json")
+    assert answer.status_code == 200
+
+
+@pytest.mark.services
+def test_counts_are_shared_by_every_server_process(user: User, settings) -> None:
+    """With Redis, a lock counted by one process holds in another (gunicorn runs several)."""
+    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    settings.LOGIN_LOCKOUT_FAILURES = 3
+    for _ in range(3):
+        assert sign_in(user, "wrong", address="10.0.8.1").status_code == 401
+    check = (
+        "import django; django.setup()\n"
+        "from rest_framework.exceptions import Throttled\n"
+        "from config.api.throttles import check_lockout\n"
+        "for address, expected in (('10.0.8.1', True), ('10.0.8.2', False)):\n"
+        "    try:\n"
+        f"        check_lockout({user.username!r}, address)\n"
+        "        locked = False\n"
+        "    except Throttled:\n"
+        "        locked = True\n"
+        "    assert locked is expected, address\n"
+        "print('shared')\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env["LOGIN_LOCKOUT_FAILURES"] = "3"
+    done = subprocess.run(
+        [sys.executable, "-c", check], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "shared"
