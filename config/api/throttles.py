@@ -80,6 +80,25 @@ def client_address(request: HttpRequest | Request) -> str:
     return hops[-min(proxies, len(hops))] if hops else remote
 
 
+def _count_in_window(slot: str, period: int) -> int:
+    """Add one to the window's counter and return it. With Redis one round trip
+    (``SET NX EX`` then ``INCR`` in a pipeline); with another cache ``add`` then ``incr``."""
+    redis_client = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if redis_client is not None:
+        key = cache.make_key(slot)
+        pipe = redis_client(key, write=True).pipeline(transaction=False)
+        pipe.set(key, 0, ex=period + 1, nx=True)
+        pipe.incr(key)
+        return int(pipe.execute()[1])
+    if cache.add(slot, 1, timeout=period + 1):
+        return 1
+    try:
+        return int(cache.incr(slot))
+    except ValueError:  # the window's key expired between add and incr
+        cache.set(slot, 1, timeout=period + 1)
+        return 1
+
+
 def take(key: str, rate: str | None) -> float:
     """Count one request against ``key`` under ``rate``; the seconds to wait when over it,
     else 0. Cache failures count as allowed."""
@@ -89,16 +108,8 @@ def take(key: str, rate: str | None) -> float:
     count_max, period = limit
     now = time.time()
     window = int(now // period)
-    slot = f"rate:{key}:{window}"
     try:
-        if cache.add(slot, 1, timeout=period + 1):
-            count = 1
-        else:
-            try:
-                count = cache.incr(slot)
-            except ValueError:  # the window's key expired between add and incr
-                cache.set(slot, 1, timeout=period + 1)
-                count = 1
+        count = _count_in_window(f"rate:{key}:{window}", period)
     except Exception:  # any cache failure: let the request through
         log.warning("rate limit %s not counted: the cache is unavailable", key, exc_info=True)
         return 0.0
