@@ -22,7 +22,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format migrate demo serve-pg serve-events worker beat clean
+.PHONY: help install run test lint format migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -84,6 +84,12 @@ worker: $(STAMP) ## Run a Celery worker (as docker compose `worker`); needs CELE
 
 beat: $(STAMP) ## Run Celery beat (as docker compose `beat`); needs CELERY_BROKER_URL.
 	PATH="$(abspath $(BIN)):$$PATH" exec $(BEAT_CMD)
+
+soak: $(STAMP) ## 32 clients for 10 min on the compose stack (bench/soak.py; SOAK_ARGS=--seconds 120).
+	$(PY) bench/soak.py $(SOAK_ARGS)
+
+faults: $(STAMP) ## Kill the worker, restart Redis and PostgreSQL mid-play (bench/faults.py; root).
+	$(PY) bench/faults.py $(FAULTS_ARGS)
 
 clean: ## Remove the virtualenv, caches and the SQLite database.
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis db.sqlite3

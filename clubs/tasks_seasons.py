@@ -15,6 +15,17 @@ def recompute_season(season_id: int, version: int) -> bool:
 
 
 @shared_task
+def kick_stale_standings() -> int:
+    """Beat: send the computation of every season whose standings lag behind a request (its
+    task was lost when the broker or a worker went down; a duplicate of a waiting task
+    computes nothing). Answers how many were sent."""
+    pending = seasons.seasons_pending()
+    for season_id, version in pending:
+        recompute_season.delay(season_id, version)
+    return len(pending)
+
+
+@shared_task
 def table_changed(table_id: int) -> None:
     """A table's hands changed: ask for its seasons' standings, rate it once it is closed."""
     seasons.table_hands_changed(table_id=table_id)

@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api.middleware.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -113,6 +114,9 @@ DATABASES = {
         DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=CONN_MAX_AGE > 0
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer fails a request in seconds (503), not at the proxy.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "clubs.User"
@@ -214,10 +218,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker that does not answer fails a send in seconds (no request hangs on it), and the
+# worker notices a dead connection and reconnects (its polls wait 1 s, well under 10).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 10}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},
+    "kick-stale-standings": {
+        "task": "clubs.tasks_seasons.kick_stale_standings",
+        "schedule": 30.0,
+    },
     "forget-idempotency-keys": {"task": "games.tasks.forget_idempotency_keys", "schedule": 3600.0},
     "send-evening-reminders": {"task": "clubs.tasks.send_evening_reminders", "schedule": 300.0},
     "extend-evening-series": {"task": "clubs.tasks.extend_evening_series", "schedule": 21600.0},

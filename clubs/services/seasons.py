@@ -8,6 +8,8 @@ turns the games app's tables and hands into their values and stores what they co
   ``requested_version`` and sends the worker :func:`clubs.tasks_seasons.recompute_season`
   after ``STANDINGS_COALESCE_SECONDS``; only the task for the newest version computes, so a
   burst of fifty entries costs one computation.
+- :func:`seasons_pending`: seasons whose requested computation has not happened (beat's
+  :func:`clubs.tasks_seasons.kick_stale_standings` sends it again after a lost message).
 - :func:`season_recompute`: compute and store the season's standings (one row per player)
   and replay the club's ratings over its closed table sittings.
 - :func:`season_sittings`, :func:`club_sittings`: the values the cores take, from the ORM.
@@ -184,14 +186,28 @@ def seasons_for_table(table_id: int) -> list[int]:
 def season_request_recompute(*, season_id: int) -> None:
     """Ask for the season's standings to be computed again (coalesced: see the module)."""
     from clubs.tasks_seasons import recompute_season
+    from games.tasks import send
 
     Season.objects.filter(pk=season_id).update(requested_version=F("requested_version") + 1)
     version = Season.objects.filter(pk=season_id).values_list("requested_version", flat=True)[0]
+    # A message the broker missed is sent again by kick_stale_standings (seasons_pending).
     transaction.on_commit(
         partial(
-            recompute_season.apply_async,
-            (season_id, version),
+            send,
+            recompute_season,
+            season_id,
+            version,
             countdown=settings.STANDINGS_COALESCE_SECONDS,
+        )
+    )
+
+
+def seasons_pending() -> list[tuple[int, int]]:
+    """(season id, requested version) of every season whose standings lag behind a request:
+    the task computing them was lost (the broker or a worker went down) or is waiting."""
+    return list(
+        Season.objects.filter(requested_version__gt=F("computed_version")).values_list(
+            "pk", "requested_version"
         )
     )
 
@@ -218,8 +234,12 @@ def on_hands_changed(table_id: int, club_id: int | None) -> None:
     if club_id is None:
         return
     from clubs.tasks_seasons import table_changed
+    from games.tasks import send
 
-    table_changed.delay(table_id)
+    if not send(table_changed, table_id):
+        # The broker is down and the hand is committed: ask for the standings here (a
+        # database write; kick_stale_standings sends the computation once the broker is back).
+        table_hands_changed(table_id=table_id)
 
 
 def table_hands_changed(*, table_id: int) -> None:

@@ -1,4 +1,4 @@
-"""One error shape for every 4xx: ``{"code": ..., "message": ..., "fields": {...}}``.
+"""One error shape for every 4xx and 503: ``{"code": ..., "message": ..., "fields": {...}}``.
 
 ``code`` is machine-readable snake_case, ``message`` a readable sentence and ``fields`` maps
 input field names (dotted for nested input) to lists of messages. Apps raise subclasses of
@@ -11,13 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import kombu.exceptions
+import redis.exceptions
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.db import InterfaceError as DatabaseInterfaceError
+from django.db import OperationalError as DatabaseOperationalError
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 #: DRF default codes renamed to the project's vocabulary.
 CODE_ALIASES = {
@@ -63,6 +68,46 @@ class Conflict(DomainError):
 def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | None = None) -> dict:
     """Build the error body shared by every 4xx response."""
     return {"code": code, "message": message, "fields": dict(fields or {})}
+
+
+#: Seconds a client is asked to wait (``Retry-After``) when a backing service is down.
+RETRY_AFTER_SECONDS = 5
+#: What each unreachable service is called in the 503 sentence.
+UNAVAILABLE_MESSAGES = {
+    "database": "The service cannot reach its database right now; try again in a few seconds.",
+    "broker": "The service cannot reach its task queue right now; try again in a few seconds.",
+}
+
+
+def unavailable_service(exc: BaseException) -> str | None:
+    """Which backing service ``exc`` says is unreachable: ``"database"`` for the database
+    driver's operational and interface errors (refused or dropped connections, a server
+    shutting down or starting up), ``"broker"`` for Redis and kombu connection errors; None
+    for any other exception."""
+    if isinstance(exc, (DatabaseOperationalError, DatabaseInterfaceError)):
+        return "database"
+    if isinstance(
+        exc,
+        (
+            kombu.exceptions.OperationalError,
+            redis.exceptions.ConnectionError,
+            redis.exceptions.TimeoutError,
+        ),
+    ):
+        return "broker"
+    return None
+
+
+def unavailable_payload(service: str) -> dict:
+    """The 503 body: ``service_unavailable`` with a sentence naming what is down."""
+    return error_payload("service_unavailable", UNAVAILABLE_MESSAGES[service])
+
+
+def unavailable_json(service: str) -> JsonResponse:
+    """A plain Django 503 answer (for errors raised outside DRF's views) with Retry-After."""
+    answer = JsonResponse(unavailable_payload(service), status=503)
+    answer["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return answer
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -114,8 +159,18 @@ def _api_exception_payload(exc: exceptions.APIException) -> dict:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler producing the project's error shape.
 
-    Returns ``None`` for unexpected exceptions so Django's 500 handling applies.
+    A database or broker that cannot be reached is 503 ``service_unavailable`` with
+    ``Retry-After``. Returns ``None`` for unexpected exceptions so Django's 500 handling
+    applies.
     """
+    service = unavailable_service(exc)
+    if service is not None:
+        set_rollback()
+        return Response(
+            unavailable_payload(service),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
     if isinstance(exc, DomainError):
         return Response(error_payload(exc.code, exc.message, exc.fields), status=exc.status_code)
     if isinstance(exc, Http404):

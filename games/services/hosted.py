@@ -230,12 +230,13 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
 
 def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = True) -> None:
     """On commit: wake long-polling clients; if a bot is to act, ask a worker to move."""
-    from games.tasks import bot_act
+    from games.tasks import bot_act, send
 
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     seat = state.to_act_seat
     if schedule and seat is not None and _seat(table, seat).kind == Seat.Kind.BOT:
-        transaction.on_commit(partial(bot_act.delay, hand.pk, hand.version))
+        # Never fails the committed move: a message the broker missed, beat sends again.
+        transaction.on_commit(partial(send, bot_act, hand.pk, hand.version))
 
 
 def _apply(

@@ -244,3 +244,19 @@ def test_a_client_that_has_the_standings_gets_a_304_until_they_change(world: Clu
     assert changed.json()["version"] > answer.json()["version"]
     outsider = world.client("outsider").get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
     assert outsider.status_code == 404  # the ETag never tells a private club's state
+
+
+def test_beat_computes_standings_whose_task_was_lost(world: ClubWorld) -> None:
+    """A request whose task never reached a worker (the broker was down, a worker died holding
+    it) leaves the season behind; beat's kick sends it again, and then nothing more."""
+    from clubs.tasks_seasons import kick_stale_standings
+
+    season_id = world.extra["season"]
+    Season.objects.filter(pk=season_id).update(requested_version=5, computed_version=2)
+    assert seasons.seasons_pending() == [(season_id, 5)]
+    assert kick_stale_standings() == 1
+    season = Season.objects.get(pk=season_id)
+    assert season.computed_version == season.requested_version == 5
+    assert stored(season_id) == fresh(season_id)
+    assert seasons.seasons_pending() == []
+    assert kick_stale_standings() == 0
