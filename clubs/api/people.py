@@ -30,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs import selectors
+from clubs.api.serializers import OptionalEmailField
 from clubs.errors import ClubNotFound
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.selectors.people import (
@@ -182,6 +183,7 @@ class InvitationSerializer(serializers.ModelSerializer[Invitation]):
     """An invitation as the club's owners and admins see it, with its code and link."""
 
     url = InvitationUrlField(source="code", read_only=True)
+    email = OptionalEmailField(read_only=True)
     state = serializers.SerializerMethodField(help_text="active, expired, used_up or revoked.")
     valid = serializers.SerializerMethodField(help_text="Whether the code admits someone now.")
 
@@ -233,9 +235,8 @@ class InvitationCreateSerializer(serializers.Serializer[dict[str, Any]]):
         choices=[c for c in Role.choices if c[0] in services.INVITABLE_ROLES],
         default=Role.MEMBER,
     )
-    email = serializers.EmailField(
+    email = OptionalEmailField(
         required=False,
-        allow_blank=True,
         default="",
         help_text="When given, the invitation and its link are e-mailed there.",
     )
@@ -448,7 +449,9 @@ class MyClubFilter(filters.FilterSet):
 class MyInvitationFilter(filters.FilterSet):
     """Filter your invitations by club."""
 
-    club = filters.NumberFilter(field_name="club_id", label="Club id")
+    # ModelChoiceFilter like the other lists' club filters: an integer or a 400 (a number
+    # filter took ``1e308`` to the database and failed there).
+    club = filters.ModelChoiceFilter(queryset=Club.objects.all(), label="Club id")
 
     class Meta:
         model = Invitation

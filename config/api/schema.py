@@ -1,4 +1,9 @@
-"""OpenAPI schema pieces: the ``Error`` component and error responses on every operation."""
+"""OpenAPI schema pieces: the ``Error`` component, the error responses every operation can
+answer, and which operations need no sign-in.
+
+Schemathesis (``tests/config/test_schemathesis.py``) checks every answer against this: a
+status the schema does not list, or a public read documented as needing a sign-in, fails it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from typing import Any
 
 from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
-from rest_framework import serializers
+from rest_framework import permissions, serializers
 
 
 class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
@@ -32,25 +37,49 @@ ERROR_DESCRIPTIONS = {
     "401": "Not authenticated.",
     "403": "Permission denied.",
     "404": "Not found.",
+    "413": "The request body is larger than the service accepts (`request_too_large`).",
+    "415": "The body is not JSON (`unsupported_media_type`).",
+    "429": "Too many requests (`throttled`); `Retry-After` says when to try again.",
 }
+WRITES = frozenset({"POST", "PUT", "PATCH"})
 
 
 class ApiAutoSchema(AutoSchema):
-    """AutoSchema that documents the shared error responses for every operation."""
+    """AutoSchema that documents the shared error responses for every operation and marks
+    the operations anyone may call."""
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
-        codes = ["401", "403", "404"]
-        if self.method in {"POST", "PUT", "PATCH"} or self._is_list_view():
+        # 401 for a bad token even where no sign-in is needed, 404 for an unknown path, 429
+        # from the limits (config/api/throttles.py: anonymous callers on every path).
+        codes = ["401", "403", "404", "429"]
+        if self.method in WRITES or self._is_list_view():
             codes.insert(0, "400")
+        if self.method in WRITES:
+            codes += ["413", "415"]  # config/api/limits.py, the JSON-only parser
         for code in codes:
             if code not in responses:
                 response = self._get_response_for_code(ErrorSerializer, code)
                 response["description"] = ERROR_DESCRIPTIONS[code]
                 responses[code] = response
         return responses
+
+    def get_auth(self) -> list[dict[str, list[str]]]:
+        """drf-spectacular adds "no sign-in needed" (``{}``) only for the exact classes
+        ``AllowAny`` and ``IsAuthenticatedOrReadOnly``; subclasses of them (the tables' read
+        permission) say the same."""
+        auths: list[dict[str, list[str]]] = super().get_auth()
+        if {} in auths:
+            return auths
+        for permission in self.view.get_permissions():
+            if isinstance(permission, permissions.AllowAny) or (
+                isinstance(permission, permissions.IsAuthenticatedOrReadOnly)
+                and self.method in permissions.SAFE_METHODS
+            ):
+                return [*auths, {}]
+        return auths
 
 
 class CachedJWTScheme(SimpleJWTScheme):

@@ -69,7 +69,14 @@ class RulesSerializer(serializers.Serializer[dict[str, Any]]):
 
 @extend_schema_field(RulesSerializer)
 class RulesField(serializers.JSONField):
-    """Rules as sent; the engine checks them (``fields["rules.<option>"]`` on refusal)."""
+    """Rules as sent; the engine checks them (``fields["rules.<option>"]`` on refusal). Only
+    a JSON object gets that far: anything else is a field error here."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Send the rules as a JSON object.")
+        return value
 
 
 @extend_schema_field(
