@@ -149,7 +149,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON bodies only: no operation has a real upload, and generated clients need one form.
     "DEFAULT_METADATA_CLASS": "config.api.metadata.ApiMetadata",
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.api.parsers.StrictJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.DefaultPagination",
     "PAGE_SIZE": 50,

@@ -79,6 +79,17 @@ def test_it_rejects_malformed_json(api_client: APIClient) -> None:
     assert_error_shape(response.json(), "parse_error")
 
 
+def test_it_rejects_nul_characters_anywhere_in_a_body(auth_client: APIClient) -> None:
+    """PostgreSQL cannot store NUL in text: a username looked up with one failed there (500,
+    found by Schemathesis); every body with one is a 400 now, before any lookup."""
+    seats = [{"key": k, "kind": "user", "user": "anna\u0000"} for k in ("a", "b", "c")]
+    body = {"name": "T", "mode": "recorded", "rules": {"variant": "wien"}, "seats": seats}
+    response = auth_client.post("/api/v1/tables/", body, format="json")
+    assert response.status_code == 400
+    assert_error_shape(response.json(), "parse_error")
+    assert "NUL" in response.json()["message"]
+
+
 @pytest.mark.parametrize(
     ("error", "status", "code"),
     [

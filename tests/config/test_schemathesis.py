@@ -53,12 +53,15 @@ and later operations see those changes.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework_simplejwt.tokens import RefreshToken
 from schemathesis.config import SchemathesisConfig
@@ -213,8 +216,17 @@ def load_schema(settings: Any, world: FuzzWorld, *, signed_in: bool) -> Any:
 
 
 @pytest.fixture
-def world(db: None) -> FuzzWorld:
-    return build_world()
+def world(db: None) -> Iterator[FuzzWorld]:
+    """The world, with Django's per-request connection closing off while the WSGI
+    application is called directly (as Django's test client does): inside the test's
+    transaction it would close PostgreSQL's connection and roll the world back."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield build_world()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
