@@ -45,17 +45,18 @@ demo: migrate ## Load the demo accounts (idempotent).
 	$(PY) manage.py demo_tournament
 
 run: export DEBUG ?= 1
-run: demo ## Serve the API on http://127.0.0.1:8000 with the embedded defaults.
+run: demo ## Serve the API and its websockets on http://127.0.0.1:8000 with the embedded defaults.
 	@echo ""
 	@echo "  API root:  http://$(HOST):$(PORT)/api/v1/"
 	@echo "  API docs:  http://$(HOST):$(PORT)/api/v1/docs/  (ReDoc: /api/v1/redoc/, schema: /api/v1/schema/)"
 	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
+	@echo "  Live:      ws://$(HOST):$(PORT)/ws/v1/  (docs/live.md; try docs/examples/live_client.py)"
 	@echo "  Logins:    admin / admin-demo-1 (staff);  anna (club owner), bert, carl, dave, emil, franz,"
 	@echo "             gerti, hilde, ida, jakob, karl, lena / demo-pass-1"
 	@echo "  Demo:      the tables and ids printed above by demo_data; log in as anna to play"
 	@echo "             Online-Tisch (docs/games.md, docs/deal-verification.md)"
 	@echo ""
-	exec $(PY) manage.py runserver $(HOST):$(PORT) --noreload
+	exec $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off --no-server-header
 
 test: export SECRET_KEY := $(TEST_SECRET_KEY)
 test: $(STAMP) ## Run the whole test suite.

@@ -9,8 +9,9 @@ class ClubsConfig(AppConfig):
     name = "clubs"
 
     def ready(self) -> None:
-        from clubs import tasks_seasons  # noqa: F401  (registers the tasks)
+        from clubs import live, tasks_seasons  # noqa: F401  (tasks_seasons registers the tasks)
         from clubs.services import seasons
         from games import hooks
 
         hooks.listen("club seasons", seasons.on_hands_changed)
+        live.register()

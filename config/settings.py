@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "clubs",
     "tournaments",
     "games",
@@ -268,6 +269,34 @@ LONG_POLL_SECONDS = float(env("LONG_POLL_SECONDS", "25"))
 PUBLIC_POLL_CACHE_SECONDS = float(env("PUBLIC_POLL_CACHE_SECONDS", "1"))
 # Money is shown as "3.40 €"; amounts are always integer minor units.
 CURRENCY_SYMBOL = env("CURRENCY_SYMBOL", "€")
+
+# --- Live updates -----------------------------------------------------------------------------
+
+# Websockets at /ws/v1/ (docs/live.md), served by the ASGI `events` process. With Redis every
+# process (web, worker, events) publishes to the sockets through it; the in-memory layer (no
+# Redis) reaches only sockets served by the same process (development, tests).
+if EVENTS_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [EVENTS_REDIS_URL], "prefix": "live", "capacity": 1000},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
+    }
+# Messages waiting to be written to one socket; past it the socket is closed with 4008.
+LIVE_QUEUE_LIMIT = int(env("LIVE_QUEUE_LIMIT", "256"))
+# Subscriptions one socket may hold, and the largest message a client may send (bytes).
+LIVE_MAX_SUBSCRIPTIONS = int(env("LIVE_MAX_SUBSCRIPTIONS", "50"))
+LIVE_MAX_MESSAGE_BYTES = int(env("LIVE_MAX_MESSAGE_BYTES", "4096"))
+# Seconds between the server's {"type": "ping"} messages.
+LIVE_HEARTBEAT_SECONDS = float(env("LIVE_HEARTBEAT_SECONDS", "25"))
+# Seconds a socket may stay open with neither a token nor a subscription (then 4001).
+LIVE_AUTH_SECONDS = float(env("LIVE_AUTH_SECONDS", "10"))
+# Seconds a publish waits for the channel layer (best effort: a change never fails on it).
+LIVE_PUBLISH_TIMEOUT = 2.0
 
 # --- Clubs ------------------------------------------------------------------------------------
 

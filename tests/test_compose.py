@@ -55,7 +55,7 @@ def test_web_serves_wsgi_and_events_serve_asgi(compose: dict[str, Any]) -> None:
     assert "uvicorn.workers.UvicornWorker" in events
 
 
-def test_the_proxy_sends_long_polls_to_events_and_the_rest_to_web(
+def test_the_proxy_sends_long_polls_and_websockets_to_events_and_the_rest_to_web(
     compose: dict[str, Any],
 ) -> None:
     proxy = compose["services"]["proxy"]
@@ -64,8 +64,12 @@ def test_the_proxy_sends_long_polls_to_events_and_the_rest_to_web(
     routes = dict(re.findall(r"location (.+?) \{\s*proxy_pass http://(\w+);", conf))
     assert routes == {
         "~ ^/api/v1/tables/[0-9]+/hands/[0-9]+/events/$": "events",
+        "/ws/": "events",
         "/": "web",
     }
+    websockets = conf[conf.index("location /ws/") :].split("}")[0]
+    assert "proxy_set_header Upgrade $http_upgrade;" in websockets
+    assert 'proxy_set_header Connection "upgrade";' in websockets
     events_path = "/api/v1/tables/12/hands/3/events/"
     assert re.match(r"^/api/v1/tables/[0-9]+/hands/[0-9]+/events/$", events_path)
     assert not re.match(r"^/api/v1/tables/[0-9]+/hands/[0-9]+/events/$", "/api/v1/tables/12/")

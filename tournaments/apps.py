@@ -9,9 +9,10 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games import deals, hooks
-        from tournaments import managers, services
+        from tournaments import live, managers, services
 
         managers.register()
+        live.register()
         hooks.listen("tournament standings", services.on_hands_changed)
         deals.register(
             deals.DealSource("tournament boards", services.board_deck, services.board_withheld)

@@ -36,6 +36,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 import engine
+from clubs import live
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import (
     Attendance,
@@ -396,6 +397,7 @@ def evening_update(*, user: User, evening_id: int, changes: Mapping[str, Any]) -
         evening.save()
         if evening.capacity != old_capacity:
             _fill_places(evening)
+        live.evening_changed(evening.pk, "changed")
     return evening
 
 
@@ -407,6 +409,7 @@ def evening_cancel(*, user: User, evening_id: int) -> Evening:
         evening.status = Evening.Status.CANCELLED
         evening.save(update_fields=["status", "updated_at"])
         _mail_on_commit(_cancel_mails(evening))
+        live.evening_changed(evening.pk, "cancelled")
     return evening
 
 
@@ -644,6 +647,7 @@ def attendance_answer(
             attendance.save()
             if had_place:
                 _fill_places(evening)
+        live.evening_changed(evening.pk, "attendance_changed")
     return attendance_of(evening_id=evening_id, attendance_id=attendance.pk)
 
 
@@ -744,6 +748,7 @@ def checkin_create(
         attendance.checked_in_at = now
         attendance.left_at = None
         attendance.save()
+        live.evening_changed(evening.pk, "attendance_changed")
     return attendance_of(evening_id=evening_id, attendance_id=attendance.pk), True
 
 
@@ -765,6 +770,7 @@ def checkin_undo(*, user: User, evening_id: int, attendance_id: int) -> Attendan
         attendance.checked_in_at = None
         attendance.left_at = None
         attendance.save(update_fields=["checked_in_at", "left_at", "updated_at"])
+        live.evening_changed(evening.pk, "attendance_changed")
     return attendance_of(evening_id=evening_id, attendance_id=attendance.pk)
 
 
@@ -785,6 +791,7 @@ def checkin_leave(
         if attendance.left_at is None:
             attendance.left_at = now
             attendance.save(update_fields=["left_at", "updated_at"])
+            live.evening_changed(evening.pk, "attendance_changed")
     return attendance_of(evening_id=evening_id, attendance_id=attendance.pk)
 
 

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from clubs import live
 from clubs.errors import ClubConflict, InvalidInput, NotAllowed
 from clubs.models import (
     Attendance,
@@ -215,6 +216,7 @@ def round_plan(
         explanation = plan.to_json()
         explanation["rounds_total"] = rounds_total
         explanation["seed"] = request.seed
+        live.evening_changed(evening.pk, "round_planned")
         return EveningRound.objects.create(
             evening=evening, number=number, groups=groups, plan=_jsonable(explanation)
         )
@@ -259,6 +261,7 @@ def round_swap(*, user: User, evening_id: int, number: int, a: str, b: str) -> E
         rnd.groups[ta][sa], rnd.groups[tb][sb] = b, a
         rnd.plan = {**rnd.plan, "swapped": [*rnd.plan.get("swapped", []), [a, b]]}
         rnd.save(update_fields=["groups", "plan"])
+        live.evening_changed(evening.pk, "round_changed")
     return rnd
 
 
@@ -268,6 +271,7 @@ def round_discard(*, user: User, evening_id: int, number: int) -> None:
         evening = _lock_evening(evening_id)
         _manager(user, evening.club)
         _planned(evening, number).delete()
+        live.evening_changed(evening.pk, "round_discarded")
 
 
 def _seat_specs(
@@ -322,6 +326,7 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
         rnd.status = EveningRound.Status.STARTED
         rnd.started_at = timezone.now()
         rnd.save(update_fields=["status", "started_at"])
+        live.round_started(rnd.pk)  # websockets: the evening, and "you are seated"
     return rnd
 
 
@@ -409,4 +414,5 @@ def evening_close(*, user: User, evening_id: int, currency: str = "€") -> Even
         evening.closed_at = timezone.now()
         evening.save(update_fields=["settlement", "status", "closed_at"])
         evening.rounds.update(status=EveningRound.Status.CLOSED)
+        live.evening_changed(evening.pk, "closed")
     return evening

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
-from games import deals, hooks, notify, rows
+from games import deals, hooks, live, notify, rows
 from games.errors import (
     InvalidInput,
     NotYourTurn,
@@ -233,6 +233,7 @@ def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = 
     from games.tasks import bot_act, send
 
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
+    live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
     seat = state.to_act_seat
     if schedule and seat is not None and _seat(table, seat).kind == Seat.Kind.BOT:
         # Never fails the committed move: a message the broker missed, beat sends again.

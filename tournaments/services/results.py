@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from clubs.models import User
 from games.models import Hand
+from tournaments import live
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
 from tournaments.models import Board, Round, RoundSeat, RoundTable, TableTotals, Tournament
 from tournaments.permissions import is_director
@@ -149,6 +150,7 @@ def _confirmed_check(t: Tournament, link: RoundTable, row: TableTotals) -> None:
             data={"round": link.round.number, "table": link.number, "totals": row.amounts},
         )
     common.touch(t.pk)
+    live.tournament_changed(t.pk, "result_entered", round=link.round.number, table=link.number)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,6 +184,7 @@ def table_hands_changed(*, table_id: int) -> None:
             data={"round": link.round.number, "table": link.number, "hands_done": done},
         )
         common.touch(t.pk)
+        live.tournament_changed(t.pk, "result_entered", round=link.round.number, table=link.number)
 
 
 def reveal_boards(rnd: Round) -> list[int]:

@@ -36,7 +36,7 @@ from clubs import seating
 from clubs.models import User
 from games import services as games
 from games.models import Hand, Table
-from tournaments import swiss
+from tournaments import live, swiss
 from tournaments.errors import InvalidInput, TournamentConflict
 from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, TableTotals, Tournament
 from tournaments.services import common
@@ -274,6 +274,7 @@ def round_seat_run(*, round_id: int, user_id: int) -> bool:
                 event="round_seated",
                 data={"round": rnd.number, "tables": round_assignments(rnd)},
             )
+            live.round_seated(rnd)  # websockets: the tournament, and "you are seated"
     except Exception as e:  # noqa: BLE001 - any failure leaves a readable reason for the director
         message = getattr(e, "message", None) or str(e) or type(e).__name__
         Round.objects.filter(pk=round_id, status=Round.Status.SEATING).update(
@@ -371,6 +372,7 @@ def round_start(*, user: User, round: Round) -> Round:
         rnd.started_at = timezone.now()
         rnd.save(update_fields=["status", "started_at"])
         log(t, user, "round_start", round_number=rnd.number)
+        live.tournament_changed(t.pk, "round_started", round=rnd.number)
     return rnd
 
 
@@ -442,4 +444,5 @@ def round_close(*, user: User, round: Round) -> Round:
         from tournaments.services.tournaments import request_standings
 
         request_standings(t.pk)
+        live.tournament_changed(t.pk, "round_closed", round=rnd.number)
     return rnd

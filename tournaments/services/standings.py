@@ -25,8 +25,8 @@ from django.utils import timezone
 
 import engine
 from games.models import Hand, LedgerEntry
+from tournaments import live, scoring
 from tournaments import prizes as prize_core
-from tournaments import scoring
 from tournaments.models import (
     Entry,
     Round,
@@ -256,4 +256,5 @@ def tournament_recompute(*, tournament_id: int, version: int | None = None) -> b
             event="standings_changed",
             data={"version": target, "computed_at": t.computed_at.isoformat()},
         )
+        live.tournament_changed(t.pk, "standings_changed", standings_version=target)
     return True

@@ -30,7 +30,7 @@ from django.utils.text import slugify
 import engine
 from clubs.models import Club, Membership, User
 from clubs.models.people import DEFAULT_RULES
-from tournaments import scoring
+from tournaments import live, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import is_director
@@ -271,6 +271,7 @@ def tournament_finish(*, user: User, tournament: Tournament) -> Tournament:
             event="tournament_finished",
             data={"rounds": common.last_closed(t)},
         )
+        live.tournament_changed(t.pk, "tournament_finished")
     return t
 
 

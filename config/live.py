@@ -1,0 +1,568 @@
+"""The websocket endpoint ``/ws/v1/`` (``docs/live.md`` is the protocol): one consumer per
+socket, served by the ASGI ``events`` process beside the long polls.
+
+A socket authenticates with the REST API's JWT, in its first message (``{"type": "auth",
+"token": …}``) or as the subprotocol ``bearer.<token>`` next to ``preference.v1`` (never in
+the URL, which proxies log). Anonymous sockets may subscribe to what anonymous users may read
+over REST; one with neither a token nor a subscription after ``LIVE_AUTH_SECONDS`` is closed.
+It subscribes by message to topics (:mod:`games.live`): every subscription is checked as the
+REST read of the same thing would be, and one the caller may not read is answered
+``not_found`` (as REST's 404), never a close.
+
+Outgoing messages pass one bounded queue per socket (``LIVE_QUEUE_LIMIT``) drained by a writer
+task; a client that does not read fills it and is closed with 4008 instead of being buffered
+without bound. Database work runs in threads, at most ``games.api.events.DB_SLOTS`` at once
+per process together with the long polls, and gives its connection back each time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import ParseResult
+
+from channels.db import database_sync_to_async  # type: ignore[import-untyped]
+from channels.exceptions import StopConsumer  # type: ignore[import-untyped]
+from channels.generic.websocket import AsyncWebsocketConsumer  # type: ignore[import-untyped]
+from channels.security.websocket import OriginValidator  # type: ignore[import-untyped]
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from rest_framework.exceptions import AuthenticationFailed, NotFound
+from rest_framework_simplejwt.exceptions import ExpiredTokenError, TokenError
+from rest_framework_simplejwt.tokens import AccessToken
+
+from clubs.models import User
+from config.api.authentication import CachedJWTAuthentication
+from games import live
+from games.api.events import _db_slot, hand_events
+from games.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+PROTOCOL = "preference.v1"
+BEARER = "bearer."
+
+#: Close codes (docs/live.md, "Close codes").
+CLOSE_AUTH_TIMEOUT = 4001
+CLOSE_TOKEN_INVALID = 4003
+CLOSE_TOKEN_EXPIRED = 4004
+CLOSE_TOO_SLOW = 4008
+CLOSE_TOO_BIG = 1009
+
+#: How long a close waits for a client that reads nothing before the socket is abandoned.
+CLOSE_WAIT_SECONDS = 10.0
+#: How often a socket joins its groups again (the layer forgets members after a day).
+GROUP_REFRESH_SECONDS = 3600.0
+#: Ids are database keys: positive and within a 64-bit integer.
+MAX_ID = 2**63 - 1
+
+TOPICS_BUILT_IN = ("hand", "notifications")
+
+
+class _Close:
+    """A close frame queued behind the messages before it."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class _Sub:
+    """One subscription: its group and the last version the client was sent."""
+
+    group: str
+    version: int | None = None
+    what: str | None = None
+
+
+class BadMessage(Exception):
+    """A client message that cannot be followed: answered with an error, never a close."""
+
+    def __init__(self, code: str, message: str, **echo: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.echo = echo
+
+
+def _release_connection() -> None:
+    """Give the thread's database connection back (kept inside a transaction: tests)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def _then_release(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _release_connection()
+
+
+async def _db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``fn`` in a worker thread with at most ``DB_SLOTS`` database calls at once per
+    process (shared with the long polls), closing its connection afterwards."""
+    async with _db_slot():
+        run = database_sync_to_async(_then_release, thread_sensitive=False)
+        return await run(fn, *args, **kwargs)
+
+
+def authenticate(raw: str) -> tuple[User, float]:
+    """The user of an access token and its expiry (epoch seconds). Raises
+    :class:`ExpiredTokenError` for an expired token and :class:`TokenError` or
+    :class:`AuthenticationFailed` for any other bad one (signature, type, unknown or inactive
+    user)."""
+    token = AccessToken(raw)  # type: ignore[arg-type]
+    user = CachedJWTAuthentication().get_user(token)
+    return user, float(token["exp"])
+
+
+def _id(message: dict[str, Any], name: str) -> int:
+    value = message.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
+        raise BadMessage("invalid", f"Give {name} as a positive integer.", field=name)
+    return value
+
+
+def _version(message: dict[str, Any], name: str) -> int | None:
+    value = message.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        raise BadMessage("invalid", f"Give {name} as an integer of 0 or more.", field=name)
+    return value
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    """One socket: authentication, subscriptions, the bounded outgoing queue, heartbeats."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.user: User | AnonymousUser = AnonymousUser()
+        self.subs: dict[tuple[Any, ...], _Sub] = {}
+        self.closing = False
+        self.abandoned = False
+        self.queue: asyncio.Queue[str | _Close] = asyncio.Queue(maxsize=settings.LIVE_QUEUE_LIMIT)
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.main = asyncio.current_task()
+        live.serve_on(asyncio.get_running_loop())
+        try:
+            await super().__call__(scope, receive, send)
+        except asyncio.CancelledError:
+            if not self.abandoned:
+                raise
+            await self._leave_all()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Call the handler of ``message``'s type. Unlike Channels' own dispatch it does not
+        hop to a thread to close old database connections before each message: every
+        database call here closes its connection itself (:func:`_db`), and the hop would
+        slow a busy socket down until the layer drops its messages."""
+        handler = getattr(self, message["type"].replace(".", "_"), None)
+        if handler is None or message["type"].startswith("_"):
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    # -- connection -----------------------------------------------------------------------
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        offered = list(self.scope.get("subprotocols") or [])
+        if offered and PROTOCOL not in offered:
+            await self.close()  # refuses the handshake (403): we speak preference.v1 only
+            return
+        await self.accept(PROTOCOL if offered else None)
+        self._start("writer", self._write())
+        self._start("heartbeat", self._heartbeat())
+        token = next((p[len(BEARER) :] for p in offered if p.startswith(BEARER)), None)
+        if token is not None and not await self._authenticate(token):
+            return
+        self._out(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "user_id": self.user.pk if self.user.is_authenticated else None,
+                "heartbeat_seconds": settings.LIVE_HEARTBEAT_SECONDS,
+                "auth_seconds": settings.LIVE_AUTH_SECONDS,
+                "limits": {
+                    "queue": settings.LIVE_QUEUE_LIMIT,
+                    "subscriptions": settings.LIVE_MAX_SUBSCRIPTIONS,
+                    "message_bytes": settings.LIVE_MAX_MESSAGE_BYTES,
+                },
+            }
+        )
+        self._arm_auth_deadline()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.closing = True
+        await self._leave_all()
+        raise StopConsumer()
+
+    async def _leave_all(self) -> None:
+        for name, task in list(self.tasks.items()):
+            if task is not asyncio.current_task():
+                task.cancel()
+            self.tasks.pop(name, None)
+        for sub in list(self.subs.values()):
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(sub.group, self.channel_name)
+        self.subs.clear()
+
+    def _start(self, name: str, coroutine: Any) -> None:
+        self._stop(name)
+        self.tasks[name] = asyncio.create_task(coroutine)
+
+    def _stop(self, name: str) -> None:
+        task = self.tasks.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    # -- the outgoing queue ---------------------------------------------------------------
+
+    def _out(self, message: dict[str, Any]) -> None:
+        """Queue a message for the writer; a full queue closes the socket with 4008."""
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self._too_slow()
+
+    def _error(self, code: str, message: str, **echo: Any) -> None:
+        self._out({"type": "error", "code": code, "message": message, **echo})
+
+    def _close_with(self, code: int, error: str, message: str) -> None:
+        """Send an error, then close with ``code`` once the messages before are written."""
+        if self.closing:
+            return
+        self._error(error, message)
+        try:
+            self.queue.put_nowait(_Close(code, error))
+        except asyncio.QueueFull:
+            self._too_slow()
+            return
+        self.closing = True
+
+    def _too_slow(self) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        log.info("live: closing a socket that reads too slowly (%s queued)", self.queue.qsize())
+        writer = self.tasks.pop("writer", None)
+        if writer is not None:
+            writer.cancel()
+        self._start("closer", self._close_now(CLOSE_TOO_SLOW, "too_slow"))
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        """Close past the queue; a client that reads nothing for ``CLOSE_WAIT_SECONDS`` is
+        abandoned (the server stops serving it and forgets its subscriptions)."""
+        try:
+            await asyncio.wait_for(
+                self.base_send({"type": "websocket.close", "code": code, "reason": reason}),
+                CLOSE_WAIT_SECONDS,
+            )
+        except Exception:  # noqa: BLE001 - timed out or gone: stop serving it either way
+            self.abandoned = True
+            if self.main is not None:
+                self.main.cancel()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, _Close):
+                    await self.base_send(
+                        {"type": "websocket.close", "code": item.code, "reason": item.reason}
+                    )
+                    return
+                await self.base_send({"type": "websocket.send", "text": item})
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the client went away; disconnect follows
+            return
+
+    async def _heartbeat(self) -> None:
+        joined = time.monotonic()
+        while True:
+            await asyncio.sleep(settings.LIVE_HEARTBEAT_SECONDS)
+            self._out({"type": "ping", "at": int(time.time())})
+            if time.monotonic() - joined > GROUP_REFRESH_SECONDS:
+                joined = time.monotonic()
+                for sub in list(self.subs.values()):
+                    await self.channel_layer.group_add(sub.group, self.channel_name)
+
+    # -- authentication -------------------------------------------------------------------
+
+    def _arm_auth_deadline(self) -> None:
+        if not self.user.is_authenticated and not self.subs:
+            self._start("auth_deadline", self._auth_deadline())
+
+    async def _auth_deadline(self) -> None:
+        await asyncio.sleep(settings.LIVE_AUTH_SECONDS)
+        if not self.user.is_authenticated and not self.subs:
+            self._close_with(
+                CLOSE_AUTH_TIMEOUT,
+                "auth_timeout",
+                f"Send your token or subscribe to something public within "
+                f"{settings.LIVE_AUTH_SECONDS:g} seconds of connecting.",
+            )
+
+    async def _token_expiry(self, expires_at: float) -> None:
+        await asyncio.sleep(max(0.0, expires_at - time.time()))
+        self._close_with(
+            CLOSE_TOKEN_EXPIRED,
+            "token_expired",
+            "Your token has expired: refresh it, reconnect and subscribe again with the "
+            "versions you have.",
+        )
+
+    async def _authenticate(self, raw: Any) -> bool:
+        """Sign the socket in; a bad or expired token closes it (4003, 4004)."""
+        if not isinstance(raw, str) or not raw:
+            self._close_with(CLOSE_TOKEN_INVALID, "token_invalid", "Give the token as a string.")
+            return False
+        try:
+            user, expires_at = await _db(authenticate, raw)
+        except ExpiredTokenError:
+            self._close_with(
+                CLOSE_TOKEN_EXPIRED,
+                "token_expired",
+                "This token has expired: refresh it and connect again.",
+            )
+            return False
+        except (TokenError, AuthenticationFailed):
+            self._close_with(
+                CLOSE_TOKEN_INVALID,
+                "token_invalid",
+                "This token is not valid: sign in again and connect with the new access token.",
+            )
+            return False
+        if self.user.is_authenticated and self.user.pk != user.pk:
+            raise BadMessage(
+                "other_user", "This socket is signed in as another user; open a new one."
+            )
+        self.user = user
+        self._stop("auth_deadline")
+        self._start("token_expiry", self._token_expiry(expires_at))
+        self._out({"type": "authenticated", "user_id": user.pk, "expires_at": int(expires_at)})
+        return True
+
+    # -- client messages ------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
+        try:
+            await self._receive(text_data, bytes_data)
+        except BadMessage as e:
+            self._error(e.code, e.message, **e.echo)
+        except Exception:  # noqa: BLE001 - one failed message never ends the socket
+            log.exception("live: a message failed")
+            self._error("server_error", "That failed on our side; try again in a moment.")
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        if text_data is None:
+            raise BadMessage("bad_message", "Send JSON text messages, not binary ones.")
+        if len(text_data.encode("utf-8")) > settings.LIVE_MAX_MESSAGE_BYTES:
+            self._close_with(
+                CLOSE_TOO_BIG,
+                "too_large",
+                f"Messages are at most {settings.LIVE_MAX_MESSAGE_BYTES} bytes.",
+            )
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            raise BadMessage("bad_json", "That message is not JSON.") from None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise BadMessage(
+                "bad_message", 'A message is a JSON object with a "type", e.g. {"type": "ping"}.'
+            )
+        kind = message["type"]
+        if kind == "auth":
+            await self._authenticate(message.get("token"))
+        elif kind == "subscribe":
+            await self._subscribe(message)
+        elif kind == "unsubscribe":
+            await self._unsubscribe(message)
+        elif kind == "ping":
+            self._out({"type": "pong"})
+        else:
+            raise BadMessage(
+                "unknown_type",
+                f"Unknown message type {kind[:40]!r}; send auth, subscribe, unsubscribe or ping.",
+            )
+
+    def _key(self, message: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, int]]:
+        """The subscription a (un)subscribe message names, and its ids to echo."""
+        name = message.get("topic")
+        if name == "hand":
+            ids = {"table_id": _id(message, "table_id"), "number": _id(message, "number")}
+            return ("hand", ids["table_id"], ids["number"]), ids
+        if name == "notifications":
+            return ("notifications",), {}
+        found = live.topic(name) if isinstance(name, str) else None
+        if found is None:
+            names = ", ".join(sorted([*TOPICS_BUILT_IN, *live.topics()]))
+            raise BadMessage("unknown_topic", f"Unknown topic; choose from {names}.")
+        ids = {found.key: _id(message, found.key)}
+        return (found.name, ids[found.key]), ids
+
+    async def _subscribe(self, message: dict[str, Any]) -> None:
+        key, ids = self._key(message)
+        echo = {"topic": key[0], **ids}
+        if key not in self.subs and len(self.subs) >= settings.LIVE_MAX_SUBSCRIPTIONS:
+            raise BadMessage(
+                "too_many_subscriptions",
+                f"A socket holds at most {settings.LIVE_MAX_SUBSCRIPTIONS} subscriptions; "
+                "unsubscribe from one first.",
+                **echo,
+            )
+        if key[0] == "hand":
+            await self._subscribe_hand(key, message, echo)
+        elif key[0] == "notifications":
+            await self._subscribe_notifications(key, echo)
+        else:
+            await self._subscribe_topic(key, message, echo)
+        self._stop("auth_deadline")
+
+    async def _join(self, key: tuple[Any, ...], group_name: str) -> _Sub:
+        """Join the group first (so nothing published from now on is missed), then read."""
+        old = self.subs.get(key)
+        sub = _Sub(group_name)
+        self.subs[key] = sub
+        if old is None:
+            await self.channel_layer.group_add(group_name, self.channel_name)
+        return sub
+
+    async def _drop(self, key: tuple[Any, ...]) -> None:
+        sub = self.subs.pop(key, None)
+        if sub is not None:
+            await self.channel_layer.group_discard(sub.group, self.channel_name)
+        self._arm_auth_deadline()
+
+    async def _subscribe_hand(
+        self, key: tuple[Any, ...], message: dict[str, Any], echo: dict[str, Any]
+    ) -> None:
+        after = _version(message, "after") or 0
+        sub = await self._join(key, live.group("hand", key[1], key[2]))
+        sub.version = after
+        try:
+            body = await self._read_hand(key, after)
+        except NotFound:
+            await self._drop(key)
+            raise BadMessage("not_found", "There is no such hand for you.", **echo) from None
+        except InvalidInput as e:
+            await self._drop(key)
+            raise BadMessage("invalid", e.message, **echo) from None
+        self._out({"type": "subscribed", **echo, "version": body["version"]})
+        self._send_events(key, sub, body)
+
+    async def _read_hand(self, key: tuple[Any, ...], after: int) -> dict[str, Any]:
+        body, _ = await _db(
+            hand_events, user=self.user, table_id=key[1], number=key[2], after=after
+        )
+        return body
+
+    def _send_events(self, key: tuple[Any, ...], sub: _Sub, body: dict[str, Any]) -> None:
+        self._out({"type": "events", "topic": "hand", "table_id": key[1], "number": key[2], **body})
+        sub.version = body["version"]
+
+    async def _subscribe_notifications(self, key: tuple[Any, ...], echo: dict[str, Any]) -> None:
+        if not self.user.is_authenticated:
+            raise BadMessage(
+                "not_authenticated", "Sign in (send your token) to hear your notifications."
+            )
+        assert isinstance(self.user, User)
+        await self._join(key, live.user_group(self.user.pk))
+        now = await _db(live.notifications_now, self.user)
+        self._out({"type": "subscribed", **echo})
+        self._out({"type": "notifications", **now})
+
+    async def _subscribe_topic(
+        self, key: tuple[Any, ...], message: dict[str, Any], echo: dict[str, Any]
+    ) -> None:
+        found = live.topic(key[0])
+        assert found is not None
+        known = _version(message, "version")
+        sub = await self._join(key, live.group(found.name, key[1]))
+        version = await _db(found.read, self.user, key[1])
+        if version is None:
+            await self._drop(key)
+            raise BadMessage("not_found", f"There is no such {found.name} for you.", **echo)
+        sub.version = version
+        self._out({"type": "subscribed", **echo, "version": version})
+        if known is not None and known != version:
+            self._out({"type": "update", **echo, "what": "changed", "version": version})
+
+    async def _unsubscribe(self, message: dict[str, Any]) -> None:
+        key, ids = self._key(message)
+        echo = {"topic": key[0], **ids}
+        if key not in self.subs:
+            raise BadMessage("not_subscribed", "You are not subscribed to that.", **echo)
+        await self._drop(key)
+        self._out({"type": "unsubscribed", **echo})
+
+    # -- channel-layer messages (published by games.live) ----------------------------------
+
+    async def live_hand(self, message: dict[str, Any]) -> None:
+        """A hand reached a version: read what this socket's user may see after the last
+        version sent, and send it (each version once, in order)."""
+        key = ("hand", message["table_id"], message["number"])
+        sub = self.subs.get(key)
+        if sub is None or self.closing or message["version"] <= (sub.version or 0):
+            return
+        echo = {"topic": "hand", "table_id": key[1], "number": key[2]}
+        try:
+            body = await self._read_hand(key, sub.version or 0)
+        except (NotFound, InvalidInput):
+            await self._drop(key)
+            self._error("not_found", "There is no such hand for you.", **echo)
+            return
+        if body["events"] and self.subs.get(key) is sub:
+            self._send_events(key, sub, body)
+
+    async def live_update(self, message: dict[str, Any]) -> None:
+        """Something a reload topic shows changed: pass the small message on."""
+        key = (message["topic"], message["id"])
+        sub = self.subs.get(key)
+        if sub is None or (sub.version, sub.what) == (message["version"], message["what"]):
+            return
+        sub.version, sub.what = message["version"], message["what"]
+        self._out(
+            {
+                "type": "update",
+                "topic": message["topic"],
+                message["key"]: message["id"],
+                "what": message["what"],
+                "version": message["version"],
+                **message.get("extra", {}),
+            }
+        )
+
+    async def live_notify(self, message: dict[str, Any]) -> None:
+        """One of the user's own notifications."""
+        if ("notifications",) in self.subs:
+            self._out({"type": "notification", **message["notification"]})
+
+
+class OriginCheck(OriginValidator):
+    """Refuse browser pages of other sites: a socket whose ``Origin`` is neither an
+    ``ALLOWED_HOSTS`` host nor one of ``CORS_ALLOWED_ORIGINS`` is refused (403). A socket
+    without ``Origin`` (phone apps, scripts) is let through: only browsers send it, and the
+    socket's credentials are a token the client sends, never a cookie a browser adds."""
+
+    def __init__(self, application: Any) -> None:
+        super().__init__(application, [])
+
+    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
+        if parsed_origin is None:
+            return True
+        self.allowed_origins = [*settings.ALLOWED_HOSTS, *settings.CORS_ALLOWED_ORIGINS]
+        return bool(self.validate_origin(parsed_origin))

@@ -1,0 +1,87 @@
+"""Tournaments on the websocket (``docs/live.md``): the ``tournament`` topic and where an
+entrant sits in the round being played, registered with :mod:`games.live` in
+``TournamentsConfig.ready``.
+
+A tournament's *version* is its ``changed_at`` in microseconds since the epoch: the moment
+anything its public pages show last changed (the same value behind their ETags), so it moves
+with every round seated, started and closed, every result entered, every standings
+computation and the finish. ``standings_changed`` messages also carry ``standings_version``
+(the stored standings' ``computed_version``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clubs.models import User
+from clubs.permissions import AnyUser
+from games import live
+from tournaments.errors import TournamentNotFound
+from tournaments.models import Round, RoundSeat, Tournament
+
+
+def tournament_version(tournament_id: int) -> int | None:
+    """The tournament's version (``changed_at`` in microseconds), None when it is gone."""
+    found = Tournament.objects.filter(pk=tournament_id).values_list("changed_at", flat=True).first()
+    return None if found is None else live.micros(found)
+
+
+def _read(user: AnyUser, tournament_id: int) -> int | None:
+    """The version when ``user`` may read the tournament over REST (listed, or they run or
+    entered it), else None."""
+    from tournaments import selectors
+
+    try:
+        t = selectors.tournament_polled(user=user, tournament_id=tournament_id)
+    except TournamentNotFound:
+        return None
+    return live.micros(t.changed_at)
+
+
+def tournament_changed(tournament_id: int, what: str, **extra: Any) -> None:
+    """Inside a service's transaction (after the tournament was marked changed): tell its
+    subscribers to reload after commit. ``what``: ``round_seated``, ``round_started``,
+    ``round_closed``, ``result_entered``, ``standings_changed``, ``tournament_finished``."""
+    live.publish_update("tournament", tournament_id, what, **extra)
+
+
+def _seated(seat: RoundSeat) -> dict[str, Any]:
+    return {
+        "kind": "seated",
+        "tournament_id": seat.round.tournament_id,
+        "round": seat.round.number,
+        "table_id": seat.round_table.table_id,
+        "table_number": seat.round_table.number,
+        "seat": seat.seat,
+    }
+
+
+def round_seated(rnd: Round) -> None:
+    """Inside the seating transaction: tell the tournament's subscribers, and after commit
+    every entrant with an account where they sit."""
+    tournament_changed(rnd.tournament_id, "round_seated", round=rnd.number)
+    seats = RoundSeat.objects.filter(round=rnd, entry__user__isnull=False).select_related(
+        "round", "round_table", "entry"
+    )
+    for seat in seats:
+        assert seat.entry.user_id is not None
+        live.notify_user(seat.entry.user_id, _seated(seat))
+
+
+def seating(user: User) -> list[dict[str, Any]]:
+    """Where ``user`` sits in a tournament round that is seated or being played."""
+    seats = (
+        RoundSeat.objects.filter(
+            entry__user=user, round__status__in=(Round.Status.SEATED, Round.Status.PLAYING)
+        )
+        .select_related("round", "round_table")
+        .order_by("round__tournament_id", "round__number")
+    )
+    return [_seated(seat) for seat in seats]
+
+
+def register() -> None:
+    """Register the ``tournament`` topic and the tournaments' seating;
+    ``TournamentsConfig.ready``."""
+    live.register(live.Topic("tournament", "tournament_id", _read, tournament_version))
+    live.register_seating("tournaments", seating)
