@@ -179,6 +179,29 @@ LOGIN_LOCKOUT_FAILURES = int(env("LOGIN_LOCKOUT_FAILURES", "10"))
 LOGIN_LOCKOUT_ACCOUNT_FAILURES = int(env("LOGIN_LOCKOUT_ACCOUNT_FAILURES", "100"))
 LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", "900"))
 
+# --- HTTPS (docs/deployment.md) ---------------------------------------------------------------
+
+# HTTPS=1 when clients reach the service only over TLS (in production, always): plain-HTTP
+# requests are redirected to https:// (except the probes, which orchestrators call inside the
+# network), browsers are told to stay on HTTPS (HSTS) and cookies (admin) travel only over TLS.
+# Off by default: `make run`, the benchmarks and the bare compose stack speak plain HTTP.
+HTTPS = env_bool("HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+# Seconds browsers remember to use HTTPS only; 0 sends no HSTS header.
+SECURE_HSTS_SECONDS = int(env("HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
+# Asking browsers' preload lists to hard-code the domain is the domain owner's decision and is
+# hard to undo, so it is off unless set; `check --deploy` is told so (security.W021).
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Behind a proxy that terminates TLS, its X-Forwarded-Proto says whether the client used
+# HTTPS. Trusted only with TRUSTED_PROXIES, since the proxy must overwrite what clients send
+# (config/nginx.conf does).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
+
 SIMPLE_JWT = {
     "ACCESS_TOKEN_LIFETIME": timedelta(minutes=30),
     "REFRESH_TOKEN_LIFETIME": timedelta(days=14),
