@@ -346,6 +346,9 @@ STANDINGS_COALESCE_SECONDS = float(env("STANDINGS_COALESCE_SECONDS", "2"))
 WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
 WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
 WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "10"))
+# Webhook URLs may name private, loopback and link-local addresses (config/outbound.py): off,
+# so a registered URL cannot reach the server's own network; tests and closed networks only.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
 
 # --- Logging ----------------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
 
 from clubs.models import User
+from config import outbound
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
 from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
 from tournaments.permissions import is_director
@@ -113,6 +114,9 @@ def _url(url: str) -> str:
     if len(url) > 500:
         message = "The URL is longer than 500 characters."
         raise InvalidInput(message, fields={"url": [message]})
+    refused = outbound.refuse_private(url)
+    if refused is not None:
+        raise InvalidInput(refused, fields={"url": [refused]}, code="private_address")
     return url
 
 
@@ -337,14 +341,9 @@ def delivery_replay(*, user: User, delivery: Delivery) -> Delivery:
 # sending (the worker)
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer, not an instruction: it counts as a failed attempt."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirects)
+# Only public addresses, checked at every connection; a redirect is an answer, not an
+# instruction: it counts as a failed attempt (config/outbound.py).
+_opener = outbound.opener()
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:

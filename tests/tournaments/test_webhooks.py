@@ -27,7 +27,7 @@ from tournaments import services, webhooks
 from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
 from tournaments.tasks_webhooks import BACKOFF_CAP_SECONDS, backoff, deliver_webhook
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks", "no_proxy")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks", "local_receiver")]
 
 Capture = Callable[..., Any]
 
@@ -106,10 +106,10 @@ def receiver() -> Iterator[Receiver]:
 
 
 @pytest.fixture
-def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Talk to 127.0.0.1 directly even where the environment names a proxy."""
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+def local_receiver(settings: Any) -> None:
+    """The receiver listens on 127.0.0.1, which webhooks may reach only when allowed
+    (``tests/tournaments/test_webhook_addresses.py`` tests the refusal)."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True
 
 
 def closed_port_url() -> str:
