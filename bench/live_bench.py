@@ -18,9 +18,9 @@ process and the worker: it publishes through the same Redis channel layer.
   every socket and update, with the share delivered.
 - ``hand fan-out``: ``--spectators`` anonymous sockets subscribe to the hand; then ``--moves``
   moves are made through ``games.services.hand_apply_action`` (as the web process does), one
-  every 0.25 s. Each move makes every socket read its own view from the database (nothing
-  seat-specific goes through Redis). Reported: latency from the commit to each socket's
-  ``events`` message with that version.
+  every 0.25 s. Each move makes the sockets read their view from the database (nothing
+  seat-specific goes through Redis; spectators of one process share one read). Reported:
+  latency from the commit to each socket's ``events`` message with that version.
 
 The clients run on asyncio in this process, so on a small machine they share the cores with
 the server; the figures are an upper bound of the server's own latency. Written to the "Live
@@ -293,8 +293,8 @@ def report(args: argparse.Namespace, fan: dict[str, Any], hand: dict[str, Any]) 
         f"| reload fan-out ({fan['updates']} updates × {fan['sockets']} sockets, one every "
         f"{GAP_SECONDS} s) | {fan['delivered']} of {fan['updates'] * fan['sockets']} delivered; "
         f"{fan['latency']} |",
-        f"| hand fan-out ({hand['moves']} moves × {hand['spectators']} spectators, each "
-        f"reading its view) | {hand['delivered']} of {hand['moves'] * hand['spectators']} "
+        f"| hand fan-out ({hand['moves']} moves × {hand['spectators']} spectators, one "
+        f"shared read a move) | {hand['delivered']} of {hand['moves'] * hand['spectators']} "
         f"delivered; {hand['latency']} |",
         f"| sockets closed by the server | {len(fan['closed']) + len(hand['closed'])} |",
     ]

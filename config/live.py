@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -41,7 +42,7 @@ from rest_framework_simplejwt.tokens import AccessToken
 from clubs.models import User
 from config.api.authentication import CachedJWTAuthentication
 from games import live
-from games.api.events import _db_slot, hand_events
+from games.api.events import _db_slot, events_body, hand_reader, seat_events
 from games.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,9 @@ CLOSE_WAIT_SECONDS = 10.0
 GROUP_REFRESH_SECONDS = 3600.0
 #: Ids are database keys: positive and within a 64-bit integer.
 MAX_ID = 2**63 - 1
+#: Seconds a hand subscription trusts its reader's right to read and seat before checking
+#: them again with the next move (a table made private, a membership ended).
+RECHECK_SECONDS = 30.0
 
 TOPICS_BUILT_IN = ("hand", "notifications")
 
@@ -77,11 +81,14 @@ class _Close:
 
 @dataclass
 class _Sub:
-    """One subscription: its group and the last version the client was sent."""
+    """One subscription: its group and the last version the client was sent; for a hand also
+    the reader's seat (None: a spectator) and when their right to read was last checked."""
 
     group: str
     version: int | None = None
     what: str | None = None
+    seat: str | None = None
+    checked_at: float = 0.0
 
 
 class BadMessage(Exception):
@@ -113,6 +120,38 @@ async def _db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     async with _db_slot():
         run = database_sync_to_async(_then_release, thread_sensitive=False)
         return await run(fn, *args, **kwargs)
+
+
+def _read_as(
+    user: Any, table_id: int, number: int, after: int
+) -> tuple[dict[str, Any], str | None]:
+    """The events body ``user`` may read and their seat: the check of a subscription."""
+    table, hand, seat = hand_reader(user=user, table_id=table_id, number=number)
+    return events_body(table, hand, seat, after), seat
+
+
+#: Reads of a hand in flight on this process's loop, shared by every socket that would read
+#: the same thing (same hand, seat, ``after`` and published version): one read per move for
+#: a hundred spectators instead of a hundred.
+_SHARED: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[tuple[Any, ...], asyncio.Task[dict[str, Any]]]
+] = weakref.WeakKeyDictionary()
+
+
+async def _shared_read(key: tuple[Any, ...]) -> dict[str, Any]:
+    """:func:`seat_events` for ``key`` = (table id, number, seat, after, version), once for
+    all the sockets of this loop asking at the same time."""
+    reads = _SHARED.setdefault(asyncio.get_running_loop(), {})
+    task = reads.get(key)
+    if task is None:
+        table_id, number, seat, after, _ = key
+        task = asyncio.ensure_future(
+            _db(seat_events, table_id=table_id, number=number, seat=seat, after=after)
+        )
+        reads[key] = task
+        task.add_done_callback(lambda _: reads.pop(key, None))
+    # shielded: one socket that goes away must not cancel the others' read
+    return await asyncio.shield(task)
 
 
 def authenticate(raw: str) -> tuple[User, float]:
@@ -454,7 +493,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         sub = await self._join(key, live.group("hand", key[1], key[2]))
         sub.version = after
         try:
-            body = await self._read_hand(key, after)
+            body = await self._check_hand(key, sub, after)
         except NotFound:
             await self._drop(key)
             raise BadMessage("not_found", "There is no such hand for you.", **echo) from None
@@ -464,10 +503,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self._out({"type": "subscribed", **echo, "version": body["version"]})
         self._send_events(key, sub, body)
 
-    async def _read_hand(self, key: tuple[Any, ...], after: int) -> dict[str, Any]:
-        body, _ = await _db(
-            hand_events, user=self.user, table_id=key[1], number=key[2], after=after
-        )
+    async def _check_hand(self, key: tuple[Any, ...], sub: _Sub, after: int) -> dict[str, Any]:
+        """Read as this socket's user, checking their right to read and their seat."""
+        body, sub.seat = await _db(_read_as, self.user, key[1], key[2], after)
+        sub.checked_at = time.monotonic()
         return body
 
     def _send_events(self, key: tuple[Any, ...], sub: _Sub, body: dict[str, Any]) -> None:
@@ -520,7 +559,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return
         echo = {"topic": "hand", "table_id": key[1], "number": key[2]}
         try:
-            body = await self._read_hand(key, sub.version or 0)
+            after = sub.version or 0
+            if time.monotonic() - sub.checked_at > RECHECK_SECONDS:
+                body = await self._check_hand(key, sub, after)
+            else:
+                body = await _shared_read((key[1], key[2], sub.seat, after, message["version"]))
         except (NotFound, InvalidInput):
             await self._drop(key)
             self._error("not_found", "There is no such hand for you.", **echo)

@@ -18,7 +18,8 @@ Publishing goes through Django Channels' layer (``CHANNEL_LAYERS``): with Redis 
 reaches only sockets of the same process. Publishing is best effort: a lost message costs a
 client at most a late reload, and every message carries the version a client resumes from.
 Nothing seat-specific ever goes through the layer: hand messages say only "version V exists",
-and each socket reads its own view from the database.
+and each socket reads its view from the database (shared by the sockets of a process that read
+the same seat's view of the same version: ``config/live.py``).
 """
 
 from __future__ import annotations

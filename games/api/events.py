@@ -118,24 +118,29 @@ def _release_connection() -> None:
         connection.close()
 
 
-def hand_events(
-    *, user: User | AnonymousUser, table_id: int, number: int, after: int
-) -> tuple[dict[str, Any], int]:
-    """The events body for ``user`` and the hand's id; 404 for a table the user may not read
-    or a hand that is not hosted."""
+def hand_reader(
+    *, user: User | AnonymousUser, table_id: int, number: int
+) -> tuple[Table, Hand, str | None]:
+    """The table and hosted hand ``user`` may read, and their seat at it (None: a spectator);
+    404 for a table the user may not read or a hand that is not hosted."""
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None or not can_read(user, table):
         raise NotFound("There is no such table.")
     hand = Hand.objects.filter(table=table, number=number).first()
     if hand is None or hand.deal is None:
         raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+    seat = seat_of(user, table)
+    return table, hand, None if seat is None else seat.key
+
+
+def events_body(table: Table, hand: Hand, seat: str | None, after: int) -> dict[str, Any]:
+    """The events after ``after`` as ``seat`` (None: a spectator) may see them."""
     if after > hand.version:
         raise InvalidInput(
             f"The hand is at version {hand.version}; 'after' cannot be beyond it.",
             fields={"after": [f"at most {hand.version}"]},
         )
-    seat = seat_of(user, table)
-    seen = services.hand_view(table, hand, None if seat is None else seat.key)
+    seen = services.hand_view(table, hand, seat)
     events = [
         {
             "version": i,
@@ -144,14 +149,33 @@ def hand_events(
         }
         for i, item in enumerate(seen["actions"][after:], start=after + 1)
     ]
-    body = {
+    return {
         "version": hand.version,
         "status": hand.status,
         "phase": seen["phase"],
         "to_act": seen["to_act"],
         "events": events,
     }
-    return body, hand.pk
+
+
+def hand_events(
+    *, user: User | AnonymousUser, table_id: int, number: int, after: int
+) -> tuple[dict[str, Any], int]:
+    """The events body for ``user`` and the hand's id; 404 for a table the user may not read
+    or a hand that is not hosted."""
+    table, hand, seat = hand_reader(user=user, table_id=table_id, number=number)
+    return events_body(table, hand, seat, after), hand.pk
+
+
+def seat_events(*, table_id: int, number: int, seat: str | None, after: int) -> dict[str, Any]:
+    """The events body for ``seat`` without asking who reads: only for a caller that checked
+    the reader with :func:`hand_reader` already (a websocket subscription, which shares one
+    read among the sockets of a process that would read the same thing)."""
+    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
+    hand = None if table is None else Hand.objects.filter(table=table, number=number).first()
+    if table is None or hand is None or hand.deal is None:
+        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+    return events_body(table, hand, seat, after)
 
 
 def _version_beyond(hand_id: int, after: int) -> bool:

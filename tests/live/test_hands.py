@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 import engine
 from games import services
 from games.models import Hand
@@ -155,3 +157,26 @@ def test_a_reconnecting_client_resumes_without_gap_or_duplicate(live: LiveServer
         assert again.quiet(0.3) == [] or all(m["type"] != "events" for m in again.seen[-1:])
         versions = _versions(first) + _versions(again)
         assert versions == list(range(1, last + 7))
+
+
+def test_a_spectator_whose_access_ends_stops_hearing_the_hand(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from config import live as consumer
+
+    monkeypatch.setattr(consumer, "RECHECK_SECONDS", 0.0)  # check with every move
+    users, tokens = _players()
+    table = hosted_table(list(users.values()), public=True)
+    live.ok("POST", f"/api/v1/tables/{table.pk}/hands/", token=tokens["anna"])
+    with socket_to(live) as spectator:
+        _subscribe(spectator, table.pk, 1)
+        version = move(live, tokens, table.pk, 1)
+        assert version is not None
+        _wait_for([spectator], version)
+        table.is_public = False
+        table.save(update_fields=["is_public"])
+        assert move(live, tokens, table.pk, 1) is not None
+        error = spectator.expect("error")
+        assert (error["code"], error["table_id"]) == ("not_found", table.pk)
+        assert move(live, tokens, table.pk, 1) is not None
+        assert [m for m in spectator.quiet(0.5) if m["type"] == "events"] == []
