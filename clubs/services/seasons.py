@@ -6,8 +6,11 @@ turns the games app's tables and hands into their values and stores what they co
 - :func:`season_create`, :func:`season_update`: a club's seasons, one active at a time.
 - :func:`season_request_recompute`: a hand of the season changed. Bumps
   ``requested_version`` and sends the worker :func:`clubs.tasks_seasons.recompute_season`
-  after ``STANDINGS_COALESCE_SECONDS``; only the task for the newest version computes, so a
-  burst of fifty entries costs one computation.
+  after ``STANDINGS_COALESCE_SECONDS``. A task computes (everything requested so far) when
+  it is the newest request or the first one since the last computation
+  (:func:`should_compute`), so a burst of fifty entries costs one or two computations, and a
+  steady stream of entries, where a newer request always comes before the newest task runs,
+  still gets standings about every ``STANDINGS_COALESCE_SECONDS``.
 - :func:`seasons_pending`: seasons whose requested computation has not happened (beat's
   :func:`clubs.tasks_seasons.kick_stale_standings` sends it again after a lost message).
 - :func:`season_recompute`: compute and store the season's standings (one row per player)
@@ -364,17 +367,29 @@ def compute_standings(season: Season) -> tuple[standings_core.Standings, dict[st
     return standings_core.compute(sittings, league=_league(season.league_points)), people
 
 
+def should_compute(version: int, requested: int, computed: int) -> bool:
+    """Whether the task for request ``version`` computes, the newest request being
+    ``requested`` and the stored standings answering ``computed``: when it is not answered
+    yet and it is the newest request or the first since the stored computation. Only the
+    newest would starve under a steady stream of changes (each task finding a newer request);
+    the first after a computation runs ``STANDINGS_COALESCE_SECONDS`` after it and takes
+    every request since, so standings lag at most about that long. (Tournaments coalesce the
+    same way: ``tournaments.services.standings``.)"""
+    return computed < version and (version >= requested or version == computed + 1)
+
+
 def season_recompute(*, season_id: int, version: int | None = None) -> bool:
-    """Compute and store the season's standings, if ``version`` is still the newest request
-    (None: always). Answers whether it computed. Safe to run twice."""
+    """Compute and store the season's standings, if the task for ``version`` should
+    (:func:`should_compute`; None: always). Answers whether it computed. Safe to run
+    twice."""
     with transaction.atomic():
         season = (
             Season.objects.select_for_update().select_related("club").filter(pk=season_id).first()
         )
         if season is None:
             return False
-        if version is not None and (
-            version < season.requested_version or season.computed_version >= version
+        if version is not None and not should_compute(
+            version, season.requested_version, season.computed_version
         ):
             return False
         target = season.requested_version

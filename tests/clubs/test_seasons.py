@@ -139,6 +139,24 @@ def test_only_the_task_for_the_newest_version_computes_and_only_once(world: Club
     assert (season.computed_version, season.computations) == (3, 1)
 
 
+def test_a_steady_stream_of_changes_still_gets_standings(world: ClubWorld) -> None:
+    """Entries faster than STANDINGS_COALESCE_SECONDS: every task runs after the next change
+    was requested. Waiting for the newest request would compute nothing while they keep
+    coming; the first task after each computation computes, so every other one does."""
+    season_id = world.extra["season"]
+    now = Season.objects.get(pk=season_id).requested_version
+    Season.objects.filter(pk=season_id).update(requested_version=now, computed_version=now)
+    computed = 0
+    for step in range(1, 21):
+        Season.objects.filter(pk=season_id).update(requested_version=now + step)
+        if step > 1:  # the task for the previous request runs now
+            computed += seasons.season_recompute(season_id=season_id, version=now + step - 1)
+    season = Season.objects.get(pk=season_id)
+    assert computed == 10
+    assert season.requested_version - season.computed_version <= 1
+    assert season.computations >= 10
+
+
 def test_league_points_rank_the_season_when_configured(world: ClubWorld) -> None:
     first, second = two_tables(world)
     record(world, first, 6, random.Random(3))

@@ -24,6 +24,7 @@ from django.db.models.fields.json import KT
 from django.utils import timezone
 
 import engine
+from clubs.services.seasons import should_compute
 from games.models import Hand, LedgerEntry
 from tournaments import live, scoring
 from tournaments import prizes as prize_core
@@ -235,15 +236,19 @@ def store(t: Tournament, table: scoring.Standings) -> None:
 
 
 def tournament_recompute(*, tournament_id: int, version: int | None = None) -> bool:
-    """Compute and store the standings if ``version`` is still the newest request (None:
-    always). Answers whether it computed; safe to run twice."""
+    """Compute and store the standings if the task for ``version`` should: it is the newest
+    request or the first since the stored computation (``clubs.services.seasons.should_compute``:
+    only the newest would starve while results keep coming in; None: always). Answers whether
+    it computed; safe to run twice."""
     from tournaments import webhooks
 
     with transaction.atomic():
         t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if t is None:
             return False
-        if version is not None and (version < t.requested_version or t.computed_version >= version):
+        if version is not None and not should_compute(
+            version, t.requested_version, t.computed_version
+        ):
             return False
         target = t.requested_version
         store(t, compute(t))

@@ -477,7 +477,8 @@ def entry_withdraw(*, user: User, entry: Entry, reason: str = "") -> Entry:
 
 
 def request_standings(tournament_id: int) -> None:
-    """Ask the worker for new standings (coalesced: only the newest request computes)."""
+    """Ask the worker for new standings (coalesced: the newest request or the first since the
+    last computation computes, ``standings.tournament_recompute``)."""
     from django.conf import settings
 
     from tournaments.tasks import recompute_standings
