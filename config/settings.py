@@ -207,12 +207,21 @@ SIMPLE_JWT = {
     "REFRESH_TOKEN_LIFETIME": timedelta(days=14),
 }
 
+# Where clients reach the API: the schema's server, which generated clients use by default.
+API_PUBLIC_URL = env("API_PUBLIC_URL", "http://127.0.0.1:8000")
+
 SPECTACULAR_SETTINGS = {
     # config/api/converters.py: ids and numbers in paths are integers.
     "PATH_CONVERTER_OVERRIDES": {"id": int, "num": int},
-    "TITLE": "Préférence API",
-    "DESCRIPTION": "Clubs, tournaments and card games. Errors share one shape: see `Error`.",
+    # ASCII: client generators derive package names from the title.
+    "TITLE": "Preference API",
+    "DESCRIPTION": (
+        "Préférence (the Viennese card game) and its relatives: clubs, tournaments and card "
+        "games. Errors share one shape: see `Error`. Live updates: the websocket `/ws/v1/` "
+        "(docs/live.md)."
+    ),
     "VERSION": "1.0.0",
+    "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,

@@ -66,13 +66,24 @@ class ApiAutoSchema(AutoSchema):
                 responses[code] = response
         return responses
 
+    def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
+        """A view whose ``optional_body_methods`` holds the method documents its body as
+        optional (dealing a hosted hand is ``POST …/hands/`` without one)."""
+        body: dict[str, Any] | None = super()._get_request_body(direction)
+        if body is not None and self.method in getattr(self.view, "optional_body_methods", ()):
+            body.pop("required", None)
+        return body
+
     def get_auth(self) -> list[dict[str, list[str]]]:
         """drf-spectacular adds "no sign-in needed" (``{}``) only for the exact classes
         ``AllowAny`` and ``IsAuthenticatedOrReadOnly``; subclasses of them (the tables' read
-        permission) say the same."""
+        permission) say the same, and so do views without authentication (signing in for a
+        token), which it would leave without any security declaration."""
         auths: list[dict[str, list[str]]] = super().get_auth()
         if {} in auths:
             return auths
+        if not auths:
+            return [{}]
         for permission in self.view.get_permissions():
             if isinstance(permission, permissions.AllowAny) or (
                 isinstance(permission, permissions.IsAuthenticatedOrReadOnly)

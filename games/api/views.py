@@ -333,6 +333,7 @@ class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
     serializer_class = HandSerializer
     filterset_class = HandFilter
     pagination_class = WindowCountPagination
+    optional_body_methods = frozenset({"POST"})  # a hosted table deals without a body
     permission_classes = [TablePermissions, TableAccess]
     queryset = Hand.objects.none()
     table: Table

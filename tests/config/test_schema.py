@@ -68,6 +68,57 @@ def test_every_operation_has_a_summary_named_path_parameters_and_json_bodies_onl
         assert media <= {"application/json"}, f"{where}: documents {sorted(media)}"
 
 
+def test_every_operation_declares_its_security() -> None:
+    """Public operations say they need no sign-in (``{}``); none is left without a word, which
+    generators read as "use the global default" (there is none)."""
+    for method, path, operation in _operations():
+        assert operation.get("security"), f"{method.upper()} {path}: no security declaration"
+    token = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    assert token["/api/v1/auth/token/"]["post"]["security"] == [{}]
+
+
+def test_the_schema_names_an_ascii_title_a_version_and_its_server(settings: Any) -> None:
+    info = SchemaGenerator().get_schema(request=None, public=True)
+    assert info["info"]["title"].isascii() and info["info"]["version"]
+    assert info["servers"] == [
+        {"url": settings.API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}
+    ]
+
+
+def test_dealing_a_hosted_hand_needs_no_body_and_recording_documents_the_entry() -> None:
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    body = paths["/api/v1/tables/{table_id}/hands/"]["post"]["requestBody"]
+    assert "required" not in body  # a hosted table deals with POST and no body
+    assert set(body["content"]) == {"application/json"}
+
+
+@pytest.mark.django_db
+def test_a_hosted_hand_is_dealt_by_a_post_without_a_body(client: Client) -> None:
+    from rest_framework_simplejwt.tokens import AccessToken
+
+    from games import services
+    from games.models import Table
+    from tests.factories import UserFactory
+
+    users = [UserFactory.create() for _ in range(3)]
+    table = services.table_create(
+        user=users[0],
+        name="t",
+        mode=Table.Mode.HOSTED,
+        rules={"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
+        seats=[services.SeatSpec(key=u.username, kind="user", user=u) for u in users],
+        first_dealer=users[2].username,
+    )
+    answer = client.generic(  # no body and no Content-Type, as a generated client sends it
+        "POST",
+        f"/api/v1/tables/{table.pk}/hands/",
+        content_type="",
+        HTTP_AUTHORIZATION=f"Bearer {AccessToken.for_user(users[0])}",
+    )
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["number"] == 1
+
+
 @pytest.mark.django_db
 def test_a_form_body_is_refused_with_a_clear_415(client: Client) -> None:
     answer = client.post("/api/v1/auth/register/", {"username": "x", "password": "y"})
