@@ -7,6 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 EVENTS_PORT ?= 8001
@@ -22,7 +23,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format migrate demo serve-pg serve-events worker beat soak faults clean
+.PHONY: help install run test lint format schema migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -36,6 +37,10 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 install: $(STAMP) ## Create .venv and install dependencies (only when pyproject.toml changed).
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NPM_STAMP)
 
 migrate: $(STAMP) ## Apply database migrations.
 	$(PY) manage.py migrate --noinput
@@ -63,12 +68,18 @@ test: $(STAMP) ## Run the whole test suite.
 	$(BIN)/pytest
 
 lint: export SECRET_KEY := $(TEST_SECRET_KEY)
-lint: $(STAMP) ## ruff, mypy, migrations check and schema validation.
+lint: $(STAMP) $(NPM_STAMP) ## ruff, mypy, migrations check, schema validation and Redocly lint.
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(MYPY_PATHS)
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
+	node_modules/.bin/redocly lint docs/openapi.yaml --config redocly.yaml --format=summary
+
+schema: export SECRET_KEY := $(TEST_SECRET_KEY)
+schema: export API_PUBLIC_URL := http://127.0.0.1:8000
+schema: $(STAMP) ## Write the OpenAPI snapshot docs/openapi.yaml (commit it with the change).
+	$(PY) manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
 
 format: $(STAMP) ## Apply ruff fixes and formatting.
 	$(BIN)/ruff check --fix .
@@ -93,4 +104,4 @@ faults: $(STAMP) ## Kill the worker, restart Redis and PostgreSQL mid-play (benc
 	$(PY) bench/faults.py $(FAULTS_ARGS)
 
 clean: ## Remove the virtualenv, caches and the SQLite database.
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis db.sqlite3
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis db.sqlite3

@@ -210,7 +210,7 @@ EVENING_EXAMPLE = OpenApiExample(
         "place": "Café Sperl, Gumpendorfer Straße 11",
         "capacity": 12,
         "notes": "Bring cards.",
-        "rules": None,
+        "rules": {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
     },
     request_only=True,
 )
