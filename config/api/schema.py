@@ -75,22 +75,27 @@ class ApiAutoSchema(AutoSchema):
         return body
 
     def get_auth(self) -> list[dict[str, list[str]]]:
-        """drf-spectacular adds "no sign-in needed" (``{}``) only for the exact classes
-        ``AllowAny`` and ``IsAuthenticatedOrReadOnly``; subclasses of them (the tables' read
-        permission) say the same, and so do views without authentication (signing in for a
-        token), which it would leave without any security declaration."""
+        """An operation anyone may call lists no security of its own: it takes the schema's
+        default (:data:`DEFAULT_SECURITY`, a token or nothing), which is how client generators
+        read "sign-in optional" (openapi-python-client requires a token for any operation
+        that lists security, even ``[{}]``). Operations that need a sign-in list the token
+        and the session cookie. drf-spectacular marks only the exact classes ``AllowAny``
+        and ``IsAuthenticatedOrReadOnly`` as public; their subclasses (the tables' read
+        permission) are public too, and so are views without authentication (signing in)."""
         auths: list[dict[str, list[str]]] = super().get_auth()
-        if {} in auths:
-            return auths
-        if not auths:
-            return [{}]
+        if not auths or {} in auths:
+            return []
         for permission in self.view.get_permissions():
             if isinstance(permission, permissions.AllowAny) or (
                 isinstance(permission, permissions.IsAuthenticatedOrReadOnly)
                 and self.method in permissions.SAFE_METHODS
             ):
-                return [*auths, {}]
+                return []
         return auths
+
+
+#: The schema's root ``security``: what an operation that lists none accepts.
+DEFAULT_SECURITY: list[dict[str, list[str]]] = [{"jwtAuth": []}, {"cookieAuth": []}, {}]
 
 
 class CachedJWTScheme(SimpleJWTScheme):
@@ -99,10 +104,13 @@ class CachedJWTScheme(SimpleJWTScheme):
     target_class = "config.api.authentication.CachedJWTAuthentication"
 
 
-def nullable_objects(
+def finish_schema(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: OpenAPI 3.0 lets ``nullable`` mean something only
+    """drf-spectacular postprocessing hook: the root ``security`` (:data:`DEFAULT_SECURITY`:
+    an operation that lists none needs no sign-in), and nullable objects with a type.
+
+    OpenAPI 3.0 lets ``nullable`` mean something only
     beside a ``type``, and client generators and linters (Redocly's ``nullable-type-sibling``)
     insist. drf-spectacular writes it without one for a nullable nested object (``allOf`` of
     a component) and for a nullable JSON field; every one of those here is a JSON object, so
@@ -120,4 +128,5 @@ def nullable_objects(
 
     fix(result.get("components", {}))
     fix(result.get("paths", {}))
+    result["security"] = DEFAULT_SECURITY
     return result
