@@ -13,7 +13,8 @@ answer is checked against the schema (``CHECKS``):
 - ``response_headers_conformance``, ``missing_required_header``, ``unsupported_method``
   (405 for a method the path does not have), ``allow_header_conformance`` and
   ``ignored_auth`` (an operation documented as needing a sign-in refuses a missing or
-  invalid token; public reads must be documented with ``security: [{}]``).
+  invalid token; public reads must be documented as needing no sign-in: the root ``security``
+  allows none and they list none of their own).
 
 Two checks are off, because they ask for something this API rightly does otherwise:
 
