@@ -23,7 +23,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format schema migrate demo serve-pg serve-events worker beat soak faults clean
+.PHONY: help install run test lint format schema clients migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -75,6 +75,13 @@ lint: $(STAMP) $(NPM_STAMP) ## ruff, mypy, migrations check, schema validation a
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
 	node_modules/.bin/redocly lint docs/openapi.yaml --config redocly.yaml --format=summary
+
+clients: export PATH := $(abspath $(BIN)):$(PATH)
+clients: $(STAMP) $(NPM_STAMP) ## Generate the Python client and TypeScript types from docs/openapi.yaml into clients/.
+	rm -rf clients/python clients/typescript
+	mkdir -p clients/typescript
+	$(BIN)/openapi-python-client generate --path docs/openapi.yaml --meta setup --output-path clients/python
+	node_modules/.bin/openapi-typescript docs/openapi.yaml --output clients/typescript/schema.d.ts
 
 schema: export SECRET_KEY := $(TEST_SECRET_KEY)
 schema: export API_PUBLIC_URL := http://127.0.0.1:8000

@@ -108,18 +108,28 @@ def finish_schema(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the root ``security`` (:data:`DEFAULT_SECURITY`:
-    an operation that lists none needs no sign-in), and nullable objects with a type.
+    an operation that lists none needs no sign-in), and nullable values said the way both
+    linters and client generators read them.
 
-    OpenAPI 3.0 lets ``nullable`` mean something only
-    beside a ``type``, and client generators and linters (Redocly's ``nullable-type-sibling``)
-    insist. drf-spectacular writes it without one for a nullable nested object (``allOf`` of
-    a component) and for a nullable JSON field; every one of those here is a JSON object, so
-    they get ``type: object``. (Schemathesis checks every answer against the result.)"""
+    OpenAPI 3.0 lets ``nullable`` mean something only beside a ``type`` (Redocly's
+    ``nullable-type-sibling``), but drf-spectacular writes a nullable nested object as
+    ``allOf: [$ref]`` with ``nullable`` and no type, and a nullable JSON field without one.
+    A ``type: object`` beside the ``allOf`` would make generators drop the null
+    (openapi-python-client then parses ``null`` as the object and fails), so a nullable
+    reference becomes ``anyOf: [$ref, null]`` (null as ``{type: object, nullable: true,
+    enum: [null]}``); a nullable JSON field here is always an object and gets ``type:
+    object``. Schemathesis checks every answer against the result, and
+    ``tests/clients/test_python_client.py`` parses them with the generated client."""
 
     def fix(node: Any) -> None:
         if isinstance(node, dict):
             if node.get("nullable") and "type" not in node:
-                node["type"] = "object"
+                refs = node.get("allOf")
+                if isinstance(refs, list) and len(refs) == 1 and "$ref" in refs[0]:
+                    del node["allOf"], node["nullable"]
+                    node["anyOf"] = [refs[0], NULL]
+                else:
+                    node["type"] = "object"
             for value in node.values():
                 fix(value)
         elif isinstance(node, list):
@@ -130,3 +140,7 @@ def finish_schema(
     fix(result.get("paths", {}))
     result["security"] = DEFAULT_SECURITY
     return result
+
+
+#: ``null`` in OpenAPI 3.0, as a branch of ``anyOf``.
+NULL: dict[str, Any] = {"type": "object", "nullable": True, "enum": [None]}
