@@ -68,13 +68,16 @@ test: $(STAMP) ## Run the whole test suite.
 	$(BIN)/pytest
 
 lint: export SECRET_KEY := $(TEST_SECRET_KEY)
-lint: $(STAMP) $(NPM_STAMP) ## ruff, mypy, migrations check, schema validation and Redocly lint.
+lint: $(STAMP) $(NPM_STAMP) ## ruff, mypy, migrations, schema validation, Redocly lint, tsc --strict of the TS example.
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(MYPY_PATHS)
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
 	node_modules/.bin/redocly lint docs/openapi.yaml --config redocly.yaml --format=summary
+	mkdir -p clients/typescript
+	node_modules/.bin/openapi-typescript docs/openapi.yaml --output clients/typescript/schema.d.ts
+	node_modules/.bin/tsc -p docs/examples/typescript
 
 clients: export PATH := $(abspath $(BIN)):$(PATH)
 clients: $(STAMP) $(NPM_STAMP) ## Generate the Python client and TypeScript types from docs/openapi.yaml into clients/.
