@@ -23,7 +23,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format schema clients migrate demo serve-pg serve-events worker beat soak faults clean
+.PHONY: help install run test lint format schema schema-compat schema-release clients migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -78,6 +78,7 @@ lint: $(STAMP) $(NPM_STAMP) ## ruff, mypy, migrations, schema validation, Redocl
 	mkdir -p clients/typescript
 	node_modules/.bin/openapi-typescript docs/openapi.yaml --output clients/typescript/schema.d.ts
 	node_modules/.bin/tsc -p docs/examples/typescript
+	$(MAKE) --no-print-directory schema-compat
 
 clients: export PATH := $(abspath $(BIN)):$(PATH)
 clients: $(STAMP) $(NPM_STAMP) ## Generate the Python client and TypeScript types from docs/openapi.yaml into clients/.
@@ -85,6 +86,26 @@ clients: $(STAMP) $(NPM_STAMP) ## Generate the Python client and TypeScript type
 	mkdir -p clients/typescript
 	$(BIN)/openapi-python-client generate --path docs/openapi.yaml --meta setup --output-path clients/python
 	node_modules/.bin/openapi-typescript docs/openapi.yaml --output clients/typescript/schema.d.ts
+
+# docs/openapi-released.yaml is the schema clients were last given (make schema-release). A
+# change that breaks them (openapi-diff: a removed path, field or enum value, a newly required
+# input) fails unless info.version changed with it; say what changed in docs/api-changelog.md.
+schema-compat: $(STAMP) $(NPM_STAMP) ## Fail on changes to docs/openapi.yaml that break released clients.
+	@mkdir -p clients; released=$$($(PY) -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["info"]["version"])' docs/openapi-released.yaml); \
+	current=$$($(PY) -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["info"]["version"])' docs/openapi.yaml); \
+	if [ "$$released" != "$$current" ]; then \
+	  echo "API version $$released -> $$current: breaking changes allowed (docs/api-changelog.md)"; \
+	elif node_modules/.bin/openapi-diff docs/openapi-released.yaml docs/openapi.yaml > clients/openapi-diff.txt 2>&1; then \
+	  echo "docs/openapi.yaml keeps every client of API $$released working"; \
+	else \
+	  $(PY) -c 'import json, sys; t = open(sys.argv[1]).read(); d = json.loads(t[t.index("{"):]); [print(" ", x["code"], (x.get("sourceSpecEntityDetails") or x.get("destinationSpecEntityDetails") or [{}])[0].get("location")) for x in d.get("breakingDifferences", [])]' clients/openapi-diff.txt || cat clients/openapi-diff.txt; \
+	  echo "docs/openapi.yaml breaks clients of API $$released (full report: clients/openapi-diff.txt):"; \
+	  echo "keep the old form, or raise SPECTACULAR_SETTINGS VERSION and say why in docs/api-changelog.md"; \
+	  exit 1; \
+	fi
+
+schema-release: ## Make docs/openapi.yaml the released schema that schema-compat guards.
+	cp docs/openapi.yaml docs/openapi-released.yaml
 
 schema: export SECRET_KEY := $(TEST_SECRET_KEY)
 schema: export API_PUBLIC_URL := http://127.0.0.1:8000
