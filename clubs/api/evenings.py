@@ -852,6 +852,7 @@ class CheckInListView(ClubScopedView):
     serializer_class = AttendanceSerializer
     parser_classes = [JSONParser]
     queryset = Attendance.objects.none()
+    required_body_methods = frozenset({"POST"})  # documented: {"user_id": yours} for yourself
 
     @extend_schema(
         summary="Check in",
@@ -868,9 +869,10 @@ class CheckInListView(ClubScopedView):
         ],
     )
     def post(self, request: Request, club_id: int, evening_id: int) -> Response:
-        """No body (or ``{}``): yourself. Scorers and managers check in others: a member
-        (``user_id``), a guest (``guest_id``) or a new guest (``guest_name``). Whoever is
-        checked in has a yes and a place, also past the capacity."""
+        """Yourself: your own ``user_id`` (or, outside the schema, no body or ``{}``).
+        Scorers and managers check in others: a member (``user_id``), a guest
+        (``guest_id``) or a new guest (``guest_name``). Whoever is checked in has a yes and a
+        place, also past the capacity."""
         evening = self.evening(self.member_club())
         serializer = CheckInSerializer(data=request.data or {})
         serializer.is_valid(raise_exception=True)

@@ -68,10 +68,15 @@ class ApiAutoSchema(AutoSchema):
 
     def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
         """A view whose ``optional_body_methods`` holds the method documents its body as
-        optional (dealing a hosted hand is ``POST …/hands/`` without one)."""
+        optional (dealing a hosted hand is ``POST …/hands/`` without one); one whose
+        ``required_body_methods`` holds it documents the body as required even where the
+        server also takes none (a ``oneOf`` body: openapi-python-client 0.29 cannot send an
+        optional one, and a client that names what it means is clearer)."""
         body: dict[str, Any] | None = super()._get_request_body(direction)
         if body is not None and self.method in getattr(self.view, "optional_body_methods", ()):
             body.pop("required", None)
+        if body is not None and self.method in getattr(self.view, "required_body_methods", ()):
+            body["required"] = True
         return body
 
     def get_auth(self) -> list[dict[str, list[str]]]:
