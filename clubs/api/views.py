@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import permissions, status
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -33,7 +33,20 @@ class RegisterView(APIView):
     throttle_classes = [RegisterThrottle]
 
     @extend_schema(
-        summary="Create a player account", request=RegisterSerializer, responses={201: MeSerializer}
+        summary="Create a player account",
+        request=RegisterSerializer,
+        responses={201: MeSerializer},
+        examples=[
+            OpenApiExample(
+                "A player",
+                value={
+                    "username": "anna",
+                    "password": "kaffee-und-karten-7",
+                    "email": "anna@example.org",
+                },
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         serializer = RegisterSerializer(data=request.data)
@@ -50,7 +63,18 @@ class MeView(APIView):
         assert isinstance(request.user, User)
         return Response(MeSerializer(request.user).data)
 
-    @extend_schema(summary="Change my profile", request=MeUpdateSerializer, responses=MeSerializer)
+    @extend_schema(
+        summary="Change my profile",
+        request=MeUpdateSerializer,
+        responses=MeSerializer,
+        examples=[
+            OpenApiExample(
+                "Name and e-mail",
+                value={"display_name": "Anna K.", "email": "anna@example.org"},
+                request_only=True,
+            )
+        ],
+    )
     def patch(self, request: Request) -> Response:
         assert isinstance(request.user, User)
         serializer = MeUpdateSerializer(data=request.data)
@@ -59,7 +83,18 @@ class MeView(APIView):
         return Response(MeSerializer(user).data)
 
 
-@extend_schema_view(post=extend_schema(summary="Sign in: obtain an access and a refresh token"))
+@extend_schema_view(
+    post=extend_schema(
+        summary="Sign in: obtain an access and a refresh token",
+        examples=[
+            OpenApiExample(
+                "Sign in",
+                value={"username": "anna", "password": "kaffee-und-karten-7"},
+                request_only=True,
+            )
+        ],
+    )
+)
 class TokenObtainView(TokenObtainPairView):
     """JWT sign-in: username and password give an access token and a refresh token. Limited
     per address, and an account locks for a while after repeated failures
@@ -80,6 +115,17 @@ class TokenObtainView(TokenObtainPairView):
         return answer
 
 
-@extend_schema_view(post=extend_schema(summary="Refresh an access token"))
+@extend_schema_view(
+    post=extend_schema(
+        summary="Refresh an access token",
+        examples=[
+            OpenApiExample(
+                "Refresh",
+                value={"refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.…"},
+                request_only=True,
+            )
+        ],
+    )
+)
 class TokenRefreshAccessView(TokenRefreshView):
     """A refresh token gives a new access token."""

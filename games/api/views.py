@@ -18,6 +18,7 @@ from django.db.models import Count, Q, QuerySet, Window
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
+    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -93,6 +94,61 @@ def _once(request: Request, act: Callable[[], tuple[int, Any]]) -> Response:
         act=act,
     )
     return Response(body, status=code)
+
+
+RULES_EXAMPLE = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
+TABLE_EXAMPLES = [
+    OpenApiExample(
+        "A recorded table",
+        value={
+            "name": "Dienstagsrunde",
+            "mode": "recorded",
+            "rules": RULES_EXAMPLE,
+            "seats": [
+                {"key": "anna", "kind": "user", "user": "anna"},
+                {"key": "bert", "kind": "user", "user": "bert"},
+                {"key": "carl", "kind": "user", "user": "carl"},
+            ],
+            "first_dealer": "carl",
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "A hosted table with two bots",
+        value={
+            "name": "Online-Tisch",
+            "mode": "hosted",
+            "rules": RULES_EXAMPLE,
+            "seats": [
+                {"key": "anna", "kind": "user", "user": "anna"},
+                {"key": "bot-1", "kind": "bot", "bot_level": "random"},
+                {"key": "bot-2", "kind": "bot", "bot_level": "random"},
+            ],
+        },
+        request_only=True,
+    ),
+]
+ENTRY_EXAMPLES = [
+    OpenApiExample(
+        "A fallen suit game",
+        summary="anna plays spades and falls with 5 tricks; both defenders play",
+        value={
+            "game": {"type": "suit", "level": "S", "talon": True},
+            "declarer": "anna",
+            "defence": {"bert": "play", "carl": "play"},
+            "tricks": {"anna": 5, "bert": 3, "carl": 2},
+        },
+        request_only=True,
+    ),
+]
+ACTION_EXAMPLES = [
+    OpenApiExample(
+        "A call", value={"action": {"call": "pass"}, "expected_version": 2}, request_only=True
+    ),
+    OpenApiExample(
+        "A card", value={"action": {"card": "HA"}, "expected_version": 14}, request_only=True
+    ),
+]
 
 
 class WindowCountPagination(DefaultPagination):
@@ -205,6 +261,7 @@ class TableViewSet(
     @extend_schema(
         summary="Open a table",
         request=TableCreateSerializer,
+        examples=TABLE_EXAMPLES,
         responses={201: TableSerializer},
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -358,6 +415,7 @@ class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
         summary="Record or deal the next hand",
         parameters=[TABLE_ID, IDEMPOTENCY_KEY],
         request=ScoreSheetEntrySerializer,
+        examples=ENTRY_EXAMPLES,
         responses={201: HandSerializer, 409: CONFLICT, 422: IDEMPOTENCY_REUSED},
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -412,6 +470,7 @@ class HandDetailView(HandScopedMixin):
         summary="Correct a recorded hand",
         parameters=[TABLE_ID, NUMBER],
         request=ScoreSheetEntrySerializer,
+        examples=ENTRY_EXAMPLES,
         responses={200: HandSerializer, 409: CONFLICT},
     )
     def put(self, request: Request, table_id: int, number: int) -> Response:
@@ -508,6 +567,7 @@ class HandActionView(HandScopedMixin):
         summary="Act in a hosted hand",
         parameters=[TABLE_ID, NUMBER, IDEMPOTENCY_KEY],
         request=ActionInputSerializer,
+        examples=ACTION_EXAMPLES,
         responses={
             200: OpenApiResponse(HandViewSerializer, description="Your new view and version."),
             403: OpenApiResponse(ErrorSerializer, description="not_seated or not_your_turn."),
@@ -604,7 +664,14 @@ class SeriesViewSet(
         return selectors.series_for_user(user=caller(self.request))
 
     @extend_schema(
-        summary="Start a series", request=SeriesCreateSerializer, responses={201: SeriesSerializer}
+        summary="Start a series",
+        request=SeriesCreateSerializer,
+        responses={201: SeriesSerializer},
+        examples=[
+            OpenApiExample(
+                "Tuesday evenings", value={"name": "Dienstagsrunde 2026"}, request_only=True
+            )
+        ],
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = SeriesCreateSerializer(data=request.data)
