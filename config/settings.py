@@ -209,6 +209,26 @@ SIMPLE_JWT = {
 
 # Where clients reach the API: the schema's server, which generated clients use by default.
 API_PUBLIC_URL = env("API_PUBLIC_URL", "http://127.0.0.1:8000")
+# Who answers questions about this deployment's API, and the licence its API description is
+# given under: the schema's info.contact and info.license (a deployment's own decision, so
+# the licence is left out unless API_LICENSE_NAME is set).
+API_CONTACT = {
+    key: value
+    for key, value in {
+        "name": env("API_CONTACT_NAME", "Preference API maintainers"),
+        "email": env("API_CONTACT_EMAIL", ""),
+        "url": env("API_CONTACT_URL", API_PUBLIC_URL.rstrip("/") + "/api/v1/docs/"),
+    }.items()
+    if value
+}
+API_LICENSE = {
+    key: value
+    for key, value in {
+        "name": env("API_LICENSE_NAME", ""),
+        "url": env("API_LICENSE_URL", ""),
+    }.items()
+    if value
+}
 
 SPECTACULAR_SETTINGS = {
     # config/api/converters.py: ids and numbers in paths are integers.
@@ -222,6 +242,8 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
+    "CONTACT": API_CONTACT,
+    "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
     "SERVE_INCLUDE_SCHEMA": False,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

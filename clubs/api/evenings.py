@@ -46,7 +46,6 @@ from config.api.callers import caller, signed_in
 from config.api.schema import ApiAutoSchema, ErrorSerializer
 from games.api.serializers import RulesField, RulesSerializer
 
-TAGS = ["evenings"]
 UTC = ZoneInfo("UTC")
 CONFLICT = OpenApiResponse(
     ErrorSerializer,
@@ -617,7 +616,6 @@ class EveningListView(ClubScopedView, generics.ListAPIView[Evening]):
 
     @extend_schema(
         summary="A club's evenings",
-        tags=TAGS,
         description="Newest first (``upcoming=true``: soonest first). Public clubs: anyone; "
         "private clubs: members.",
     )
@@ -626,7 +624,6 @@ class EveningListView(ClubScopedView, generics.ListAPIView[Evening]):
 
     @extend_schema(
         summary="Add an evening",
-        tags=TAGS,
         request=EveningInputSerializer,
         responses={201: EveningSerializer},
         examples=[EVENING_EXAMPLE],
@@ -653,13 +650,12 @@ class EveningDetailView(ClubScopedView):
     parser_classes = [JSONParser]
     queryset = Evening.objects.none()
 
-    @extend_schema(summary="An evening", tags=TAGS, responses={200: EveningSerializer})
+    @extend_schema(summary="An evening", responses={200: EveningSerializer})
     def get(self, request: Request, club_id: int, evening_id: int) -> Response:
         return Response(self.out(EveningSerializer, self.evening(self.read_club())))
 
     @extend_schema(
         summary="Change an evening",
-        tags=TAGS,
         request=EveningInputSerializer,
         responses={200: EveningSerializer, 409: CONFLICT},
         examples=[
@@ -691,7 +687,6 @@ class EveningCancelView(ClubScopedView):
 
     @extend_schema(
         summary="Cancel an evening",
-        tags=TAGS,
         request=None,
         responses={200: EveningSerializer, 409: CONFLICT},
     )
@@ -716,13 +711,12 @@ class SeriesListView(ClubScopedView, generics.ListAPIView[EveningSeries]):
             return EveningSeries.objects.none()
         return selectors_evenings.series_for_club(club=self.read_club())
 
-    @extend_schema(summary="A club's evening series", tags=TAGS)
+    @extend_schema(summary="A club's evening series")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
         summary="Start an evening series",
-        tags=TAGS,
         request=EveningSeriesCreateSerializer,
         responses={201: EveningSeriesSerializer},
         examples=[SERIES_EXAMPLE],
@@ -751,13 +745,12 @@ class SeriesDetailView(ClubScopedView):
     def series(self, club: Club) -> EveningSeries:
         return selectors_evenings.series_in_club(club=club, series_id=self.kwargs["series_id"])
 
-    @extend_schema(summary="An evening series", tags=TAGS, responses={200: EveningSeriesSerializer})
+    @extend_schema(summary="An evening series", responses={200: EveningSeriesSerializer})
     def get(self, request: Request, club_id: int, series_id: int) -> Response:
         return Response(self.out(EveningSeriesSerializer, self.series(self.read_club())))
 
     @extend_schema(
         summary="Change an evening series",
-        tags=TAGS,
         request=EveningSeriesUpdateSerializer,
         responses={
             200: EveningSeriesSerializer,
@@ -785,7 +778,7 @@ class SeriesDetailView(ClubScopedView):
         )
         return Response(self.out(EveningSeriesSerializer, self.series(club)))
 
-    @extend_schema(summary="End an evening series", tags=TAGS, request=None, responses={204: None})
+    @extend_schema(summary="End an evening series", request=None, responses={204: None})
     def delete(self, request: Request, club_id: int, series_id: int) -> Response:
         """Managers. Cancels the series' future scheduled evenings and deletes it; past
         evenings stay, without a series."""
@@ -804,7 +797,6 @@ class AttendanceView(ClubScopedView):
 
     @extend_schema(
         summary="Answer for an evening",
-        tags=TAGS,
         request=AnswerSerializer,
         responses={200: AttendanceSerializer, 409: CONFLICT},
         examples=[OpenApiExample("Coming", value={"answer": "yes"}, request_only=True)],
@@ -839,7 +831,6 @@ class AttendanceListView(ClubScopedView, generics.ListAPIView[Attendance]):
 
     @extend_schema(
         summary="An evening's attendances",
-        tags=TAGS,
         description="Members (the counts are public on the evening of a public club).",
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -856,7 +847,6 @@ class CheckInListView(ClubScopedView):
 
     @extend_schema(
         summary="Check in",
-        tags=TAGS,
         request=CHECK_IN_REQUEST,
         responses={
             201: OpenApiResponse(AttendanceSerializer, description="Checked in now."),
@@ -897,7 +887,6 @@ class CheckInDetailView(ClubScopedView):
 
     @extend_schema(
         summary="Undo a check-in",
-        tags=TAGS,
         request=None,
         responses={204: None, 409: NOT_CHECKED_IN},
     )
@@ -923,7 +912,6 @@ class CheckInLeaveView(ClubScopedView):
 
     @extend_schema(
         summary="Leave early",
-        tags=TAGS,
         request=None,
         responses={200: AttendanceSerializer, 409: NOT_CHECKED_IN},
     )
@@ -970,7 +958,6 @@ class ClubCalendarView(CalendarView):
 
     @extend_schema(
         summary="A club's calendar",
-        tags=TAGS,
         responses={(200, "text/calendar"): ICAL_RESPONSE},
     )
     def get(self, request: Request, club_id: int) -> Response:
@@ -986,7 +973,6 @@ class PersonalCalendarView(CalendarView):
 
     @extend_schema(
         summary="Your personal calendar",
-        tags=TAGS,
         responses={(200, "text/calendar"): ICAL_RESPONSE},
     )
     def get(self, request: Request, token: str) -> Response:
@@ -1011,13 +997,12 @@ class CalendarFeedListView(generics.ListAPIView[CalendarFeed]):
             return CalendarFeed.objects.none()
         return selectors_evenings.calendar_feeds_of(user=signed_in(self.request))
 
-    @extend_schema(summary="Your calendar feeds", tags=TAGS)
+    @extend_schema(summary="Your calendar feeds")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
         summary="Create a calendar feed",
-        tags=TAGS,
         request=None,
         responses={
             201: CalendarFeedSerializer,
@@ -1039,7 +1024,7 @@ class CalendarFeedDetailView(generics.GenericAPIView[CalendarFeed]):
     permission_classes = [IsAuthenticated]
     queryset = CalendarFeed.objects.none()
 
-    @extend_schema(summary="Revoke a calendar feed", tags=TAGS, request=None, responses={204: None})
+    @extend_schema(summary="Revoke a calendar feed", request=None, responses={204: None})
     def delete(self, request: Request, feed_id: int) -> Response:
         """Its address answers 404 from now on."""
         services.calendar_feed_revoke(user=signed_in(request), feed_id=feed_id)

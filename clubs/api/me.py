@@ -18,7 +18,6 @@ from config.api.callers import signed_in
 from config.api.schema import ErrorSerializer
 from games.models import Seat, Table
 
-TAGS = ["me"]
 UNAUTHORISED = {401: OpenApiResponse(ErrorSerializer, description="Not signed in.")}
 
 
@@ -85,11 +84,9 @@ class MyEveningsView(generics.ListAPIView[Evening]):
         return my_evenings(signed_in(self.request))
 
     @extend_schema(
-        operation_id="me_evenings",
         summary="My coming evenings",
         description="Scheduled evenings of my clubs that have not ended, soonest first; the "
         "first one is my next evening.",
-        tags=TAGS,
         responses={200: MyEveningSerializer(many=True), **UNAUTHORISED},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -116,11 +113,9 @@ class MyTablesView(generics.GenericAPIView[Any]):
     queryset = Seat.objects.none()
 
     @extend_schema(
-        operation_id="me_tables",
         summary="Where I sit now",
         description="My open tables, newest first: at a club evening, the round and table "
         'number too ("round 2, table 4, seat 2").',
-        tags=TAGS,
         responses={200: MyTableSerializer(many=True), **UNAUTHORISED},
     )
     def get(self, request: Request) -> Response:

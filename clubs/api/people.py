@@ -461,7 +461,6 @@ class MyInvitationFilter(filters.FilterSet):
 # ---------------------------------------------------------------------------------------------
 # schema pieces
 
-CLUBS, INVITATIONS, JOIN_REQUESTS, GUESTS = "clubs", "invitations", "join requests", "guests"
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 USER_ID = OpenApiParameter(
     "user_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The member's user id."
@@ -520,14 +519,13 @@ class ClubListView(generics.ListAPIView[Club]):
     def get_queryset(self) -> QuerySet[Club]:
         return clubs_with_my_role(user=caller(self.request))
 
-    @extend_schema(summary="Clubs you may see", tags=[CLUBS])
+    @extend_schema(summary="Clubs you may see")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Public clubs and the clubs you are in (anonymous callers: public ones), by name."""
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
         summary="Found a club",
-        tags=[CLUBS],
         request=ClubInputSerializer,
         responses={201: ClubSerializer},
         examples=[
@@ -568,9 +566,7 @@ class ClubDetailView(generics.GenericAPIView[Club]):
     parser_classes = [JSONParser]
     queryset = Club.objects.none()
 
-    @extend_schema(
-        summary="A club", tags=[CLUBS], parameters=[CLUB_ID], responses={200: ClubSerializer}
-    )
+    @extend_schema(summary="A club", parameters=[CLUB_ID], responses={200: ClubSerializer})
     def get(self, request: Request, club_id: int) -> Response:
         """Anyone sees a public club; a private one exists for its members only (404)."""
         club = selectors.club_for_user(user=caller(request), club_id=club_id)
@@ -578,7 +574,6 @@ class ClubDetailView(generics.GenericAPIView[Club]):
 
     @extend_schema(
         summary="Change a club's settings",
-        tags=[CLUBS],
         parameters=[CLUB_ID],
         request=ClubInputSerializer(partial=True),
         responses={200: ClubSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE},
@@ -620,7 +615,6 @@ class MemberListView(_ClubScopedList, generics.ListAPIView[Membership]):
 
     @extend_schema(
         summary="A club's members",
-        tags=[CLUBS],
         parameters=[CLUB_ID],
         responses={200: MemberSerializer(many=True), 403: MEMBERS_ONLY, 404: NOT_VISIBLE},
     )
@@ -638,7 +632,6 @@ class MemberDetailView(generics.GenericAPIView[Membership]):
 
     @extend_schema(
         summary="Change a member's role",
-        tags=[CLUBS],
         parameters=[CLUB_ID, USER_ID],
         request=MemberRoleSerializer,
         responses={
@@ -666,7 +659,6 @@ class MemberDetailView(generics.GenericAPIView[Membership]):
 
     @extend_schema(
         summary="Remove a member",
-        tags=[CLUBS],
         parameters=[CLUB_ID, USER_ID],
         request=None,
         responses={
@@ -696,7 +688,6 @@ class ClubLeaveView(generics.GenericAPIView[Membership]):
 
     @extend_schema(
         summary="Leave a club",
-        tags=[CLUBS],
         parameters=[CLUB_ID],
         request=None,
         responses={204: None, 403: MEMBERS_ONLY, 404: NOT_VISIBLE, 409: LAST_OWNER},
@@ -719,7 +710,6 @@ class ClubTransferView(generics.GenericAPIView[Any]):
 
     @extend_schema(
         summary="Hand a club over",
-        tags=[CLUBS],
         parameters=[CLUB_ID],
         request=TransferSerializer,
         responses={
@@ -771,7 +761,6 @@ class InvitationListView(_ClubScopedList, generics.ListAPIView[Invitation]):
 
     @extend_schema(
         summary="A club's invitations",
-        tags=[INVITATIONS],
         parameters=[CLUB_ID],
         responses={
             200: InvitationSerializer(many=True),
@@ -785,7 +774,6 @@ class InvitationListView(_ClubScopedList, generics.ListAPIView[Invitation]):
 
     @extend_schema(
         summary="Invite people",
-        tags=[INVITATIONS],
         parameters=[CLUB_ID],
         request=InvitationCreateSerializer,
         responses={
@@ -830,7 +818,6 @@ class InvitationDetailView(generics.GenericAPIView[Invitation]):
 
     @extend_schema(
         summary="Revoke an invitation",
-        tags=[INVITATIONS],
         parameters=[CLUB_ID, INVITATION_ID],
         request=None,
         responses={204: None, 403: MANAGERS_ONLY, 404: NOT_VISIBLE},
@@ -852,7 +839,6 @@ class InvitationPreviewView(generics.GenericAPIView[Invitation]):
 
     @extend_schema(
         summary="An invitation",
-        tags=[INVITATIONS],
         parameters=[CODE],
         responses={
             200: InvitationPreviewSerializer,
@@ -875,7 +861,6 @@ class InvitationAcceptView(generics.GenericAPIView[Membership]):
 
     @extend_schema(
         summary="Accept an invitation",
-        tags=[INVITATIONS],
         parameters=[CODE],
         request=None,
         responses={
@@ -913,7 +898,6 @@ class JoinRequestListView(_ClubScopedList, generics.ListAPIView[JoinRequest]):
 
     @extend_schema(
         summary="A club's join requests",
-        tags=[JOIN_REQUESTS],
         parameters=[CLUB_ID],
         responses={200: JoinRequestSerializer(many=True), 403: MANAGERS_ONLY, 404: NOT_VISIBLE},
     )
@@ -923,7 +907,6 @@ class JoinRequestListView(_ClubScopedList, generics.ListAPIView[JoinRequest]):
 
     @extend_schema(
         summary="Ask to join a club",
-        tags=[JOIN_REQUESTS],
         parameters=[CLUB_ID],
         request=JoinRequestCreateSerializer,
         responses={
@@ -959,7 +942,6 @@ class JoinRequestDetailView(generics.GenericAPIView[JoinRequest]):
 
     @extend_schema(
         summary="Withdraw your join request",
-        tags=[JOIN_REQUESTS],
         parameters=[CLUB_ID, REQUEST_ID],
         request=None,
         responses={
@@ -991,7 +973,6 @@ class JoinRequestAcceptView(generics.GenericAPIView[JoinRequest]):
 
     @extend_schema(
         summary="Accept a join request",
-        tags=[JOIN_REQUESTS],
         parameters=[CLUB_ID, REQUEST_ID],
         request=None,
         responses={200: JoinRequestSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE, 409: DECIDED},
@@ -1014,7 +995,6 @@ class JoinRequestDeclineView(generics.GenericAPIView[JoinRequest]):
 
     @extend_schema(
         summary="Decline a join request",
-        tags=[JOIN_REQUESTS],
         parameters=[CLUB_ID, REQUEST_ID],
         request=None,
         responses={200: JoinRequestSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE, 409: DECIDED},
@@ -1050,7 +1030,6 @@ class GuestListView(_ClubScopedList, generics.ListAPIView[Guest]):
 
     @extend_schema(
         summary="A club's guests",
-        tags=[GUESTS],
         parameters=[CLUB_ID],
         responses={200: GuestSerializer(many=True), 403: MEMBERS_ONLY, 404: NOT_VISIBLE},
     )
@@ -1060,7 +1039,6 @@ class GuestListView(_ClubScopedList, generics.ListAPIView[Guest]):
 
     @extend_schema(
         summary="Add a guest",
-        tags=[GUESTS],
         parameters=[CLUB_ID],
         request=GuestCreateSerializer,
         responses={
@@ -1089,7 +1067,6 @@ class GuestMergeView(generics.GenericAPIView[Guest]):
 
     @extend_schema(
         summary="Merge a guest into a member",
-        tags=[GUESTS],
         parameters=[CLUB_ID, GUEST_ID],
         request=GuestMergeSerializer,
         responses={
@@ -1136,7 +1113,7 @@ class MyClubsView(generics.ListAPIView[Membership]):
             return Membership.objects.none()
         return memberships_of_user(user=signed_in(self.request))
 
-    @extend_schema(summary="Your clubs", tags=[CLUBS])
+    @extend_schema(summary="Your clubs")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """By club name."""
         return super().get(request, *args, **kwargs)
@@ -1154,7 +1131,7 @@ class MyInvitationsView(generics.ListAPIView[Invitation]):
             return Invitation.objects.none()
         return invitations_for_user(user=signed_in(self.request))
 
-    @extend_schema(summary="Invitations for you", tags=[INVITATIONS])
+    @extend_schema(summary="Invitations for you")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Pending, unexpired invitations addressed to your e-mail (any case), for clubs you
         are not in, with the code to accept them (``POST /invitations/{code}/accept/``)."""

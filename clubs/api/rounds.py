@@ -35,7 +35,6 @@ from clubs.services import rounds
 from config.api.callers import caller, signed_in
 from config.api.schema import ErrorSerializer
 
-TAGS = ["evening rounds"]
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 EVENING_ID = OpenApiParameter("evening_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 ROUND_NUMBER = OpenApiParameter(
@@ -222,9 +221,7 @@ class RoundListView(generics.GenericAPIView[Any]):
     queryset = EveningRound.objects.none()
 
     @extend_schema(
-        operation_id="evening_rounds_list",
         summary="An evening's rounds",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID],
         responses={200: RoundSerializer(many=True), **READ_ERRORS},
     )
@@ -235,14 +232,12 @@ class RoundListView(generics.GenericAPIView[Any]):
         return self.get_paginated_response([round_data(r) for r in page])
 
     @extend_schema(
-        operation_id="evening_rounds_plan",
         summary="Plan the next round",
         description="Seats the players checked in now at tables of the rule set's shapes "
         "(wien: 3, with 4s only where the count needs them), with the fewest repeated "
         "opponents this evening and in the season; a count that cannot be seated is a 400 "
         "`unsplittable` saying what would work. The round is *planned*: swap players by hand, "
         "then start it to open its tables.",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID],
         request=RoundCreateSerializer,
         responses={201: RoundSerializer, **ERRORS},
@@ -275,9 +270,7 @@ class RoundDetailView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        operation_id="evening_rounds_retrieve",
         summary="A round",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
         responses={200: RoundSerializer, **READ_ERRORS},
     )
@@ -286,9 +279,7 @@ class RoundDetailView(APIView):
         return Response(round_data(_round(evening, round_number)))
 
     @extend_schema(
-        operation_id="evening_rounds_discard",
         summary="Discard a planned round",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
         responses={204: None, **ERRORS},
     )
@@ -305,9 +296,7 @@ class RoundSwapView(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(
-        operation_id="evening_rounds_swap",
         summary="Swap two players of a planned round",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
         request=SwapSerializer,
         responses={200: RoundSerializer, **ERRORS},
@@ -330,11 +319,9 @@ class RoundSwapView(APIView):
 
 class RoundStartView(APIView):
     @extend_schema(
-        operation_id="evening_rounds_start",
         summary="Start a round: open its tables",
         description="Creates one recorded games table per planned table, all in one "
         "transaction; the answer names each table's id.",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
         request=None,
         responses={200: RoundSerializer, **ERRORS},
@@ -352,11 +339,9 @@ class EveningTablesView(generics.GenericAPIView[Any]):
     queryset = EveningTable.objects.none()
 
     @extend_schema(
-        operation_id="evening_tables_list",
         summary="An evening's tables",
         description="Every games table of the evening with its round, number and seats; "
         "open them at `/api/v1/tables/{table_id}/`.",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID],
         responses={200: EveningTableSerializer(many=True), **READ_ERRORS},
     )
@@ -390,12 +375,10 @@ class EveningTablesView(generics.GenericAPIView[Any]):
 
 class EveningCloseView(APIView):
     @extend_schema(
-        operation_id="evenings_close",
         summary="Close and settle an evening",
         description="Closes every open table of the evening (its pot_at_close applied) and "
         "settles each player's net over the whole evening; a table with a hand being played "
         "or awaiting confirmation refuses (409) and nothing closes.",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID],
         request=None,
         responses={200: EveningSettlementSerializer, **ERRORS},
@@ -413,13 +396,11 @@ class EveningSettlementView(APIView):
     renderer_classes = [JSONRenderer, SettlementCSVRenderer, BrowsableAPIRenderer]
 
     @extend_schema(
-        operation_id="evenings_settlement",
         summary="An evening's settlement",
         description="Each player's net over the evening and the fewest payments that settle "
         "it, as amounts and sentences (`?format=csv` or `Accept: text/csv` for CSV). "
         "Provisional (`final: false`) until the evening is closed. Members only, also on "
         "public clubs.",
-        tags=TAGS,
         parameters=[CLUB_ID, EVENING_ID],
         responses={
             (200, "application/json"): EveningSettlementSerializer,

@@ -37,7 +37,6 @@ from clubs.services import seasons
 from config.api.callers import caller, signed_in
 from config.api.schema import ErrorSerializer
 
-TAGS = ["seasons"]
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 SEASON_ID = OpenApiParameter("season_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 ERRORS = {
@@ -172,9 +171,7 @@ class SeasonListView(generics.ListAPIView[Season]):
         return Season.objects.filter(club=club).order_by("-starts_on", "-id")
 
     @extend_schema(
-        operation_id="seasons_list",
         summary="A club's seasons",
-        tags=TAGS,
         parameters=[CLUB_ID],
         responses={200: SeasonSerializer(many=True), **READ_ERRORS},
     )
@@ -182,9 +179,7 @@ class SeasonListView(generics.ListAPIView[Season]):
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
-        operation_id="seasons_create",
         summary="Start a season",
-        tags=TAGS,
         parameters=[CLUB_ID],
         request=SeasonInputSerializer,
         responses={201: SeasonSerializer, **ERRORS},
@@ -216,9 +211,7 @@ class SeasonDetailView(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(
-        operation_id="seasons_retrieve",
         summary="A season",
-        tags=TAGS,
         parameters=[CLUB_ID, SEASON_ID],
         responses={200: SeasonSerializer, **READ_ERRORS},
     )
@@ -226,9 +219,7 @@ class SeasonDetailView(APIView):
         return Response(SeasonSerializer(_season(_club(request, club_id), season_id)).data)
 
     @extend_schema(
-        operation_id="seasons_partial_update",
         summary="Change a season",
-        tags=TAGS,
         parameters=[CLUB_ID, SEASON_ID],
         request=SeasonPatchSerializer,
         responses={200: SeasonSerializer, **ERRORS},
@@ -245,9 +236,7 @@ class SeasonDetailView(APIView):
         return Response(SeasonSerializer(season).data)
 
     @extend_schema(
-        operation_id="seasons_destroy",
         summary="Delete a season",
-        tags=TAGS,
         parameters=[CLUB_ID, SEASON_ID],
         responses={204: None, **ERRORS},
     )
@@ -271,12 +260,10 @@ class StandingsView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="seasons_standings",
         summary="A season's standings",
         description="Stored by the worker after each change (coalesced): one query to read. "
         "`up_to_date` is false while a recomputation is pending. Answers carry an `ETag`; "
         "send it back in `If-None-Match` to get a 304 while nothing changed.",
-        tags=TAGS,
         parameters=[CLUB_ID, SEASON_ID],
         responses={
             200: StandingsSerializer,
@@ -327,11 +314,9 @@ class StandingsView(APIView):
 
 class RecomputeView(APIView):
     @extend_schema(
-        operation_id="seasons_recompute",
         summary="Recompute a season's standings",
         description="Asks the worker to compute the standings (and the club's ratings) from "
         "scratch; answers at once with the requested version.",
-        tags=TAGS,
         parameters=[CLUB_ID, SEASON_ID],
         request=None,
         responses={202: SeasonSerializer, **ERRORS},
@@ -354,11 +339,9 @@ class RatingListView(generics.ListAPIView[Rating]):
         return Rating.objects.filter(club=club).order_by("-ordinal", "player")
 
     @extend_schema(
-        operation_id="ratings_list",
         summary="A club's ratings",
         description="OpenSkill (Plackett-Luce) per player, updated per closed table sitting "
         "from its final ranking; ordered by `ordinal` (mu − 3σ).",
-        tags=["ratings"],
         parameters=[CLUB_ID],
         responses={200: RatingSerializer(many=True), **READ_ERRORS},
     )
@@ -385,9 +368,7 @@ class RatingHistoryView(generics.ListAPIView[RatingChange]):
         return RatingChange.objects.filter(club=club).order_by("at", "table_id", "player")
 
     @extend_schema(
-        operation_id="ratings_history",
         summary="A club's rating history",
-        tags=["ratings"],
         parameters=[CLUB_ID],
         responses={200: RatingChangeSerializer(many=True), **READ_ERRORS},
     )

@@ -13,6 +13,8 @@ from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import permissions, serializers
 
+from config.api.operations import OPERATIONS, TAGS
+
 
 class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     """The body of every 4xx response (see ``config.api.errors``).
@@ -143,8 +145,37 @@ def finish_schema(
 
     fix(result.get("components", {}))
     fix(result.get("paths", {}))
+    name_operations(result)
     result["security"] = DEFAULT_SECURITY
     return result
+
+
+def name_operations(result: dict[str, Any]) -> None:
+    """Every operation's ``operationId`` and tag from :data:`config.api.operations.OPERATIONS`,
+    and the tags with their descriptions at the root; an operation missing from the table
+    stops the schema from being written."""
+    used: set[str] = set()
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            try:
+                operation_id, tag = OPERATIONS[(method.upper(), path)]
+            except KeyError:
+                raise LookupError(
+                    f"{method.upper()} {path} has no name: add it to config/api/operations.py."
+                ) from None
+            operation["operationId"] = operation_id
+            operation["tags"] = [tag]
+            used.add(tag)
+    result["tags"] = [
+        {"name": tag, "description": description}
+        for tag, description in TAGS.items()
+        if tag in used
+    ]
+
+
+HTTP_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
 
 
 #: ``null`` in OpenAPI 3.0, as a branch of ``anyOf``.

@@ -82,9 +82,7 @@ class ApiRootView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="api_root",
         summary="The API's resources",
-        tags=["api"],
         responses={200: ApiRootSerializer},
     )
     def get(self, request: Request) -> Response:

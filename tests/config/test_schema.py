@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from django.core.management import call_command
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
@@ -104,6 +105,7 @@ def test_public_operations_take_the_default_and_the_others_list_the_token() -> N
 def test_the_schema_names_an_ascii_title_a_version_and_its_server(settings: Any) -> None:
     info = SchemaGenerator().get_schema(request=None, public=True)
     assert info["info"]["title"].isascii() and info["info"]["version"]
+    assert info["info"]["contact"] == settings.API_CONTACT and info["info"]["contact"]["url"]
     assert info["servers"] == [
         {"url": settings.API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}
     ]
@@ -148,3 +150,42 @@ def test_a_form_body_is_refused_with_a_clear_415(client: Client) -> None:
     answer = client.post("/api/v1/auth/register/", {"username": "x", "password": "y"})
     assert answer.status_code == 415
     assert answer.json()["code"] == "unsupported_media_type"
+
+
+def test_every_operation_has_a_unique_snake_case_name_and_one_described_tag() -> None:
+    """Generators turn operationIds into function names and tags into modules or classes
+    (config/api/operations.py)."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    described = {tag["name"] for tag in schema["tags"] if tag.get("description")}
+    names = [operation["operationId"] for _, _, operation in _operations()]
+    assert len(names) == len(set(names))
+    for method, path, operation in _operations():
+        where = f"{method.upper()} {path}"
+        assert re.fullmatch(r"[a-z]+(_[a-z]+)+", operation["operationId"]), where
+        assert len(operation["tags"]) == 1 and operation["tags"][0] in described, where
+
+
+def test_an_operation_missing_from_the_names_stops_the_schema() -> None:
+    from config.api.schema import name_operations
+
+    with pytest.raises(LookupError, match="GET /api/v1/new/ has no name"):
+        name_operations({"paths": {"/api/v1/new/": {"get": {}}}})
+
+
+def test_released_operations_keep_their_names_and_tags_within_a_version() -> None:
+    """A renamed operationId or tag renames the generated function or module: a breaking
+    change for clients that openapi-diff does not see, so it needs a new API version."""
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    released = yaml.safe_load((docs / "openapi-released.yaml").read_text())
+    current = yaml.safe_load((docs / "openapi.yaml").read_text())
+    if released["info"]["version"] != current["info"]["version"]:
+        return  # a new version may rename; docs/api-changelog.md says what
+    for path, operations in released["paths"].items():
+        for method, operation in operations.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            now = current["paths"].get(path, {}).get(method)
+            where = f"{method.upper()} {path}"
+            assert now is not None, f"{where} was released and is gone"
+            assert now["operationId"] == operation["operationId"], where
+            assert now["tags"] == operation["tags"], where

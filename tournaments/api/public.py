@@ -144,13 +144,11 @@ class StandingsView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="tournaments_standings",
         summary="A tournament's standings",
         description="Stored by the worker after each result (coalesced): rank, points, each "
         "tiebreak's value, points by round, movement since the previous round and, once "
         "finished, the prizes. `up_to_date` is false while a recomputation is pending. "
         "Conditional: `ETag`/`If-None-Match` and `Last-Modified`/`If-Modified-Since` → 304.",
-        tags=["standings"],
         parameters=[TOURNAMENT_ID],
         responses={200: TournamentStandingsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
@@ -185,10 +183,8 @@ class StandingsView(APIView):
 
 class RecomputeView(APIView):
     @extend_schema(
-        operation_id="tournaments_standings_recompute",
         summary="Recompute the standings",
         description="Directors: ask the worker to compute the standings from scratch.",
-        tags=["standings"],
         parameters=[TOURNAMENT_ID],
         request=None,
         responses={202: TournamentSerializer, **ERRORS},
@@ -218,12 +214,10 @@ class PlayerResultsView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="entries_results",
         summary="A player's results",
         description="Per round: table, seat, opponents, the amount won there and the round's "
         "points; the rank and points now. Duplicate boards count once every table finished "
         "them. Conditional like the standings.",
-        tags=["standings"],
         parameters=[TOURNAMENT_ID, ENTRY_ID],
         responses={200: PlayerResultsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
@@ -237,11 +231,9 @@ class PlayerResultsView(APIView):
 
 class MyTournamentView(APIView):
     @extend_schema(
-        operation_id="tournaments_me",
         summary="My tournament",
         description="Your entry, your table and seat in the open round (null between "
         "rounds), your results so far and your rank.",
-        tags=["tournaments"],
         parameters=[TOURNAMENT_ID],
         responses={200: MyTournamentSerializer, **ERRORS},
     )
@@ -284,11 +276,9 @@ class MyTournamentsView(generics.ListAPIView[Tournament]):
         )
 
     @extend_schema(
-        operation_id="me_tournaments",
         summary="My tournaments",
         description="Tournaments you entered, newest first; `…/tournaments/{tournament_id}/me/` "
         "has your table, seat, results and rank in one.",
-        tags=["me"],
         responses={200: TournamentSerializer(many=True), 401: ERRORS[401]},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -323,11 +313,9 @@ class StandingsExportView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="tournaments_standings_export",
         summary="Export the standings",
         description="`csv`: one row per player (position, rank, name, points, rounds, each "
         "tiebreak, movement, prize); `json`: the standings answer.",
-        tags=["exports"],
         parameters=[TOURNAMENT_ID, FORMAT],
         responses={
             (200, "text/csv"): CSV_RESPONSE,
@@ -375,13 +363,11 @@ class HandsExportView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="tournaments_hands_export",
         summary="Export every hand",
         description="Every settled hand of every round: round, table, hand, dealer, players "
         "by seat, declarer, game, made and each seat's amount (`hand-record.md` result "
         "fields). Never a deal: hosted deals are read at the table once the rules reveal them; "
         "duplicate boards appear once every table finished them.",
-        tags=["exports"],
         parameters=[TOURNAMENT_ID, FORMAT],
         responses={
             (200, "text/csv"): CSV_RESPONSE,
@@ -438,10 +424,8 @@ class PrintView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="tournaments_standings_print",
         summary="Printable standings",
         description="One HTML page for the venue's wall, readable on a phone and on paper.",
-        tags=["exports"],
         parameters=[TOURNAMENT_ID],
         responses={(200, "text/html"): OpenApiTypes.STR, **READ_ERRORS},
     )
@@ -470,12 +454,10 @@ class PrintView(APIView):
 
 class SettlementView(APIView):
     @extend_schema(
-        operation_id="tournaments_settlement",
         summary="The money settlement",
         description="For tournaments played for real stakes: each player's net over their "
         "closed tables and the fewest payments that settle them (the pots are one party when "
         "money stayed in them). Directors and entrants. 409 for tournaments played for points.",
-        tags=["standings"],
         parameters=[TOURNAMENT_ID],
         responses={200: TournamentSettlementSerializer, **ERRORS},
     )

@@ -30,7 +30,6 @@ from tournaments.api.tournaments import ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Board, Round, RoundTable, TableTotals
 
-TAGS = ["rounds"]
 ROUND_NUMBER = OpenApiParameter("round_number", OpenApiTypes.INT, OpenApiParameter.PATH)
 TABLE_NUMBER = OpenApiParameter("table_number", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -60,9 +59,7 @@ class RoundListView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        operation_id="rounds_list",
         summary="A tournament's rounds",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         responses={200: TournamentRoundSerializer(many=True), 304: NOT_MODIFIED, **READ_ERRORS},
     )
@@ -76,7 +73,6 @@ class RoundListView(APIView):
         )
 
     @extend_schema(
-        operation_id="rounds_seat",
         summary="Seat the next round",
         description="Directors. Checks at once that the round can be seated (state, a player "
         "count that splits into tables of 3 and 4, deals that every table size divides, "
@@ -85,7 +81,6 @@ class RoundListView(APIView):
         "none: the round becomes `failed` with the reason; seat it again). Poll the round, "
         "or listen to the `round_seated` webhook. A count that cannot be split answers 409 "
         "`unsplittable` with the options: a bye, a substitute, one more or one fewer.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         request=RoundSeatingInputSerializer,
         responses={202: TournamentRoundDetailSerializer, **ERRORS},
@@ -116,11 +111,9 @@ class RoundDetailView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="rounds_retrieve",
         summary="A round and its table assignments",
         description="Every table with its players in seat order, the games table to play or "
         "record at, hands done and whether it is complete. Conditional (ETag, 304).",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, ROUND_NUMBER],
         responses={200: TournamentRoundDetailSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
@@ -134,10 +127,8 @@ class RoundDetailView(APIView):
 def _round_command(name: str, summary: str, description: str, service: Any) -> Any:
     class RoundCommandView(APIView):
         @extend_schema(
-            operation_id=f"rounds_{name}",
             summary=summary,
             description=description,
-            tags=TAGS,
             parameters=[TOURNAMENT_ID, ROUND_NUMBER],
             request=None,
             responses={200: TournamentRoundDetailSerializer, **ERRORS},
@@ -188,9 +179,7 @@ class TableView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="rounds_table",
         summary="A table of a round",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
         responses={200: TournamentTableSerializer, **READ_ERRORS},
     )
@@ -207,9 +196,7 @@ class TotalsView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        operation_id="totals_retrieve",
         summary="An offline table's totals",
-        tags=["totals"],
         parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
         responses={200: TotalsSerializer, **READ_ERRORS},
     )
@@ -220,13 +207,11 @@ class TotalsView(APIView):
         return Response(_totals(link, TableTotals.objects.filter(round_table=link).first()))
 
     @extend_schema(
-        operation_id="totals_enter",
         summary="Enter an offline table's totals",
         description="For tournaments whose tables play fully offline (`results: totals`). A "
         "player at the table enters every seat's total (they sum to zero); every other "
         "player then confirms that version. A director's entry counts at once (after the "
         "round closed too: a correction, audited with the values before).",
-        tags=["totals"],
         parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
         request=TotalsInputSerializer,
         responses={200: TotalsSerializer, **ERRORS},
@@ -258,11 +243,9 @@ class TotalsView(APIView):
 
 class TotalsConfirmView(APIView):
     @extend_schema(
-        operation_id="totals_confirm",
         summary="Confirm an offline table's totals",
         description="A player at the table confirms the version they checked; 409 "
         "`stale_version` when the totals changed since.",
-        tags=["totals"],
         parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
         request=ConfirmInputSerializer,
         responses={200: TotalsSerializer, **ERRORS},
@@ -284,12 +267,10 @@ class BoardListView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="rounds_boards",
         summary="A duplicate round's boards",
         description="Every board's commitment (SHA-256 of salt and deck order) from the "
         "start; its deck and salt once every table of the round finished it, so anyone can "
         "check the deal (`python -m engine verify`). Empty for other scorings.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, ROUND_NUMBER],
         responses={200: BoardSerializer(many=True), **READ_ERRORS},
     )

@@ -39,7 +39,6 @@ from tournaments.api.serializers import (
 from tournaments.errors import InvalidInput, TournamentNotFound
 from tournaments.models import Entry, LogEntry, Round, Tournament
 
-TAGS = ["tournaments"]
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 ENTRY_ID = OpenApiParameter("entry_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 USER_ID = OpenApiParameter("user_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -110,21 +109,17 @@ class TournamentListView(generics.ListAPIView[Tournament]):
         )
 
     @extend_schema(
-        operation_id="tournaments_list",
         summary="Tournaments",
         description="Public tournaments out of the draft state, and those you run or entered.",
-        tags=TAGS,
         responses={200: TournamentSerializer(many=True)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
-        operation_id="tournaments_create",
         summary="Create a tournament",
         description="A draft: you become its director. A club's tournament is created by the "
         "club's owners and admins, who then run it too.",
-        tags=TAGS,
         request=TournamentInputSerializer,
         responses={201: TournamentSerializer, **ERRORS},
         examples=[OpenApiExample("Tournament", value=CREATE_EXAMPLE, request_only=True)],
@@ -142,11 +137,9 @@ class TournamentDetailView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        operation_id="tournaments_retrieve",
         summary="A tournament",
         description="Public once out of the draft state. Answers carry `ETag` and "
         "`Last-Modified`; send them back (`If-None-Match`) for a 304 while nothing changed.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         responses={
             200: TournamentSerializer,
@@ -161,11 +154,9 @@ class TournamentDetailView(APIView):
         return conditional(request, t, "info", lambda: TournamentSerializer(t).data)
 
     @extend_schema(
-        operation_id="tournaments_partial_update",
         summary="Change a tournament",
         description="Directors. The format (rules, rounds, deals, seating, scoring, results, "
         "tiebreaks, lots seed) is fixed once the first round is seated.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         request=TournamentPatchSerializer,
         responses={200: TournamentSerializer, **ERRORS},
@@ -179,9 +170,7 @@ class TournamentDetailView(APIView):
         return _out(t)
 
     @extend_schema(
-        operation_id="tournaments_destroy",
         summary="Delete a draft tournament",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         responses={204: None, **ERRORS},
     )
@@ -194,10 +183,8 @@ class TournamentDetailView(APIView):
 def _command(name: str, summary: str, description: str, service: Any, reason: bool = False) -> Any:
     class CommandView(APIView):
         @extend_schema(
-            operation_id=f"tournaments_{name}",
             summary=summary,
             description=description,
-            tags=TAGS,
             parameters=[TOURNAMENT_ID],
             request=ReasonSerializer if reason else None,
             responses={200: TournamentSerializer, **ERRORS},
@@ -254,9 +241,7 @@ ReopenView = _command(
 
 class DirectorListView(APIView):
     @extend_schema(
-        operation_id="tournaments_directors_add",
         summary="Add a director",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         request=DirectorInputSerializer,
         responses={200: TournamentSerializer, **ERRORS},
@@ -275,10 +260,8 @@ class DirectorListView(APIView):
 
 class DirectorDetailView(APIView):
     @extend_schema(
-        operation_id="tournaments_directors_remove",
         summary="Remove a director",
         description="A tournament keeps at least one director.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, USER_ID],
         responses={204: None, **ERRORS},
     )
@@ -300,11 +283,9 @@ class LogView(generics.ListAPIView[LogEntry]):
         return LogEntry.objects.filter(tournament=t).order_by("-at", "-id")
 
     @extend_schema(
-        operation_id="tournaments_log",
         summary="The audit log",
         description="Every command: who, when, what, with the values before and after "
         "(corrections included). Newest first. Directors only.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         responses={200: LogEntrySerializer(many=True), **ERRORS},
     )
@@ -333,11 +314,9 @@ class EntryListView(generics.ListAPIView[Entry]):
         return Entry.objects.filter(tournament=t).order_by("registered_at", "id")
 
     @extend_schema(
-        operation_id="entries_list",
         summary="A tournament's entries",
         description="In order of entry; filter by `status` (the waitlist is "
         "`status=waitlisted`, in its order).",
-        tags=["entries"],
         parameters=[TOURNAMENT_ID],
         responses={200: EntrySerializer(many=True), **READ_ERRORS},
     )
@@ -345,13 +324,11 @@ class EntryListView(generics.ListAPIView[Entry]):
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
-        operation_id="entries_create",
         summary="Enter, or add a player",
         description="Without a body: enter yourself (registration must be open and the "
         "deadline not passed; past the capacity you are waitlisted). Directors add a player by "
         "`user` or `name` at any time before the end; while the tournament runs that is a late "
         "entry, between rounds.",
-        tags=["entries"],
         parameters=[TOURNAMENT_ID],
         request=EntryInputSerializer,
         responses={201: EntrySerializer, **ERRORS},
@@ -396,9 +373,7 @@ class EntryDetailView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        operation_id="entries_retrieve",
         summary="An entry",
-        tags=["entries"],
         parameters=[TOURNAMENT_ID, ENTRY_ID],
         responses={200: EntrySerializer, **READ_ERRORS},
     )
@@ -408,11 +383,9 @@ class EntryDetailView(APIView):
 
 class EntryCheckInView(APIView):
     @extend_schema(
-        operation_id="entries_check_in",
         summary="Check in",
         description="The player, or a director for them: during check-in, or between rounds "
         "(then they play from the next round).",
-        tags=["entries"],
         parameters=[TOURNAMENT_ID, ENTRY_ID],
         request=None,
         responses={200: EntrySerializer, **ERRORS},
@@ -425,11 +398,9 @@ class EntryCheckInView(APIView):
 
 class EntryWithdrawView(APIView):
     @extend_schema(
-        operation_id="entries_withdraw",
         summary="Withdraw",
         description="The player, or a director: before the first round or between rounds. "
         "Rounds played keep counting; a freed place goes to the first on the waitlist.",
-        tags=["entries"],
         parameters=[TOURNAMENT_ID, ENTRY_ID],
         request=ReasonSerializer,
         responses={200: EntrySerializer, **ERRORS},

@@ -33,7 +33,6 @@ from tournaments import selectors, webhooks
 from tournaments.api.tournaments import TOURNAMENT_ID
 from tournaments.models import Attempt, Delivery, Tournament, Webhook
 
-TAGS = ["webhooks"]
 WEBHOOK_ID = OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 DELIVERY_ID = OpenApiParameter("delivery_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 ERRORS = {
@@ -168,10 +167,8 @@ class WebhookListView(generics.ListAPIView[Webhook]):
         return webhooks.webhooks_for(tournament=t)
 
     @extend_schema(
-        operation_id="webhooks_list",
         summary="A tournament's webhooks",
         description="Directors. Oldest first; the secrets are not shown.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         responses={200: WebhookSerializer(many=True), **READ_ERRORS},
     )
@@ -179,12 +176,10 @@ class WebhookListView(generics.ListAPIView[Webhook]):
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
-        operation_id="webhooks_create",
         summary="Register a webhook",
         description="Directors. The tournament's events you name are POSTed to the URL as "
         "signed JSON. The answer carries the webhook's `secret` (the HMAC-SHA256 key of "
         "`X-Preference-Signature`): this is the only time it is shown.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID],
         request=WebhookInputSerializer,
         responses={201: WebhookCreatedSerializer, **ERRORS},
@@ -200,10 +195,8 @@ class WebhookListView(generics.ListAPIView[Webhook]):
 
 class WebhookDetailView(APIView):
     @extend_schema(
-        operation_id="webhooks_retrieve",
         summary="A webhook",
         description="Directors. Without its secret.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, WEBHOOK_ID],
         responses={200: WebhookSerializer, **READ_ERRORS},
     )
@@ -212,12 +205,10 @@ class WebhookDetailView(APIView):
         return Response(WebhookSerializer(hook).data)
 
     @extend_schema(
-        operation_id="webhooks_partial_update",
         summary="Change a webhook",
         description="Directors. Change the URL, the events, or switch it off (`is_active`: an "
         "inactive webhook is sent nothing, and its deliveries still pending fail untried). The "
         "secret stays.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, WEBHOOK_ID],
         request=WebhookPatchSerializer,
         responses={200: WebhookSerializer, **ERRORS},
@@ -234,10 +225,8 @@ class WebhookDetailView(APIView):
         return Response(WebhookSerializer(hook).data)
 
     @extend_schema(
-        operation_id="webhooks_destroy",
         summary="Delete a webhook",
         description="Directors. With its deliveries and their attempts.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, WEBHOOK_ID],
         responses={204: None, **READ_ERRORS},
     )
@@ -265,11 +254,9 @@ class DeliveryListView(generics.ListAPIView[Delivery]):
         return webhooks.deliveries_for(webhook=hook)
 
     @extend_schema(
-        operation_id="webhooks_deliveries_list",
         summary="A webhook's deliveries",
         description="Directors. Newest first, each with its body and every attempt (status "
         "code or error, duration). Filter by `status` or `event`.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, WEBHOOK_ID],
         responses={200: WebhookDeliverySerializer(many=True), **READ_ERRORS},
     )
@@ -279,14 +266,12 @@ class DeliveryListView(generics.ListAPIView[Delivery]):
 
 class DeliveryReplayView(APIView):
     @extend_schema(
-        operation_id="webhooks_deliveries_replay",
         summary="Send a delivery again",
         description="Directors. Sends the delivery again now, whatever its state: the same "
         "`X-Preference-Delivery` id and the same body (receivers that remember ids see a "
         "duplicate), with a fresh allowance of tries and back-off; the attempts are numbered "
         "on. No body. Answers 202 with the delivery (pending, or already delivered when the "
         "server sends in-process).",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, WEBHOOK_ID, DELIVERY_ID],
         request=None,
         responses={202: WebhookDeliverySerializer, **READ_ERRORS, **CONFLICT},
@@ -302,12 +287,10 @@ class DeliveryReplayView(APIView):
 
 class WebhookTestView(APIView):
     @extend_schema(
-        operation_id="webhooks_test",
         summary="Send a test ping",
         description="Directors. Sends a `ping` delivery to this webhook alone (whatever its "
         'events), with `data` `{"webhook": <id>, "url": <url>}`, to try the receiver and its '
         "signature check. No body. Answers 202 with the new delivery.",
-        tags=TAGS,
         parameters=[TOURNAMENT_ID, WEBHOOK_ID],
         request=None,
         responses={202: WebhookDeliverySerializer, **READ_ERRORS, **CONFLICT},

@@ -1,0 +1,243 @@
+"""The name and tag of every operation in the schema, in one place.
+
+Client generators turn an ``operationId`` into a function name and a tag into a module or
+class (openapi-python-client: ``api/<tag>/<operation_id>.py``; OpenAPI Generator: one
+``<Tag>Api`` class per tag; openapi-typescript: ``operations["<operation_id>"]``), so these
+names are part of the API: once released they stay (``tests/config/test_schema_snapshot.py``
+compares them with ``docs/openapi-released.yaml``).
+
+The rule: ``<resource>_<verb>``, the resource plural and snake_case as in the path, the verb
+one of ``list``, ``create``, ``get``, ``update`` (PATCH), or the command the operation
+performs (``close``, ``seat``, ``accept``, …); a document of a resource is
+``<resource>_get_<document>`` (``tables_get_sheet``). The schema hook
+:func:`config.api.schema.finish_schema` applies the table and refuses an operation missing
+from it, so a new endpoint names itself here.
+"""
+
+from __future__ import annotations
+
+#: Tag → what the group holds, in the order the documentation shows them.
+TAGS: dict[str, str] = {
+    "auth": "Sign up, sign in and refresh a token.",
+    "me": "The signed-in player: profile and everything that is theirs across clubs.",
+    "tables": "Card tables: recorded score sheets and hosted online tables.",
+    "hands": "The hands of a table: score-sheet entries, deals, moves and views.",
+    "series": "Series of tables whose balances are settled together.",
+    "clubs": "Clubs and their settings.",
+    "members": "A club's members and their roles.",
+    "invitations": "Invitations into a club, by e-mail or link.",
+    "join requests": "Players asking to join a club.",
+    "guests": "Players without an account who sit in at a club's evenings.",
+    "evening series": "Recurring club evenings.",
+    "evenings": "Club evenings: planning, closing and settlement.",
+    "attendance": "Who comes to an evening and who is checked in.",
+    "evening rounds": "The rounds of a club evening: seating and tables.",
+    "seasons": "Leagues over a club's evenings and their standings.",
+    "ratings": "A club's player ratings.",
+    "calendars": "Calendar feeds (iCalendar) of club evenings.",
+    "tournaments": "Tournaments, their directors and their lifecycle.",
+    "entries": "Players entered in a tournament.",
+    "tournament rounds": "A tournament's rounds and their tables.",
+    "totals": "Table totals entered and confirmed in a tournament round.",
+    "standings": "Tournament standings, results and prize settlement.",
+    "exports": "Tournament hands and standings as files.",
+    "webhooks": "Notifications of tournament events to other servers.",
+    "api": "The API's entry point.",
+    "pings": "A round trip through a worker, to see that the service works.",
+}
+
+_CLUB = "/api/v1/clubs/{club_id}"
+_EVENING = _CLUB + "/evenings/{evening_id}"
+_TABLE = "/api/v1/tables/{table_id}"
+_TOURNAMENT = "/api/v1/tournaments/{tournament_id}"
+_ROUND = _TOURNAMENT + "/rounds/{round_number}"
+
+#: (method, path) → (operationId, tag).
+OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("GET", "/api/v1/"): ("api_get_root", "api"),
+    ("POST", "/api/v1/auth/register/"): ("accounts_register", "auth"),
+    ("POST", "/api/v1/auth/token/"): ("tokens_create", "auth"),
+    ("POST", "/api/v1/auth/token/refresh/"): ("tokens_refresh", "auth"),
+    # The signed-in player.
+    ("GET", "/api/v1/me/"): ("me_get", "me"),
+    ("PATCH", "/api/v1/me/"): ("me_update", "me"),
+    ("GET", "/api/v1/me/clubs/"): ("my_clubs_list", "me"),
+    ("GET", "/api/v1/me/evenings/"): ("my_evenings_list", "me"),
+    ("GET", "/api/v1/me/invitations/"): ("my_invitations_list", "me"),
+    ("GET", "/api/v1/me/tables/"): ("my_tables_list", "me"),
+    ("GET", "/api/v1/me/tournaments/"): ("my_tournaments_list", "me"),
+    # Calendars.
+    ("GET", "/api/v1/me/calendar-feeds/"): ("calendar_feeds_list", "calendars"),
+    ("POST", "/api/v1/me/calendar-feeds/"): ("calendar_feeds_create", "calendars"),
+    ("DELETE", "/api/v1/me/calendar-feeds/{feed_id}/"): ("calendar_feeds_revoke", "calendars"),
+    ("GET", "/api/v1/calendar/{token}.ics"): ("calendar_feeds_download", "calendars"),
+    ("GET", _CLUB + "/calendar.ics"): ("clubs_download_calendar", "calendars"),
+    # Tables and hands.
+    ("GET", "/api/v1/tables/"): ("tables_list", "tables"),
+    ("POST", "/api/v1/tables/"): ("tables_create", "tables"),
+    ("GET", _TABLE + "/"): ("tables_get", "tables"),
+    ("GET", _TABLE + "/audit/"): ("tables_list_audit", "tables"),
+    ("GET", _TABLE + "/balances/"): ("tables_get_balances", "tables"),
+    ("POST", _TABLE + "/close/"): ("tables_close", "tables"),
+    ("GET", _TABLE + "/ledger/"): ("tables_list_ledger", "tables"),
+    ("GET", _TABLE + "/settlement/"): ("tables_get_settlement", "tables"),
+    ("GET", _TABLE + "/sheet/"): ("tables_get_sheet", "tables"),
+    ("GET", _TABLE + "/hands/"): ("hands_list", "hands"),
+    ("POST", _TABLE + "/hands/"): ("hands_create", "hands"),
+    ("GET", _TABLE + "/hands/{number}/"): ("hands_get", "hands"),
+    ("PUT", _TABLE + "/hands/{number}/"): ("hands_correct", "hands"),
+    ("DELETE", _TABLE + "/hands/{number}/"): ("hands_delete", "hands"),
+    ("POST", _TABLE + "/hands/{number}/actions/"): ("hands_act", "hands"),
+    ("POST", _TABLE + "/hands/{number}/confirm/"): ("hands_confirm", "hands"),
+    ("GET", _TABLE + "/hands/{number}/events/"): ("hands_get_events", "hands"),
+    ("GET", _TABLE + "/hands/{number}/record/"): ("hands_get_record", "hands"),
+    ("GET", _TABLE + "/hands/{number}/view/"): ("hands_get_view", "hands"),
+    ("GET", "/api/v1/series/"): ("series_list", "series"),
+    ("POST", "/api/v1/series/"): ("series_create", "series"),
+    ("GET", "/api/v1/series/{series_id}/"): ("series_get", "series"),
+    # Clubs.
+    ("GET", "/api/v1/clubs/"): ("clubs_list", "clubs"),
+    ("POST", "/api/v1/clubs/"): ("clubs_create", "clubs"),
+    ("GET", _CLUB + "/"): ("clubs_get", "clubs"),
+    ("PATCH", _CLUB + "/"): ("clubs_update", "clubs"),
+    ("POST", _CLUB + "/leave/"): ("clubs_leave", "clubs"),
+    ("POST", _CLUB + "/transfer-ownership/"): ("clubs_transfer_ownership", "clubs"),
+    ("GET", _CLUB + "/members/"): ("members_list", "members"),
+    ("PATCH", _CLUB + "/members/{user_id}/"): ("members_update", "members"),
+    ("DELETE", _CLUB + "/members/{user_id}/"): ("members_remove", "members"),
+    ("GET", _CLUB + "/invitations/"): ("invitations_list", "invitations"),
+    ("POST", _CLUB + "/invitations/"): ("invitations_create", "invitations"),
+    ("DELETE", _CLUB + "/invitations/{invitation_id}/"): ("invitations_revoke", "invitations"),
+    ("GET", "/api/v1/invitations/{code}/"): ("invitations_get", "invitations"),
+    ("POST", "/api/v1/invitations/{code}/accept/"): ("invitations_accept", "invitations"),
+    ("GET", _CLUB + "/join-requests/"): ("join_requests_list", "join requests"),
+    ("POST", _CLUB + "/join-requests/"): ("join_requests_create", "join requests"),
+    ("DELETE", _CLUB + "/join-requests/{request_id}/"): (
+        "join_requests_withdraw",
+        "join requests",
+    ),
+    ("POST", _CLUB + "/join-requests/{request_id}/accept/"): (
+        "join_requests_accept",
+        "join requests",
+    ),
+    ("POST", _CLUB + "/join-requests/{request_id}/decline/"): (
+        "join_requests_decline",
+        "join requests",
+    ),
+    ("GET", _CLUB + "/guests/"): ("guests_list", "guests"),
+    ("POST", _CLUB + "/guests/"): ("guests_create", "guests"),
+    ("POST", _CLUB + "/guests/{guest_id}/merge/"): ("guests_merge", "guests"),
+    # Evenings.
+    ("GET", _CLUB + "/evening-series/"): ("evening_series_list", "evening series"),
+    ("POST", _CLUB + "/evening-series/"): ("evening_series_create", "evening series"),
+    ("GET", _CLUB + "/evening-series/{series_id}/"): ("evening_series_get", "evening series"),
+    ("PATCH", _CLUB + "/evening-series/{series_id}/"): (
+        "evening_series_update",
+        "evening series",
+    ),
+    ("DELETE", _CLUB + "/evening-series/{series_id}/"): ("evening_series_end", "evening series"),
+    ("GET", _CLUB + "/evenings/"): ("evenings_list", "evenings"),
+    ("POST", _CLUB + "/evenings/"): ("evenings_create", "evenings"),
+    ("GET", _EVENING + "/"): ("evenings_get", "evenings"),
+    ("PATCH", _EVENING + "/"): ("evenings_update", "evenings"),
+    ("POST", _EVENING + "/cancel/"): ("evenings_cancel", "evenings"),
+    ("POST", _EVENING + "/close/"): ("evenings_close", "evenings"),
+    ("GET", _EVENING + "/settlement/"): ("evenings_get_settlement", "evenings"),
+    ("PUT", _EVENING + "/attendance/"): ("attendances_reply", "attendance"),
+    ("GET", _EVENING + "/attendances/"): ("attendances_list", "attendance"),
+    ("POST", _EVENING + "/check-ins/"): ("check_ins_create", "attendance"),
+    ("DELETE", _EVENING + "/check-ins/{attendance_id}/"): ("check_ins_undo", "attendance"),
+    ("POST", _EVENING + "/check-ins/{attendance_id}/leave/"): ("check_ins_leave", "attendance"),
+    ("GET", _EVENING + "/rounds/"): ("evening_rounds_list", "evening rounds"),
+    ("POST", _EVENING + "/rounds/"): ("evening_rounds_plan", "evening rounds"),
+    ("GET", _EVENING + "/rounds/{round_number}/"): ("evening_rounds_get", "evening rounds"),
+    ("DELETE", _EVENING + "/rounds/{round_number}/"): (
+        "evening_rounds_discard",
+        "evening rounds",
+    ),
+    ("POST", _EVENING + "/rounds/{round_number}/start/"): (
+        "evening_rounds_start",
+        "evening rounds",
+    ),
+    ("POST", _EVENING + "/rounds/{round_number}/swap/"): ("evening_rounds_swap", "evening rounds"),
+    ("GET", _EVENING + "/tables/"): ("evening_tables_list", "evening rounds"),
+    # Seasons and ratings.
+    ("GET", _CLUB + "/seasons/"): ("seasons_list", "seasons"),
+    ("POST", _CLUB + "/seasons/"): ("seasons_create", "seasons"),
+    ("GET", _CLUB + "/seasons/{season_id}/"): ("seasons_get", "seasons"),
+    ("PATCH", _CLUB + "/seasons/{season_id}/"): ("seasons_update", "seasons"),
+    ("DELETE", _CLUB + "/seasons/{season_id}/"): ("seasons_delete", "seasons"),
+    ("POST", _CLUB + "/seasons/{season_id}/recompute/"): ("seasons_recompute", "seasons"),
+    ("GET", _CLUB + "/seasons/{season_id}/standings/"): ("seasons_get_standings", "seasons"),
+    ("GET", _CLUB + "/ratings/"): ("ratings_list", "ratings"),
+    ("GET", _CLUB + "/ratings/history/"): ("ratings_list_history", "ratings"),
+    # Tournaments.
+    ("GET", "/api/v1/tournaments/"): ("tournaments_list", "tournaments"),
+    ("POST", "/api/v1/tournaments/"): ("tournaments_create", "tournaments"),
+    ("GET", _TOURNAMENT + "/"): ("tournaments_get", "tournaments"),
+    ("PATCH", _TOURNAMENT + "/"): ("tournaments_update", "tournaments"),
+    ("DELETE", _TOURNAMENT + "/"): ("tournaments_delete", "tournaments"),
+    ("GET", _TOURNAMENT + "/me/"): ("tournaments_get_mine", "tournaments"),
+    ("GET", _TOURNAMENT + "/log/"): ("tournaments_get_log", "tournaments"),
+    ("POST", _TOURNAMENT + "/directors/"): ("tournaments_add_director", "tournaments"),
+    ("DELETE", _TOURNAMENT + "/directors/{user_id}/"): (
+        "tournaments_remove_director",
+        "tournaments",
+    ),
+    ("POST", _TOURNAMENT + "/open-registration/"): (
+        "tournaments_open_registration",
+        "tournaments",
+    ),
+    ("POST", _TOURNAMENT + "/open-check-in/"): ("tournaments_open_check_in", "tournaments"),
+    ("POST", _TOURNAMENT + "/finish/"): ("tournaments_finish", "tournaments"),
+    ("POST", _TOURNAMENT + "/reopen/"): ("tournaments_reopen", "tournaments"),
+    ("GET", _TOURNAMENT + "/entries/"): ("entries_list", "entries"),
+    ("POST", _TOURNAMENT + "/entries/"): ("entries_create", "entries"),
+    ("GET", _TOURNAMENT + "/entries/{entry_id}/"): ("entries_get", "entries"),
+    ("POST", _TOURNAMENT + "/entries/{entry_id}/check-in/"): ("entries_check_in", "entries"),
+    ("POST", _TOURNAMENT + "/entries/{entry_id}/withdraw/"): ("entries_withdraw", "entries"),
+    ("GET", _TOURNAMENT + "/entries/{entry_id}/results/"): ("entries_get_results", "standings"),
+    ("GET", _TOURNAMENT + "/rounds/"): ("tournament_rounds_list", "tournament rounds"),
+    ("POST", _TOURNAMENT + "/rounds/"): ("tournament_rounds_seat", "tournament rounds"),
+    ("GET", _ROUND + "/"): ("tournament_rounds_get", "tournament rounds"),
+    ("GET", _ROUND + "/boards/"): ("tournament_rounds_get_boards", "tournament rounds"),
+    ("POST", _ROUND + "/start/"): ("tournament_rounds_start", "tournament rounds"),
+    ("POST", _ROUND + "/close/"): ("tournament_rounds_close", "tournament rounds"),
+    ("GET", _ROUND + "/tables/{table_number}/"): ("tournament_tables_get", "tournament rounds"),
+    ("GET", _ROUND + "/tables/{table_number}/totals/"): ("totals_get", "totals"),
+    ("PUT", _ROUND + "/tables/{table_number}/totals/"): ("totals_enter", "totals"),
+    ("POST", _ROUND + "/tables/{table_number}/totals/confirm/"): ("totals_confirm", "totals"),
+    ("GET", _TOURNAMENT + "/standings/"): ("tournaments_get_standings", "standings"),
+    ("POST", _TOURNAMENT + "/standings/recompute/"): (
+        "tournaments_recompute_standings",
+        "standings",
+    ),
+    ("GET", _TOURNAMENT + "/settlement/"): ("tournaments_get_settlement", "standings"),
+    ("GET", _TOURNAMENT + "/standings/print/"): ("tournaments_print_standings", "exports"),
+    ("GET", _TOURNAMENT + "/export/standings.{export_format}"): (
+        "tournaments_export_standings",
+        "exports",
+    ),
+    ("GET", _TOURNAMENT + "/export/hands.{export_format}"): (
+        "tournaments_export_hands",
+        "exports",
+    ),
+    ("GET", _TOURNAMENT + "/webhooks/"): ("webhooks_list", "webhooks"),
+    ("POST", _TOURNAMENT + "/webhooks/"): ("webhooks_create", "webhooks"),
+    ("GET", _TOURNAMENT + "/webhooks/{webhook_id}/"): ("webhooks_get", "webhooks"),
+    ("PATCH", _TOURNAMENT + "/webhooks/{webhook_id}/"): ("webhooks_update", "webhooks"),
+    ("DELETE", _TOURNAMENT + "/webhooks/{webhook_id}/"): ("webhooks_delete", "webhooks"),
+    ("POST", _TOURNAMENT + "/webhooks/{webhook_id}/test/"): ("webhooks_test", "webhooks"),
+    ("GET", _TOURNAMENT + "/webhooks/{webhook_id}/deliveries/"): (
+        "webhook_deliveries_list",
+        "webhooks",
+    ),
+    ("POST", _TOURNAMENT + "/webhooks/{webhook_id}/deliveries/{delivery_id}/replay/"): (
+        "webhook_deliveries_replay",
+        "webhooks",
+    ),
+    # Pings.
+    ("GET", "/api/v1/pings/"): ("pings_list", "pings"),
+    ("POST", "/api/v1/pings/"): ("pings_create", "pings"),
+    ("GET", "/api/v1/pings/{ping_id}/"): ("pings_get", "pings"),
+}
