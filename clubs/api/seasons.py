@@ -35,7 +35,7 @@ from clubs.errors import ClubNotFound
 from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
-from config.api.schema import ErrorSerializer
+from config.api.schema import ErrorSerializer, conditional_headers
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 SEASON_ID = OpenApiParameter("season_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -264,7 +264,7 @@ class StandingsView(APIView):
         description="Stored by the worker after each change (coalesced): one query to read. "
         "`up_to_date` is false while a recomputation is pending. Answers carry an `ETag`; "
         "send it back in `If-None-Match` to get a 304 while nothing changed.",
-        parameters=[CLUB_ID, SEASON_ID],
+        parameters=[CLUB_ID, SEASON_ID, *conditional_headers(by_date=False)],
         responses={
             200: StandingsSerializer,
             304: OpenApiResponse(description="Not modified since the ETag sent."),

@@ -11,6 +11,8 @@ from typing import Any
 
 from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import permissions, serializers
 
 from config.api.operations import OPERATIONS, TAGS
@@ -44,6 +46,46 @@ ERROR_DESCRIPTIONS = {
     "429": "Too many requests (`throttled`); `Retry-After` says when to try again.",
 }
 WRITES = frozenset({"POST", "PUT", "PATCH"})
+
+
+def conditional_headers(*, by_date: bool) -> list[OpenApiParameter]:
+    """The request and response headers of a conditional read (200 or 304): ``ETag`` and
+    ``If-None-Match``, and with ``by_date`` also ``Last-Modified`` and ``If-Modified-Since``,
+    so a generated client can send them back."""
+    header = OpenApiParameter.HEADER
+    found = [
+        OpenApiParameter(
+            "If-None-Match",
+            OpenApiTypes.STR,
+            header,
+            description="The `ETag` of the copy you hold: 304 without a body while it is current.",
+        ),
+        OpenApiParameter(
+            "ETag",
+            OpenApiTypes.STR,
+            header,
+            response=[200, 304],
+            description="This state's tag: send it back in `If-None-Match`.",
+        ),
+    ]
+    if by_date:
+        found += [
+            OpenApiParameter(
+                "If-Modified-Since",
+                OpenApiTypes.STR,
+                header,
+                description="The `Last-Modified` of the copy you hold (HTTP date); "
+                "`If-None-Match` wins when both are sent.",
+            ),
+            OpenApiParameter(
+                "Last-Modified",
+                OpenApiTypes.STR,
+                header,
+                response=[200, 304],
+                description="When this state last changed (HTTP date).",
+            ),
+        ]
+    return found
 
 
 class ApiAutoSchema(AutoSchema):

@@ -32,6 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.callers import caller, signed_in
+from config.api.schema import conditional_headers
 from tournaments import permissions as tperms
 from tournaments import selectors, services
 from tournaments.api.serializers import (
@@ -149,7 +150,7 @@ class StandingsView(APIView):
         "tiebreak's value, points by round, movement since the previous round and, once "
         "finished, the prizes. `up_to_date` is false while a recomputation is pending. "
         "Conditional: `ETag`/`If-None-Match` and `Last-Modified`/`If-Modified-Since` → 304.",
-        parameters=[TOURNAMENT_ID],
+        parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={200: TournamentStandingsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
@@ -218,7 +219,7 @@ class PlayerResultsView(APIView):
         description="Per round: table, seat, opponents, the amount won there and the round's "
         "points; the rank and points now. Duplicate boards count once every table finished "
         "them. Conditional like the standings.",
-        parameters=[TOURNAMENT_ID, ENTRY_ID],
+        parameters=[TOURNAMENT_ID, ENTRY_ID, *conditional_headers(by_date=True)],
         responses={200: PlayerResultsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int, entry_id: int) -> HttpResponse:

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.callers import caller, signed_in
+from config.api.schema import conditional_headers
 from tournaments import selectors, services
 from tournaments.api.public import NOT_MODIFIED, conditional
 from tournaments.api.serializers import (
@@ -60,7 +61,7 @@ class RoundListView(APIView):
 
     @extend_schema(
         summary="A tournament's rounds",
-        parameters=[TOURNAMENT_ID],
+        parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={200: TournamentRoundSerializer(many=True), 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int) -> Any:
@@ -114,7 +115,7 @@ class RoundDetailView(APIView):
         summary="A round and its table assignments",
         description="Every table with its players in seat order, the games table to play or "
         "record at, hands done and whether it is complete. Conditional (ETag, 304).",
-        parameters=[TOURNAMENT_ID, ROUND_NUMBER],
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, *conditional_headers(by_date=True)],
         responses={200: TournamentRoundDetailSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int, round_number: int) -> Any:

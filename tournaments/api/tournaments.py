@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from clubs.models import User
 from config.api.callers import caller, signed_in
-from config.api.schema import ErrorSerializer
+from config.api.schema import ErrorSerializer, conditional_headers
 from tournaments import selectors, services
 from tournaments.api.serializers import (
     DirectorInputSerializer,
@@ -140,7 +140,7 @@ class TournamentDetailView(APIView):
         summary="A tournament",
         description="Public once out of the draft state. Answers carry `ETag` and "
         "`Last-Modified`; send them back (`If-None-Match`) for a 304 while nothing changed.",
-        parameters=[TOURNAMENT_ID],
+        parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={
             200: TournamentSerializer,
             304: OpenApiResponse(description="Not modified."),
