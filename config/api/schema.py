@@ -52,18 +52,17 @@ def conditional_headers(*, by_date: bool) -> list[OpenApiParameter]:
     """The request and response headers of a conditional read (200 or 304): ``ETag`` and
     ``If-None-Match``, and with ``by_date`` also ``Last-Modified`` and ``If-Modified-Since``,
     so a generated client can send them back."""
-    header = OpenApiParameter.HEADER
     found = [
         OpenApiParameter(
             "If-None-Match",
             OpenApiTypes.STR,
-            header,
+            OpenApiParameter.HEADER,
             description="The `ETag` of the copy you hold: 304 without a body while it is current.",
         ),
         OpenApiParameter(
             "ETag",
             OpenApiTypes.STR,
-            header,
+            OpenApiParameter.HEADER,
             response=[200, 304],
             description="This state's tag: send it back in `If-None-Match`.",
         ),
@@ -73,14 +72,14 @@ def conditional_headers(*, by_date: bool) -> list[OpenApiParameter]:
             OpenApiParameter(
                 "If-Modified-Since",
                 OpenApiTypes.STR,
-                header,
+                OpenApiParameter.HEADER,
                 description="The `Last-Modified` of the copy you hold (HTTP date); "
                 "`If-None-Match` wins when both are sent.",
             ),
             OpenApiParameter(
                 "Last-Modified",
                 OpenApiTypes.STR,
-                header,
+                OpenApiParameter.HEADER,
                 response=[200, 304],
                 description="When this state last changed (HTTP date).",
             ),

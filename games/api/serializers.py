@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 import engine
@@ -92,8 +92,48 @@ class GameLevelField(serializers.JSONField):
     """A suit letter or a premium level."""
 
 
+def _only(value: str, help_text: str) -> serializers.ChoiceField:
+    """The discriminator of one form of a body: the single value that names the form."""
+    return serializers.ChoiceField(choices=[value], help_text=help_text)
+
+
+class SuitGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """A suit game: a number game with the talon, or a hand game (Geschäft, herz)."""
+
+    type = _only("suit", "suit")
+    level = serializers.ChoiceField(choices=["C", "S", "D", "H"], help_text="The trump suit.")
+    talon = serializers.BooleanField(help_text="false for a hand game (Geschäft, herz).")
+
+
+class PremiumGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """A premium game, 5 (Bettel) to 8 (Pagat), from the talon or von der Hand."""
+
+    type = _only("premium", "premium")
+    level = serializers.IntegerField(min_value=5, max_value=8)
+    hand = serializers.BooleanField(help_text="Von der Hand (without the talon).")
+
+
+class AusfechtenGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """Ausfechten: everyone passed and the hand is played out without a declarer."""
+
+    type = _only("ausfechten", "ausfechten")
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Game",
+        serializers={
+            "suit": SuitGameSerializer,
+            "premium": PremiumGameSerializer,
+            "ausfechten": AusfechtenGameSerializer,
+        },
+        resource_type_field_name="type",
+    )
+)
 class GameSerializer(serializers.Serializer[dict[str, Any]]):
-    """The game of a hand: suit (number games, Geschäft, herz), premium or Ausfechten."""
+    """The game of a hand: suit (number games, Geschäft, herz), premium or Ausfechten. The
+    schema documents its three forms (:class:`SuitGameSerializer`, …); the engine checks
+    what arrives."""
 
     type = serializers.ChoiceField(choices=["suit", "premium", "ausfechten"])
     level = GameLevelField(required=False)
@@ -171,8 +211,55 @@ class ProofSerializer(serializers.Serializer[dict[str, Any]]):
 # tables
 
 
+class _SeatForm(serializers.Serializer[dict[str, Any]]):
+    key = serializers.SlugField(max_length=40, help_text="The seat's name in hand records.")
+
+
+class UserSeatSerializer(_SeatForm):
+    """A seat for an account."""
+
+    kind = _only("user", "user")
+    user = serializers.CharField(help_text="The player's username.")
+
+
+class GuestSeatSerializer(_SeatForm):
+    """A seat for a player without an account (recorded tables)."""
+
+    kind = _only("guest", "guest")
+    guest_name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+
+
+class BotSeatSerializer(_SeatForm):
+    """A seat the server plays (hosted tables)."""
+
+    kind = _only("bot", "bot")
+    bot_level = serializers.CharField(
+        max_length=16, required=False, allow_blank=True, help_text="random (the default)"
+    )
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="SeatInput",
+        serializers={
+            "user": UserSeatSerializer,
+            "guest": GuestSeatSerializer,
+            "bot": BotSeatSerializer,
+        },
+        resource_type_field_name="kind",
+        many=True,
+    )
+)
+class SeatListSerializer(serializers.ListSerializer[Any]):
+    """The seats of a new table; the schema documents each as one of three forms by
+    ``kind``."""
+
+
 class SeatInputSerializer(serializers.Serializer[dict[str, Any]]):
     """A seat to create: a user (by username), a named guest, or a bot (hosted tables)."""
+
+    class Meta:
+        list_serializer_class = SeatListSerializer
 
     key = serializers.SlugField(max_length=40, help_text="The seat's name in hand records.")
     kind = serializers.ChoiceField(choices=Seat.Kind.choices)
