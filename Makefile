@@ -23,7 +23,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format schema schema-compat schema-release clients migrate demo serve-pg serve-events worker beat soak faults clean
+.PHONY: help install run test lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -86,6 +86,23 @@ clients: $(STAMP) $(NPM_STAMP) ## Generate the Python client and TypeScript type
 	mkdir -p clients/typescript
 	$(BIN)/openapi-python-client generate --path docs/openapi.yaml --meta setup --output-path clients/python
 	node_modules/.bin/openapi-typescript docs/openapi.yaml --output clients/typescript/schema.d.ts
+
+# OpenAPI Generator from PyPI (the package carries the generator's jar; it needs Java 11 or
+# newer), installed on demand: most set-ups never need it. A warning or error from the
+# generator fails the target; CI runs it. The generated code is not compiled here (no Swift
+# toolchain, and Kotlin's dependencies come from Maven Central).
+MOBILE_GENERATOR := openapi-generator-cli==7.26.0
+clients-mobile: $(STAMP) ## Generate Swift (swift6) and Kotlin (jvm-okhttp4) clients into clients/ (needs Java).
+	$(BIN)/pip install --quiet $(MOBILE_GENERATOR)
+	rm -rf clients/swift clients/kotlin
+	mkdir -p clients
+	$(BIN)/openapi-generator-cli generate -i docs/openapi.yaml -g swift6 -o clients/swift \
+	  --additional-properties=projectName=PreferenceClient > clients/swift.log 2>&1
+	$(BIN)/openapi-generator-cli generate -i docs/openapi.yaml -g kotlin -o clients/kotlin \
+	  --additional-properties=packageName=org.preference.client,library=jvm-okhttp4 > clients/kotlin.log 2>&1
+	@if grep -E "\] (WARN|ERROR) " clients/swift.log clients/kotlin.log; then \
+	  echo "OpenAPI Generator warned about docs/openapi.yaml (above)"; exit 1; fi
+	@echo "Swift: clients/swift (PreferenceClient), Kotlin: clients/kotlin (org.preference.client)"
 
 # docs/openapi-released.yaml is the schema clients were last given (make schema-release). A
 # change that breaks them (openapi-diff: a removed path, field or enum value, a newly required

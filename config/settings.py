@@ -237,7 +237,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Preference API",
     "DESCRIPTION": (
         "Préférence (the Viennese card game) and its relatives: clubs, tournaments and card "
-        "games. Errors share one shape: see `Error`. Live updates: the websocket `/ws/v1/` "
+        "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
         "(docs/live.md)."
     ),
     "VERSION": "1.0.0",

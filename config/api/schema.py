@@ -1,4 +1,4 @@
-"""OpenAPI schema pieces: the ``Error`` component, the error responses every operation can
+"""OpenAPI schema pieces: the ``ApiError`` component, the error responses every operation can
 answer, and which operations need no sign-in.
 
 Schemathesis (``tests/config/test_schemathesis.py``) checks every answer against this: a
@@ -12,14 +12,16 @@ from typing import Any
 from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, extend_schema_serializer
 from rest_framework import permissions, serializers
 
 from config.api.operations import OPERATIONS, TAGS
 
 
+@extend_schema_serializer(component_name="ApiError")
 class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
-    """The body of every 4xx response (see ``config.api.errors``).
+    """The body of every 4xx response (see ``config.api.errors``): the ``ApiError`` schema
+    (not ``Error``, a reserved word in Swift and a built-in in TypeScript and Kotlin).
 
     Declared through ``get_fields`` because a ``fields`` attribute would shadow
     ``Serializer.fields``.

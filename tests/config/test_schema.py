@@ -37,10 +37,10 @@ def test_the_schema_is_served_and_documents_the_error_shape(client: Client) -> N
     response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     schema = response.json()
-    assert "Error" in schema["components"]["schemas"]
+    assert "ApiError" in schema["components"]["schemas"]
     me = schema["paths"]["/api/v1/me/"]["get"]["responses"]
     for code in ("401", "403", "404"):
-        assert me[code]["content"]["application/json"]["schema"]["$ref"].endswith("/Error")
+        assert me[code]["content"]["application/json"]["schema"]["$ref"].endswith("/ApiError")
 
 
 @pytest.mark.django_db

@@ -13,7 +13,7 @@ type Json<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: Schemas["Error"],
+    readonly body: Schemas["ApiError"],
   ) {
     super(body.message);
   }
@@ -40,7 +40,7 @@ export class Api {
       return this.call<T>(method, path, body, headers);
     }
     if (!answer.ok) {
-      throw new ApiError(answer.status, (await answer.json()) as Schemas["Error"]);
+      throw new ApiError(answer.status, (await answer.json()) as Schemas["ApiError"]);
     }
     return (await answer.json()) as T;
   }
