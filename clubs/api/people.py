@@ -484,6 +484,10 @@ MEMBERS_ONLY = _error(
     "permission_denied: a public club shows this to its members only (a private one answers 404)."
 )
 MANAGERS_ONLY = _error("permission_denied: only the club's owners and admins may do this.")
+ADDRESS_RACE = _error(
+    "club_conflict: other clubs took every address tried for this name at the same moment; "
+    "send the request again."
+)
 LAST_OWNER = _error(
     "last_owner: the club's last owner cannot leave, be removed or be demoted; hand the club "
     "over first."
@@ -527,7 +531,7 @@ class ClubListView(generics.ListAPIView[Club]):
     @extend_schema(
         summary="Found a club",
         request=ClubInputSerializer,
-        responses={201: ClubSerializer},
+        responses={201: ClubSerializer, 409: ADDRESS_RACE},
         examples=[
             OpenApiExample(
                 "A public club in Vienna",
@@ -576,7 +580,7 @@ class ClubDetailView(generics.GenericAPIView[Club]):
         summary="Change a club's settings",
         parameters=[CLUB_ID],
         request=ClubInputSerializer(partial=True),
-        responses={200: ClubSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE},
+        responses={200: ClubSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE, 409: ADDRESS_RACE},
         examples=[
             OpenApiExample(
                 "Go public, remind two days ahead",
