@@ -297,6 +297,12 @@ class RoundSwapView(APIView):
 
     @extend_schema(
         summary="Swap two players of a planned round",
+        description=(
+            "Owners and admins exchange the seats of two players (`u:<user id>` or "
+            "`g:<guest id>`, as in the round's `tables`) before the round starts; nothing "
+            "else moves, and the swap is kept in the round's `plan`. A started round is 409 "
+            "`round_started`."
+        ),
         parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
         request=SwapSerializer,
         responses={200: RoundSerializer, **ERRORS},

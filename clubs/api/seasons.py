@@ -172,6 +172,7 @@ class SeasonListView(generics.ListAPIView[Season]):
 
     @extend_schema(
         summary="A club's seasons",
+        description=("Newest first; anyone who may see the club sees its seasons."),
         parameters=[CLUB_ID],
         responses={200: SeasonSerializer(many=True), **READ_ERRORS},
     )
@@ -180,6 +181,12 @@ class SeasonListView(generics.ListAPIView[Season]):
 
     @extend_schema(
         summary="Start a season",
+        description=(
+            "Owners and admins. A season files the club's evenings between its dates; with "
+            "`is_active` it becomes the club's active season (the previous one stops being "
+            "active). `league_points` (optional) gives league points by table rank for 3- and"
+            " 4-player tables. The worker computes its standings."
+        ),
         parameters=[CLUB_ID],
         request=SeasonInputSerializer,
         responses={201: SeasonSerializer, **ERRORS},
@@ -212,6 +219,7 @@ class SeasonDetailView(APIView):
 
     @extend_schema(
         summary="A season",
+        description=("Its dates, activity, league points and where its standings stand."),
         parameters=[CLUB_ID, SEASON_ID],
         responses={200: SeasonSerializer, **READ_ERRORS},
     )
@@ -220,6 +228,10 @@ class SeasonDetailView(APIView):
 
     @extend_schema(
         summary="Change a season",
+        description=(
+            "Owners and admins change the name, dates, activity or league points; the "
+            "standings are computed again."
+        ),
         parameters=[CLUB_ID, SEASON_ID],
         request=SeasonPatchSerializer,
         responses={200: SeasonSerializer, **ERRORS},
@@ -237,6 +249,10 @@ class SeasonDetailView(APIView):
 
     @extend_schema(
         summary="Delete a season",
+        description=(
+            "Owners and admins; its stored standings go, hands, evenings and ratings stay. A "
+            "season with evenings filed under it is 409 `season_in_use`."
+        ),
         parameters=[CLUB_ID, SEASON_ID],
         responses={204: None, **ERRORS},
     )
@@ -369,6 +385,10 @@ class RatingHistoryView(generics.ListAPIView[RatingChange]):
 
     @extend_schema(
         summary="A club's rating history",
+        description=(
+            "Every rating change at the club's closed tables, oldest first; `?player=` "
+            "narrows it to one player. Visible to whoever may see the club."
+        ),
         parameters=[CLUB_ID],
         responses={200: RatingChangeSerializer(many=True), **READ_ERRORS},
     )

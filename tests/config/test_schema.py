@@ -76,13 +76,14 @@ def _operations() -> list[tuple[str, str, dict[str, Any]]]:
     ]
 
 
-def test_every_operation_has_a_summary_named_path_parameters_and_json_bodies_only() -> None:
+def test_every_operation_has_a_summary_a_description_named_parameters_and_json_bodies() -> None:
     """What generated clients rely on (STYLE.md, API): no bare ``{id}``, JSON request bodies
     only, a summary on every operation."""
     for method, path, operation in _operations():
         where = f"{method.upper()} {path}"
         assert "{id}" not in path, f"{where}: name the path parameter ({{table_id}}, …)"
         assert operation.get("summary"), f"{where}: no summary"
+        assert operation.get("description"), f"{where}: no description"
         media = set(operation.get("requestBody", {}).get("content", {}))
         assert media <= {"application/json"}, f"{where}: documents {sorted(media)}"
 

@@ -61,6 +61,10 @@ class RoundListView(APIView):
 
     @extend_schema(
         summary="A tournament's rounds",
+        description=(
+            "Every round with its status (seating, seated, playing, closed, failed). "
+            "Conditional (ETag, Last-Modified, 304)."
+        ),
         parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={200: TournamentRoundSerializer(many=True), 304: NOT_MODIFIED, **READ_ERRORS},
     )
@@ -181,6 +185,10 @@ class TableView(APIView):
 
     @extend_schema(
         summary="A table of a round",
+        description=(
+            "One table of a round: the games table to record or play at, its players in seat "
+            "order, hands done and whether it is complete."
+        ),
         parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
         responses={200: TournamentTableSerializer, **READ_ERRORS},
     )
@@ -198,6 +206,10 @@ class TotalsView(APIView):
 
     @extend_schema(
         summary="An offline table's totals",
+        description=(
+            "In a tournament whose results are table totals: the totals entered for this "
+            "table, by seat key, with who confirmed them and the `version` to confirm."
+        ),
         parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
         responses={200: TotalsSerializer, **READ_ERRORS},
     )

@@ -171,6 +171,10 @@ class TournamentDetailView(APIView):
 
     @extend_schema(
         summary="Delete a draft tournament",
+        description=(
+            "Directors only, and only in the draft state (409 `wrong_state` later: finish a "
+            "tournament instead, so its record stays)."
+        ),
         parameters=[TOURNAMENT_ID],
         responses={204: None, **ERRORS},
     )
@@ -242,6 +246,9 @@ ReopenView = _command(
 class DirectorListView(APIView):
     @extend_schema(
         summary="Add a director",
+        description=(
+            "A director makes another user a director (by user id); it is in the tournament's log."
+        ),
         parameters=[TOURNAMENT_ID],
         request=DirectorInputSerializer,
         responses={200: TournamentSerializer, **ERRORS},
@@ -374,6 +381,10 @@ class EntryDetailView(APIView):
 
     @extend_schema(
         summary="An entry",
+        description=(
+            "A player's entry: name, status (registered, waitlisted, checked in, withdrawn) "
+            "and when it changed. Public once the tournament is out of the draft state."
+        ),
         parameters=[TOURNAMENT_ID, ENTRY_ID],
         responses={200: EntrySerializer, **READ_ERRORS},
     )
