@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.urls import path
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -88,6 +88,26 @@ class MyEveningsView(generics.ListAPIView[Evening]):
         description="Scheduled evenings of my clubs that have not ended, soonest first; the "
         "first one is my next evening.",
         responses={200: MyEveningSerializer(many=True), **UNAUTHORISED},
+        examples=[
+            OpenApiExample(
+                "Next Monday at the café",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "id": 3,
+                    "club": 1,
+                    "club_name": "Wiener Préférence-Runde",
+                    "title": "Clubabend",
+                    "starts_at": "2026-11-30T19:00:00+01:00",
+                    "ends_at": "2026-12-01T00:00:00+01:00",
+                    "timezone": "Europe/Vienna",
+                    "place": "Café Sperl, Gumpendorfer Straße 11",
+                    "status": "scheduled",
+                    "my_answer": "yes",
+                    "my_waitlisted": False,
+                },
+            )
+        ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -117,6 +137,25 @@ class MyTablesView(generics.GenericAPIView[Any]):
         description="My open tables, newest first: at a club evening, the round and table "
         'number too ("round 2, table 4, seat 2").',
         responses={200: MyTableSerializer(many=True), **UNAUTHORISED},
+        examples=[
+            OpenApiExample(
+                "Round 2 at the club evening",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "table_id": 1,
+                    "name": "Dienstagsrunde",
+                    "mode": "recorded",
+                    "seat": "anna",
+                    "position": 0,
+                    "players": ["Anna", "Bert", "Carl"],
+                    "club": 1,
+                    "evening": 1,
+                    "round": 2,
+                    "table_number": 1,
+                },
+            )
+        ],
     )
     def get(self, request: Request) -> Response:
         user = signed_in(request)

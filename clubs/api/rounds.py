@@ -413,6 +413,49 @@ class EveningSettlementView(APIView):
             (200, "text/csv"): OpenApiTypes.STR,
             **READ_ERRORS,
         },
+        examples=[
+            OpenApiExample(
+                "Three players and the pot",
+                response_only=True,
+                status_codes=["200"],
+                media_type="application/json",
+                value={
+                    "final": True,
+                    "players": [
+                        {"player": "u:8", "name": "Gerti", "net": 2270},
+                        {"player": "u:2", "name": "Anna", "net": 560},
+                        {"player": "u:4", "name": "Carl", "net": -3030},
+                    ],
+                    "pot_net": 200,
+                    "payments": [
+                        {
+                            "from": "u:4",
+                            "from_name": "Carl",
+                            "to": "u:8",
+                            "to_name": "Gerti",
+                            "amount": 2270,
+                            "sentence": "Carl pays Gerti 22.70 €",
+                        },
+                        {
+                            "from": "u:4",
+                            "from_name": "Carl",
+                            "to": "u:2",
+                            "to_name": "Anna",
+                            "amount": 560,
+                            "sentence": "Carl pays Anna 5.60 €",
+                        },
+                        {
+                            "from": "u:4",
+                            "from_name": "Carl",
+                            "to": "pot",
+                            "to_name": "the pot",
+                            "amount": 200,
+                            "sentence": "Carl pays the pot 2.00 €",
+                        },
+                    ],
+                },
+            )
+        ],
     )
     def get(self, request: Request, club_id: int, evening_id: int) -> Response:
         selectors.club_for_member(user=caller(request), club_id=club_id)

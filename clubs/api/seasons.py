@@ -286,6 +286,39 @@ class StandingsView(APIView):
             304: OpenApiResponse(description="Not modified since the ETag sent."),
             **READ_ERRORS,
         },
+        examples=[
+            OpenApiExample(
+                "A league by league points",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "season": 1,
+                    "as_of": "2026-11-24T22:41:44.595087Z",
+                    "version": 97,
+                    "requested_version": 97,
+                    "up_to_date": True,
+                    "ranked_by": "league_points",
+                    "rows": [
+                        {
+                            "rank": 1,
+                            "player": "u:2",
+                            "user": 2,
+                            "guest": None,
+                            "name": "Anna",
+                            "balance": 550,
+                            "hands_played": 30,
+                            "declared": 4,
+                            "made": 2,
+                            "premium_games": 1,
+                            "average_per_hand": 18.33,
+                            "evenings": 2,
+                            "sittings": 4,
+                            "league_points": 10.0,
+                        }
+                    ],
+                },
+            )
+        ],
     )
     def get(self, request: Request, club_id: int, season_id: int) -> HttpResponse:
         """The answer is rendered once per computation and state and kept in this process

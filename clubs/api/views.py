@@ -91,7 +91,16 @@ class MeView(APIView):
                 "Sign in",
                 value={"username": "anna", "password": "kaffee-und-karten-7"},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Tokens",
+                value={
+                    "access": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.<access claims>.<signature>",
+                    "refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.<refresh claims>.<signature>",
+                },
+                response_only=True,
+                status_codes=["200"],
+            ),
         ],
     )
 )

@@ -322,6 +322,46 @@ class TableViewSet(
                 description="number,dealer,game,declarer,made,fallen,<seat keys…>,pot",
             ),
         },
+        examples=[
+            OpenApiExample(
+                "Two hands",
+                response_only=True,
+                status_codes=["200"],
+                media_type="application/json",
+                value={
+                    "seats": [
+                        {"key": "anna", "name": "Anna"},
+                        {"key": "bert", "name": "Bert"},
+                        {"key": "carl", "name": "Carl"},
+                    ],
+                    "opening_pot": 0,
+                    "rows": [
+                        {
+                            "number": 1,
+                            "status": "done",
+                            "dealer": "carl",
+                            "game": "S",
+                            "declarer": "anna",
+                            "made": False,
+                            "fallen": ["anna"],
+                            "balances": {"anna": -150, "bert": 30, "carl": -80},
+                            "pot": 200,
+                        },
+                        {
+                            "number": 2,
+                            "status": "done",
+                            "dealer": "anna",
+                            "game": "D",
+                            "declarer": "bert",
+                            "made": True,
+                            "fallen": ["anna"],
+                            "balances": {"anna": -520, "bert": 240, "carl": -20},
+                            "pot": 300,
+                        },
+                    ],
+                },
+            )
+        ],
     )
     @action(
         detail=True,
@@ -535,6 +575,50 @@ def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str,
     return out
 
 
+#: A hosted hand as anna's seat sees it on her turn: her cards only, the others' counts.
+HAND_VIEW_EXAMPLE = OpenApiExample(
+    "Your turn in the auction",
+    response_only=True,
+    status_codes=["200"],
+    value={
+        "mode": "hosted",
+        "number": 1,
+        "status": "playing",
+        "seat": "anna",
+        "phase": "auction",
+        "to_act": "anna",
+        "rules": {
+            "variant": "wien",
+            "dealer_contribution": 100,
+            "pot_cap": 300,
+            "holding_after_forehand": "rearhand",
+            "invitation_tricks": "inviter",
+            "pot_at_close": "carry",
+        },
+        "seats": ["anna", "bot-1", "bot-2"],
+        "dealer": "anna",
+        "active": ["bot-1", "bot-2", "anna"],
+        "pot": 0,
+        "stake": 100,
+        "hand": ["C7", "CT", "CA", "S8", "S9", "D9", "H8", "H9", "HK", "HA"],
+        "hand_sizes": {"bot-1": 10, "bot-2": 10, "anna": 10},
+        "talon": None,
+        "dealt_talon": None,
+        "open_hands": {},
+        "actions": [{"seat": "bot-1", "call": "pass"}, {"seat": "bot-2", "call": "pass"}],
+        "declarer": None,
+        "game": None,
+        "defence": {},
+        "trick": [],
+        "last_trick": [],
+        "tricks": {"bot-1": 0, "bot-2": 0, "anna": 0},
+        "offer": None,
+        "legal": [{"call": "pass"}, {"call": "1"}, {"call": "geschaeft"}, {"call": "herz"}],
+        "version": 2,
+    },
+)
+
+
 class HandSeatView(HandScopedMixin):
     """The hand from the caller's seat."""
 
@@ -546,6 +630,7 @@ class HandSeatView(HandScopedMixin):
         summary="The hand as you see it",
         parameters=[TABLE_ID, NUMBER],
         responses={200: HandViewSerializer},
+        examples=[HAND_VIEW_EXAMPLE],
     )
     def get(self, request: Request, table_id: int, number: int) -> Response:
         """Your seat's view (own cards, public actions, ``legal`` on your turn); non-players
@@ -567,7 +652,7 @@ class HandActionView(HandScopedMixin):
         summary="Act in a hosted hand",
         parameters=[TABLE_ID, NUMBER, IDEMPOTENCY_KEY],
         request=ActionInputSerializer,
-        examples=ACTION_EXAMPLES,
+        examples=[*ACTION_EXAMPLES, HAND_VIEW_EXAMPLE],
         responses={
             200: OpenApiResponse(HandViewSerializer, description="Your new view and version."),
             403: OpenApiResponse(ErrorSerializer, description="not_seated or not_your_turn."),

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from django.core.management.color import no_style
@@ -373,3 +374,40 @@ SENT = {
     ("put", ROUND_TABLE + "totals/"),
     ("post", ROUND_TABLE + "totals/confirm/"),
 }
+
+
+def as_json_schema(node: Any) -> Any:
+    """OpenAPI 3.0 schema → JSON Schema: ``nullable`` becomes a ``null`` alternative."""
+    if isinstance(node, list):
+        return [as_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: as_json_schema(value) for key, value in node.items() if key != "nullable"}
+    if node.get("nullable"):
+        if "type" in converted and "enum" not in converted:
+            converted["type"] = [converted["type"], "null"]
+        else:
+            converted = {"anyOf": [converted, {"type": "null"}]}
+    return converted
+
+
+def test_every_documented_response_example_fits_its_schema(schema: dict[str, Any]) -> None:
+    """App makers read the response examples as what the API answers; each one validates
+    against the schema of its status and media type."""
+    components = as_json_schema(schema["components"])
+    checked = 0
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            for status, response in operation["responses"].items():
+                body = response.get("content", {}).get("application/json", {})
+                for name, example in body.get("examples", {}).items():
+                    target = {**as_json_schema(body["schema"]), "components": components}
+                    problems = [
+                        e.message
+                        for e in jsonschema.Draft7Validator(target).iter_errors(example["value"])
+                    ]
+                    assert not problems, (method, path, status, name, problems[:3])
+                    checked += 1
+    assert checked >= 8

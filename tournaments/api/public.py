@@ -24,7 +24,12 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import generics, permissions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -152,6 +157,42 @@ class StandingsView(APIView):
         "Conditional: `ETag`/`If-None-Match` and `Last-Modified`/`If-Modified-Since` → 304.",
         parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={200: TournamentStandingsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
+        examples=[
+            OpenApiExample(
+                "After the first round",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "tournament": 1,
+                    "scoring": "table_rank",
+                    "tiebreaks": ["declarer_wins", "best_round", "lots"],
+                    "final": False,
+                    "as_of": "2026-11-24T18:41:46.236184Z",
+                    "version": 29,
+                    "requested_version": 29,
+                    "up_to_date": True,
+                    "rows": [
+                        {
+                            "position": 1,
+                            "rank": 1,
+                            "entry": 6,
+                            "user": 7,
+                            "name": "franz",
+                            "points": "3",
+                            "rounds": 1,
+                            "by_round": {"1": 3},
+                            "tiebreaks": {
+                                "declarer_wins": 1,
+                                "best_round": 3,
+                                "lots": 10908390569847560401,
+                            },
+                            "movement": None,
+                            "prize": 0,
+                        }
+                    ],
+                },
+            )
+        ],
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         t = selectors.tournament_polled(user=caller(request), tournament_id=tournament_id)

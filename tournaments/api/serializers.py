@@ -280,9 +280,21 @@ class BoardSerializer(serializers.ModelSerializer[Board]):
         return board.salt if board.revealed_at else None
 
 
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "number"}})
+class NumbersByName(serializers.JSONField):
+    """A JSON object of numbers (points by round, tiebreak values by name)."""
+
+
 class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
     entry = serializers.IntegerField(source="entry_id")
     user = serializers.IntegerField(source="user_id", allow_null=True)
+    by_round = NumbersByName(read_only=True, help_text="Points by round number.")
+    tiebreaks = NumbersByName(
+        read_only=True,
+        help_text="Each tiebreak's value by name. `lots` is an unsigned 64-bit integer (the "
+        "verifiable draw of docs/tournaments.md): parse it as a big integer, JavaScript "
+        "numbers lose its last digits.",
+    )
 
     class Meta:
         model = StandingRow
