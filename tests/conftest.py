@@ -74,8 +74,13 @@ def clear_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
-    """Every test starts with no sign-in counts or throttle history (Django's cache)."""
+    """Every test starts with no sign-in counts or throttle history (Django's cache), and
+    with no users kept by the JWT authentication (a test's users may reuse ids of an earlier
+    test's, which a server thread such as ``live_server`` may have kept)."""
+    from config.api.authentication import forget_everyone
+
     clear_cache()
+    forget_everyone()
     yield
 
 

@@ -51,3 +51,9 @@ def forget(user_id: Any) -> None:
     """Drop a user from this process's memory (after changing it)."""
     with _LOCK:
         _USERS.pop(user_id, None)
+
+
+def forget_everyone() -> None:
+    """Drop every kept user (tests: a new test's users may reuse an earlier test's ids)."""
+    with _LOCK:
+        _USERS.clear()

@@ -46,8 +46,14 @@ ERROR_DESCRIPTIONS = {
     "413": "The request body is larger than the service accepts (`request_too_large`).",
     "415": "The body is not JSON (`unsupported_media_type`).",
     "429": "Too many requests (`throttled`); `Retry-After` says when to try again.",
+    "503": "The database or the broker cannot be reached (`service_unavailable`); "
+    "`Retry-After` says when to try again, and a retry is safe.",
 }
 WRITES = frozenset({"POST", "PUT", "PATCH"})
+RETRY_AFTER = {
+    "schema": {"type": "integer"},
+    "description": "Seconds to wait before trying again.",
+}
 
 
 def conditional_headers(*, by_date: bool) -> list[OpenApiParameter]:
@@ -98,8 +104,9 @@ class ApiAutoSchema(AutoSchema):
         if direction != "response":
             return responses
         # 401 for a bad token even where no sign-in is needed, 404 for an unknown path, 429
-        # from the limits (config/api/throttles.py: anonymous callers on every path).
-        codes = ["401", "403", "404", "429"]
+        # from the limits (config/api/throttles.py: anonymous callers on every path), 503
+        # when PostgreSQL or the broker is down (config/api/errors.py, middleware.py).
+        codes = ["401", "403", "404", "429", "503"]
         if self.method in WRITES or self._is_list_view():
             codes.insert(0, "400")
         if self.method in WRITES:
@@ -108,6 +115,8 @@ class ApiAutoSchema(AutoSchema):
             if code not in responses:
                 response = self._get_response_for_code(ErrorSerializer, code)
                 response["description"] = ERROR_DESCRIPTIONS[code]
+                if code in ("429", "503"):
+                    response["headers"] = {"Retry-After": RETRY_AFTER}
                 responses[code] = response
         return responses
 

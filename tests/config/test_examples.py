@@ -127,7 +127,7 @@ def test_the_club_evening_and_season_examples_are_accepted(schema: dict[str, Any
     answers, check-ins, rounds and a swap, seasons and a hand-over, with the ids the
     examples name (users 3, 7 and 42, guest 1)."""
     owner = UserFactory.create(username="olga")
-    users = {pk: UserFactory.create(pk=pk, username=f"player{pk}") for pk in (3, 7, 42)}
+    users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (3, 7, 42)}
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [User]):
             cursor.execute(sql)
@@ -223,7 +223,7 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     table (anna, bert, carl) enters and confirms its totals."""
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True  # no DNS lookups of example.org here
     director = UserFactory.create(username="dirk")
-    users = {pk: UserFactory.create(pk=pk, username=f"player{pk}") for pk in (7, 42)}
+    users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (7, 42)}
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [User]):
             cursor.execute(sql)
@@ -235,7 +235,7 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     every(schema, client, "post", TOURNAMENT + "directors/", base + "directors/", 200)
     send(client, "post", base + "open-registration/", {}, 200)
     Entry.objects.create(
-        pk=17, tournament_id=t["id"], user=users[42], name="player42", status="registered"
+        pk=17, tournament_id=t["id"], user=users[42], name="example-42", status="registered"
     )
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [Entry]):
