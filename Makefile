@@ -92,6 +92,10 @@ clients: $(STAMP) $(NPM_STAMP) ## Generate the Python client and TypeScript type
 # generator fails the target; CI runs it. The generated code is not compiled here (no Swift
 # toolchain, and Kotlin's dependencies come from Maven Central).
 MOBILE_GENERATOR := openapi-generator-cli==7.26.0
+# The one warning let through: 7.26.0 logs it once for any response with named `examples`
+# (seen with a single such response in an otherwise warning-free schema); the code it
+# generates is the same.
+GENERATOR_QUIRK := ModelUtils - Failed to get the schema name: null
 clients-mobile: $(STAMP) ## Generate Swift (swift6) and Kotlin (jvm-okhttp4) clients into clients/ (needs Java).
 	$(BIN)/pip install --quiet $(MOBILE_GENERATOR)
 	rm -rf clients/swift clients/kotlin
@@ -100,7 +104,7 @@ clients-mobile: $(STAMP) ## Generate Swift (swift6) and Kotlin (jvm-okhttp4) cli
 	  --additional-properties=projectName=PreferenceClient > clients/swift.log 2>&1
 	$(BIN)/openapi-generator-cli generate -i docs/openapi.yaml -g kotlin -o clients/kotlin \
 	  --additional-properties=packageName=org.preference.client,library=jvm-okhttp4 > clients/kotlin.log 2>&1
-	@if grep -E "\] (WARN|ERROR) " clients/swift.log clients/kotlin.log; then \
+	@if grep -E "\] (WARN|ERROR) " clients/swift.log clients/kotlin.log | grep -vF "$(GENERATOR_QUIRK)"; then \
 	  echo "OpenAPI Generator warned about docs/openapi.yaml (above)"; exit 1; fi
 	@echo "Swift: clients/swift (PreferenceClient), Kotlin: clients/kotlin (org.preference.client)"
 
