@@ -110,6 +110,14 @@ def every(
     ]
 
 
+def ids_past(model: Any) -> None:
+    """Move the model's id sequence past the ids given by hand (PostgreSQL; SQLite does it
+    by itself)."""
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [model]):
+            cursor.execute(sql)
+
+
 def test_the_refresh_example_is_the_shape_of_a_refresh(schema: dict[str, Any]) -> None:
     """The documented token is a placeholder (401 ``token_not_valid``); a real refresh token
     in the same body is accepted."""
@@ -128,9 +136,7 @@ def test_the_club_evening_and_season_examples_are_accepted(schema: dict[str, Any
     examples name (users 3, 7 and 42, guest 1)."""
     owner = UserFactory.create(username="olga")
     users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (3, 7, 42)}
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [User]):
-            cursor.execute(sql)
+    ids_past(User)
     client = signed_in(owner)
 
     (club,) = every(schema, client, "post", "/api/v1/clubs/", "/api/v1/clubs/", 201)
@@ -148,9 +154,7 @@ def test_the_club_evening_and_season_examples_are_accepted(schema: dict[str, Any
         send(client, "patch", base + "members/7/", body, 200)
 
     Guest.objects.create(pk=1, club_id=club["id"], name="Tante Mitzi")
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Guest]):
-            cursor.execute(sql)
+    ids_past(Guest)
     (guest,) = every(schema, client, "post", CLUB + "guests/", base + "guests/", 201)
     every(
         schema,
@@ -224,9 +228,7 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True  # no DNS lookups of example.org here
     director = UserFactory.create(username="dirk")
     users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (7, 42)}
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [User]):
-            cursor.execute(sql)
+    ids_past(User)
     client = signed_in(director)
 
     (t,) = every(schema, client, "post", "/api/v1/tournaments/", "/api/v1/tournaments/", 201)
@@ -237,9 +239,7 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     Entry.objects.create(
         pk=17, tournament_id=t["id"], user=users[42], name="example-42", status="registered"
     )
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Entry]):
-            cursor.execute(sql)
+    ids_past(Entry)
     entrant = UserFactory.create()
     yourself, substitute = examples(schema, "post", TOURNAMENT + "entries/").values()
     send(signed_in(entrant), "post", base + "entries/", yourself, 201)
