@@ -96,14 +96,20 @@ MOBILE_GENERATOR := openapi-generator-cli==7.26.0
 # (seen with a single such response in an otherwise warning-free schema); the code it
 # generates is the same.
 GENERATOR_QUIRK := ModelUtils - Failed to get the schema name: null
-clients-mobile: $(STAMP) ## Generate Swift (swift6) and Kotlin (jvm-okhttp4) clients into clients/ (needs Java).
+# Kotlin: Retrofit with coroutines and kotlinx.serialization, the one combination whose
+# oneOf forms are sealed interfaces that (de)serialise by their discriminator (moshi and
+# jackson make interfaces no form implements); free-form JSON becomes JsonElement, which
+# kotlinx.serialization reads (it cannot read Any).
+KOTLIN_OPTIONS := packageName=org.preference.client,library=jvm-retrofit2,serializationLibrary=kotlinx_serialization,generateOneOfAnyOfWrappers=true,useCoroutines=true
+clients-mobile: $(STAMP) ## Generate Swift (swift6) and Kotlin (Retrofit, kotlinx.serialization) clients into clients/ (needs Java).
 	$(BIN)/pip install --quiet $(MOBILE_GENERATOR)
 	rm -rf clients/swift clients/kotlin
 	mkdir -p clients
 	$(BIN)/openapi-generator-cli generate -i docs/openapi.yaml -g swift6 -o clients/swift \
 	  --additional-properties=projectName=PreferenceClient > clients/swift.log 2>&1
 	$(BIN)/openapi-generator-cli generate -i docs/openapi.yaml -g kotlin -o clients/kotlin \
-	  --additional-properties=packageName=org.preference.client,library=jvm-okhttp4 > clients/kotlin.log 2>&1
+	  --additional-properties=$(KOTLIN_OPTIONS) --type-mappings=AnyType=JsonElement \
+	  --import-mappings=JsonElement=kotlinx.serialization.json.JsonElement > clients/kotlin.log 2>&1
 	@if grep -E "\] (WARN|ERROR) " clients/swift.log clients/kotlin.log | grep -vF "$(GENERATOR_QUIRK)"; then \
 	  echo "OpenAPI Generator warned about docs/openapi.yaml (above)"; exit 1; fi
 	@echo "Swift: clients/swift (PreferenceClient), Kotlin: clients/kotlin (org.preference.client)"

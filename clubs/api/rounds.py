@@ -33,6 +33,7 @@ from clubs.models import Club, Evening, EveningRound, EveningTable
 from clubs.players import names_for, seat_player
 from clubs.services import rounds
 from config.api.callers import caller, signed_in
+from config.api.fields import JSONObjectField
 from config.api.schema import ErrorSerializer
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -91,7 +92,7 @@ class RoundSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=EveningRound.Status.choices)
     tables = RoundTableSerializer(many=True)
-    plan = serializers.JSONField(
+    plan = JSONObjectField(
         help_text="The seating service's explanation: objective, lower_bound, "
         "random_objective, repeats, rounds_total, seed, and the rounds planned after this one."
     )

@@ -177,8 +177,10 @@ def finish_schema(
     (openapi-python-client then parses ``null`` as the object and fails), so a nullable
     reference becomes ``anyOf: [$ref, null]`` (null as ``{type: object, nullable: true,
     enum: [null]}``); a nullable JSON field here is always an object and gets ``type:
-    object``. Schemathesis checks every answer against the result, and
-    ``tests/clients/test_python_client.py`` parses them with the generated client."""
+    object`` with any properties (``additionalProperties: {}``: a bare ``type: object``
+    becomes ``Any`` in Kotlin, which kotlinx.serialization cannot read). Schemathesis
+    checks every answer against the result, and ``tests/clients/test_python_client.py``
+    parses them with the generated client."""
 
     def fix(node: Any) -> None:
         if isinstance(node, dict):
@@ -189,6 +191,7 @@ def finish_schema(
                     node["anyOf"] = [refs[0], NULL]
                 else:
                     node["type"] = "object"
+                    node.setdefault("additionalProperties", {})
             for value in node.values():
                 fix(value)
         elif isinstance(node, list):

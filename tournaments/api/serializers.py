@@ -8,6 +8,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api.fields import JSONObjectField
+from games.api.serializers import RulesField
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
 
 
@@ -25,7 +27,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     directors: serializers.PrimaryKeyRelatedField[Any] = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True
     )
-    rules = serializers.JSONField(help_text=RULES_HELP)
+    rules = RulesField(help_text=RULES_HELP)
     tiebreaks = serializers.ListField(child=serializers.CharField())
     prizes = serializers.ListField(child=serializers.IntegerField(min_value=0))
     entries_count = serializers.SerializerMethodField()
@@ -107,7 +109,7 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
     is_public = serializers.BooleanField(required=False)
-    rules = serializers.JSONField(required=False, help_text=RULES_HELP)
+    rules = RulesField(required=False, help_text=RULES_HELP)
     real_money = serializers.BooleanField(required=False)
     rounds_planned = serializers.IntegerField(min_value=1, required=False)
     deals_per_round = serializers.IntegerField(min_value=1, required=False)
@@ -139,6 +141,8 @@ class DirectorInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
+    detail = JSONObjectField(read_only=True, help_text="What the action changed, by name.")
+
     class Meta:
         model = LogEntry
         fields = ("id", "at", "user", "action", "round_number", "detail")
@@ -192,6 +196,11 @@ class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
 
 class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
     """A round: its state, how it was seated, and (in the detail) its tables."""
+
+    byes = serializers.ListField(
+        child=serializers.IntegerField(), read_only=True, help_text="Entry ids sitting out."
+    )
+    plan = JSONObjectField(read_only=True, allow_null=True, help_text="How the seating was chosen.")
 
     class Meta:
         model = Round

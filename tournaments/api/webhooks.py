@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.callers import caller, signed_in
+from config.api.fields import JSONObjectField
 from config.api.schema import ErrorSerializer
 from tournaments import selectors, webhooks
 from tournaments.api.tournaments import TOURNAMENT_ID
@@ -132,7 +133,7 @@ class WebhookDeliverySerializer(serializers.ModelSerializer[Delivery]):
     """One event sent to the webhook: its body exactly as signed and sent, its state and
     every attempt (numbered on across replays)."""
 
-    payload = serializers.JSONField(
+    payload = JSONObjectField(
         read_only=True,
         help_text='The envelope: {"id", "event", "tournament", "created_at", "data"}.',
     )
