@@ -145,6 +145,41 @@ your request to join $club has been accepted: you are a member now.
 The club: $url"""
 
 
+EMAIL_VERIFICATION_SUBJECT = "Confirm your e-mail address"
+EMAIL_VERIFICATION_BODY = """\
+Hello $user,
+
+please confirm that $email is your address for your Préférence account: enter this
+confirmation code in the app, or send it yourself with
+
+    POST $url
+    {"token": "$token"}
+
+Confirmation code: $token
+The code is valid until $expires.
+
+Until the address is confirmed, invitations sent to it do not show in your account.
+If you did not ask for this, ignore this e-mail: the address stays unconfirmed."""
+
+
+def email_verification_mail(
+    *, user: str, email: str, token: str, url: str, expires_at: dt.datetime
+) -> Mail:
+    """Asks the owner of an address to confirm it for an account, with the signed token and
+    until when it is valid (in UTC: the account has no time zone)."""
+    values = {
+        "user": user,
+        "email": email,
+        "token": token,
+        "url": url,
+        "expires": when(expires_at, "UTC"),
+    }
+    return Mail(
+        subject=render(EMAIL_VERIFICATION_SUBJECT, values),
+        body=render(EMAIL_VERIFICATION_BODY, values) + SIGNATURE,
+    )
+
+
 def invitation_mail(
     *,
     club_name: str,

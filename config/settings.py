@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "corsheaders",
     "rest_framework",
     "rest_framework_simplejwt",
+    # Refresh tokens used or signed out are kept here (config/api/authentication.py).
+    "rest_framework_simplejwt.token_blacklist",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -72,6 +74,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a Host not allowed, or a NUL in an API path or query, is a JSON 400 before any
+    # other middleware asks for the host or a view queries with it.
+    "config.api.middleware.RequestSanityMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -121,6 +126,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "clubs.User"
+# Every password sign-in (token, session, admin) is counted and locked out here.
+AUTHENTICATION_BACKENDS = ["config.api.authentication.LockoutModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -178,6 +185,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 LOGIN_LOCKOUT_FAILURES = int(env("LOGIN_LOCKOUT_FAILURES", "10"))
 LOGIN_LOCKOUT_ACCOUNT_FAILURES = int(env("LOGIN_LOCKOUT_ACCOUNT_FAILURES", "100"))
 LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", "900"))
+# Confirmation e-mails (registration, a changed address, "send it again") per account, counted
+# from the first in the window; and how long the e-mailed confirmation token is valid.
+EMAIL_VERIFICATION_RATE = env("EMAIL_VERIFICATION_RATE", "3/hour")
+EMAIL_VERIFICATION_MAX_AGE_SECONDS = int(env("EMAIL_VERIFICATION_MAX_AGE_SECONDS", "172800"))
 
 # --- HTTPS (docs/deployment.md) ---------------------------------------------------------------
 
@@ -202,16 +213,21 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 # (config/nginx.conf does).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 
+# Access tokens live 30 minutes; a refresh token 14 days and exactly one use: refreshing
+# answers a new refresh token and blacklists the used one, signing out blacklists it too
+# (docs/mobile.md). `manage.py flushexpiredtokens` drops expired entries.
 SIMPLE_JWT = {
     "ACCESS_TOKEN_LIFETIME": timedelta(minutes=30),
     "REFRESH_TOKEN_LIFETIME": timedelta(days=14),
+    "ROTATE_REFRESH_TOKENS": True,
+    "BLACKLIST_AFTER_ROTATION": True,
 }
 
 # Where clients reach the API: the schema's server, which generated clients use by default.
 API_PUBLIC_URL = env("API_PUBLIC_URL", "http://127.0.0.1:8000")
 # Who answers questions about this deployment's API, and the licence its API description is
-# given under: the schema's info.contact and info.license (a deployment's own decision, so
-# the licence is left out unless API_LICENSE_NAME is set).
+# given under: the schema's info.contact and info.license. The project is released under the
+# Apache License 2.0 (LICENSE); a deployment may name another, or none with API_LICENSE_NAME="".
 API_CONTACT = {
     key: value
     for key, value in {
@@ -224,8 +240,8 @@ API_CONTACT = {
 API_LICENSE = {
     key: value
     for key, value in {
-        "name": env("API_LICENSE_NAME", ""),
-        "url": env("API_LICENSE_URL", ""),
+        "name": env("API_LICENSE_NAME", "Apache-2.0"),
+        "url": env("API_LICENSE_URL", "https://www.apache.org/licenses/LICENSE-2.0"),
     }.items()
     if value
 }
@@ -240,7 +256,7 @@ SPECTACULAR_SETTINGS = {
         "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
         "(docs/live.md)."
     ),
-    "VERSION": "1.0.0",
+    "VERSION": "1.1.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -381,6 +397,9 @@ STANDINGS_COALESCE_SECONDS = float(env("STANDINGS_COALESCE_SECONDS", "2"))
 WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
 WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
 WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "10"))
+# After a secret is rotated, deliveries are signed with the old secret too for this long, so
+# receivers can switch keys without refusing anything in between.
+WEBHOOK_SECRET_OVERLAP_HOURS = float(env("WEBHOOK_SECRET_OVERLAP_HOURS", "24"))
 # Webhook URLs may name private, loopback and link-local addresses (config/outbound.py): off,
 # so a registered URL cannot reach the server's own network; tests and closed networks only.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from config.api import health
 from config.api.views import ApiRootView, api_not_found
+from config.sign_in import admin_login, session_urls
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", ApiRootView.as_view(), name="api-root"),
@@ -19,8 +20,9 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),
-    path("api/v1/auth/session/", include("rest_framework.urls")),
+    path("api/v1/auth/session/", include(session_urls)),
     re_path(r"^api/", api_not_found),
+    path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),

@@ -23,9 +23,9 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
+    extend_schema_serializer,
 )
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -44,6 +44,8 @@ from clubs.selectors.people import (
 )
 from clubs.services import people as services
 from config.api.callers import caller, signed_in
+from config.api.fields import MAX_ID
+from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
 from games.api.serializers import RulesField
 
@@ -147,16 +149,29 @@ class MemberSerializer(serializers.ModelSerializer[Membership]):
         read_only_fields = fields
 
 
+@extend_schema_serializer(component_name="PatchedMemberRole")  # the name clients know
 class MemberRoleSerializer(serializers.Serializer[dict[str, Any]]):
-    """A member's new role."""
+    """A member's new role (required)."""
 
     role = serializers.ChoiceField(choices=Role.choices)
+
+    # Never partial, although the method is PATCH: drf-spectacular makes a PATCH body's fields
+    # optional by setting ``partial``, and the server requires ``role``.
+    @property
+    def partial(self) -> bool:
+        return False
+
+    @partial.setter
+    def partial(self, value: bool) -> None:
+        pass
 
 
 class TransferSerializer(serializers.Serializer[dict[str, Any]]):
     """Whom to hand the club to, and what the current owner becomes."""
 
-    user_id = serializers.IntegerField(help_text="The member who becomes owner.")
+    user_id = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The member who becomes owner."
+    )
     stay_as = serializers.ChoiceField(
         choices=services.STAY_AS,
         default="admin",
@@ -337,7 +352,9 @@ class GuestCreateSerializer(serializers.Serializer[dict[str, Any]]):
 class GuestMergeSerializer(serializers.Serializer[dict[str, Any]]):
     """The member a guest is merged into."""
 
-    user_id = serializers.IntegerField(help_text="A member of the club.")
+    user_id = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="A member of the club."
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -517,7 +534,7 @@ class ClubListView(generics.ListAPIView[Club]):
     serializer_class = ClubSerializer
     filterset_class = ClubFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Club.objects.none()
 
     def get_queryset(self) -> QuerySet[Club]:
@@ -567,7 +584,7 @@ class ClubDetailView(generics.GenericAPIView[Club]):
 
     serializer_class = ClubSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Club.objects.none()
 
     @extend_schema(summary="A club", parameters=[CLUB_ID], responses={200: ClubSerializer})
@@ -631,7 +648,7 @@ class MemberDetailView(generics.GenericAPIView[Membership]):
     """One member: change their role or remove them."""
 
     serializer_class = MemberSerializer
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Membership.objects.none()
 
     @extend_schema(
@@ -709,7 +726,7 @@ class ClubTransferView(generics.GenericAPIView[Any]):
     """An owner hands the club over to another member."""
 
     serializer_class = TransferResultSerializer
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Membership.objects.none()
 
     @extend_schema(
@@ -754,7 +771,7 @@ class InvitationListView(_ClubScopedList, generics.ListAPIView[Invitation]):
 
     serializer_class = InvitationSerializer
     filterset_class = InvitationFilter
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Invitation.objects.none()
 
     def get_queryset(self) -> QuerySet[Invitation]:
@@ -869,6 +886,10 @@ class InvitationAcceptView(generics.GenericAPIView[Membership]):
         request=None,
         responses={
             201: MyClubSerializer,
+            403: _error(
+                "invitation_for_another_address: the invitation was sent to an e-mail address "
+                "that is not your account's confirmed address."
+            ),
             404: _error("not_found: no invitation has this code."),
             409: _error(
                 "already_member, invitation_revoked, invitation_expired or "
@@ -891,7 +912,7 @@ class JoinRequestListView(_ClubScopedList, generics.ListAPIView[JoinRequest]):
 
     serializer_class = JoinRequestSerializer
     filterset_class = JoinRequestFilter
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = JoinRequest.objects.none()
 
     def get_queryset(self) -> QuerySet[JoinRequest]:
@@ -1023,7 +1044,7 @@ class GuestListView(_ClubScopedList, generics.ListAPIView[Guest]):
     serializer_class = GuestSerializer
     filterset_class = GuestFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Guest.objects.none()
 
     def get_queryset(self) -> QuerySet[Guest]:
@@ -1066,7 +1087,7 @@ class GuestMergeView(generics.GenericAPIView[Guest]):
     """Owners and admins merge a guest into a member's account."""
 
     serializer_class = GuestSerializer
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Guest.objects.none()
 
     @extend_schema(
@@ -1124,7 +1145,7 @@ class MyClubsView(generics.ListAPIView[Membership]):
 
 
 class MyInvitationsView(generics.ListAPIView[Invitation]):
-    """Invitations sent to your e-mail address that you can still accept."""
+    """Invitations sent to your confirmed e-mail address that you can still accept."""
 
     serializer_class = MyInvitationSerializer
     filterset_class = MyInvitationFilter
@@ -1137,8 +1158,9 @@ class MyInvitationsView(generics.ListAPIView[Invitation]):
 
     @extend_schema(summary="Invitations for you")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Pending, unexpired invitations addressed to your e-mail (any case), for clubs you
-        are not in, with the code to accept them (``POST /invitations/{code}/accept/``)."""
+        """Pending, unexpired invitations addressed to your e-mail (any case) once you have
+        confirmed it (none while ``email_verified`` is false), for clubs you are not in, with
+        the code to accept them (``POST /invitations/{code}/accept/``)."""
         return super().get(request, *args, **kwargs)
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework_simplejwt.serializers import TokenRefreshSerializer
 
 from clubs.models import User
+from clubs.services import users
 
 
 @extend_schema_field(
@@ -44,11 +46,26 @@ class MeSerializer(serializers.ModelSerializer):
     """The signed-in user's own profile."""
 
     email = OptionalEmailField(required=False)
+    email_verified = serializers.SerializerMethodField(
+        help_text="Whether the owner has confirmed `email` with the link e-mailed to it; only "
+        "a confirmed address shows and accepts the invitations sent to it."
+    )
 
     class Meta:
         model = User
-        fields = ("id", "username", "email", "display_name", "is_staff", "date_joined")
+        fields = (
+            "id",
+            "username",
+            "email",
+            "email_verified",
+            "display_name",
+            "is_staff",
+            "date_joined",
+        )
         read_only_fields = ("id", "username", "is_staff", "date_joined")
+
+    def get_email_verified(self, user: User) -> bool:
+        return bool(user.email) and user.email_verified_at is not None
 
 
 class MeUpdateSerializer(serializers.Serializer):
@@ -56,3 +73,35 @@ class MeUpdateSerializer(serializers.Serializer):
 
     email = OptionalEmailField(required=False)
     display_name = serializers.CharField(required=False, allow_blank=True, max_length=150)
+
+
+class EmailVerifySerializer(serializers.Serializer):
+    """Input for ``POST /api/v1/auth/email/verify/``."""
+
+    token = serializers.CharField(max_length=500, help_text="From the confirmation e-mail.")
+
+
+class RefreshTokenSerializer(serializers.Serializer):
+    """Input for ``POST /api/v1/auth/token/revoke/``."""
+
+    refresh = serializers.CharField(max_length=2000)
+
+
+@extend_schema_serializer(component_name="TokenRefresh")
+class RotatingTokenRefreshSerializer(TokenRefreshSerializer):
+    """A refresh token in; a new access token and a new refresh token out (the one sent is
+    used up)."""
+
+    refresh = serializers.CharField(
+        help_text="In: the refresh token you hold. Out: the new one to keep; the one you sent "
+        "no longer works."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, str]:
+        return users.session_refresh(refresh=attrs["refresh"])
+
+
+class SignedOutEverywhereSerializer(serializers.Serializer):
+    """The answer of ``POST /api/v1/auth/token/revoke-all/``."""
+
+    revoked = serializers.IntegerField(help_text="Refresh tokens that were still usable.")

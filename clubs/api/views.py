@@ -1,28 +1,34 @@
-"""Registration and the current user's profile."""
+"""Registration, sign-in and sign-out, the current user's profile and confirming its e-mail
+address (``docs/mobile.md``, ``docs/security.md``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import permissions, status
-from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from clubs import services
-from clubs.api.serializers import MeSerializer, MeUpdateSerializer, RegisterSerializer
-from clubs.models import User
-from config.api.throttles import (
-    LoginThrottle,
-    RegisterThrottle,
-    check_lockout,
-    client_address,
-    record_failure,
-    record_success,
+from clubs.api.serializers import (
+    EmailVerifySerializer,
+    MeSerializer,
+    MeUpdateSerializer,
+    RefreshTokenSerializer,
+    RegisterSerializer,
+    RotatingTokenRefreshSerializer,
+    SignedOutEverywhereSerializer,
 )
+from clubs.models import User
+from clubs.services import users
+from config.api.schema import ErrorSerializer
+from config.api.throttles import LoginThrottle, RegisterThrottle, check_lockout, client_address
+
+TOKEN = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
 
 
 class RegisterView(APIView):
@@ -65,6 +71,11 @@ class MeView(APIView):
 
     @extend_schema(
         summary="Change my profile",
+        description="A new e-mail address starts unconfirmed (`email_verified` false) and is "
+        "sent a confirmation e-mail (`POST /api/v1/auth/email/verify/` takes its token); until "
+        "then invitations sent to it do not show. Saving an address never tells whether "
+        "another account uses it. 429 `throttled` after 3 confirmation e-mails in an hour "
+        "(nothing is changed then).",
         request=MeUpdateSerializer,
         responses=MeSerializer,
         examples=[
@@ -107,34 +118,164 @@ class MeView(APIView):
 class TokenObtainView(TokenObtainPairView):
     """JWT sign-in: username and password give an access token and a refresh token. Limited
     per address, and an account locks for a while after repeated failures
-    (``config/api/throttles.py``)."""
+    (``config/api/throttles.py``); the failures are counted by the authentication backend,
+    which every password sign-in passes (``config/api/authentication.py``)."""
 
     throttle_classes = [LoginThrottle]
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         username = str(request.data.get("username", "")) if isinstance(request.data, dict) else ""
-        address = client_address(request)
-        check_lockout(username, address)
-        try:
-            answer = super().post(request, *args, **kwargs)
-        except AuthenticationFailed:
-            record_failure(username, address)
-            raise
-        record_success(username, address)
-        return answer
+        check_lockout(username, client_address(request))  # a locked account: 429, not 401
+        return super().post(request, *args, **kwargs)
 
 
 @extend_schema_view(
     post=extend_schema(
-        summary="Refresh an access token",
+        summary="Refresh: a new access token and a new refresh token",
+        description="The refresh token is used up: keep the new `refresh` of the answer for the "
+        "next time. Using a refresh token a second time (or after signing out) answers 401 "
+        "`token_not_valid`.",
+        request=RotatingTokenRefreshSerializer,
+        responses={200: RotatingTokenRefreshSerializer},
         examples=[
             OpenApiExample(
                 "Refresh",
-                value={"refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.…"},
+                value={"refresh": f"{TOKEN}.<refresh claims>.<signature>"},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "New tokens",
+                value={
+                    "access": f"{TOKEN}.<access claims>.<signature>",
+                    "refresh": f"{TOKEN}.<new refresh claims>.<signature>",
+                },
+                response_only=True,
+                status_codes=["200"],
+            ),
         ],
     )
 )
 class TokenRefreshAccessView(TokenRefreshView):
-    """A refresh token gives a new access token."""
+    """A refresh token gives a new access token and a new refresh token; it is blacklisted
+    (``clubs.services.users.session_refresh``)."""
+
+    serializer_class = RotatingTokenRefreshSerializer
+
+
+class TokenRevokeView(APIView):
+    """Sign this device out: its refresh token stops working."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type] = []
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'  # a bad token is 401, as on the refresh endpoint
+
+    @extend_schema(
+        summary="Sign out: revoke a refresh token",
+        description="The refresh token cannot be used again; revoking it twice is no error. "
+        "The device's access token works until it expires (30 minutes at most): forget both. "
+        "No sign-in needed: the refresh token is the proof.",
+        request=RefreshTokenSerializer,
+        responses={
+            204: OpenApiResponse(description="Signed out."),
+            401: OpenApiResponse(
+                ErrorSerializer,
+                description="`token_not_valid`: not a refresh token of this service, or expired.",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Sign out",
+                value={"refresh": f"{TOKEN}.<refresh claims>.<signature>"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RefreshTokenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            users.session_revoke(refresh=serializer.validated_data["refresh"])
+        except TokenError as exc:
+            raise InvalidToken(exc.args[0]) from exc
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenRevokeAllView(APIView):
+    """Sign every device of the account out."""
+
+    @extend_schema(
+        summary="Sign out everywhere: revoke all my refresh tokens",
+        description="Every refresh token of your account stops working, on every device "
+        "(after a lost phone, or a password change). Access tokens already given out work "
+        "until they expire (30 minutes at most).",
+        request=None,
+        responses={200: SignedOutEverywhereSerializer},
+        examples=[
+            OpenApiExample(
+                "Three devices",
+                value={"revoked": 3},
+                response_only=True,
+                status_codes=["200"],
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        revoked = users.sessions_revoke_all(user=request.user)
+        return Response(SignedOutEverywhereSerializer({"revoked": revoked}).data)
+
+
+class EmailVerifyView(APIView):
+    """Confirm an e-mail address with the token e-mailed to it."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        summary="Confirm my e-mail address",
+        description="With the token from the confirmation e-mail. No sign-in needed: the "
+        "token names the account and the address. 400 `token_invalid` (damaged, or the "
+        "address has changed since) or `token_expired`; 409 `email_taken` when another "
+        "account has confirmed the address already.",
+        request=EmailVerifySerializer,
+        responses={
+            200: MeSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="`token_invalid`, `token_expired`."),
+            409: OpenApiResponse(ErrorSerializer, description="`email_taken`."),
+        },
+        examples=[
+            OpenApiExample(
+                "Token from the e-mail",
+                value={"token": "eyJ1Ijo3LCJlIjoiYW5uYUBleGFtcGxlLm9yZyIsInQiOjE3NjQ1MDAwMDB9:1"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = EmailVerifySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = users.user_email_verify(token=serializer.validated_data["token"])
+        return Response(MeSerializer(user).data)
+
+
+class EmailResendView(APIView):
+    """Send the confirmation e-mail again."""
+
+    @extend_schema(
+        summary="Send my e-mail confirmation again",
+        description="To the account's address. 400 `no_email` without one, 409 "
+        "`email_verified` when it is confirmed already, 429 `throttled` after 3 confirmation "
+        "e-mails in an hour (`Retry-After` says when to try again).",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Sent."),
+            400: OpenApiResponse(ErrorSerializer, description="`no_email`."),
+            409: OpenApiResponse(ErrorSerializer, description="`email_verified`."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        users.user_email_verification_send(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 
 DEFAULT_RULES = {
     "variant": "wien",
@@ -26,9 +27,28 @@ def default_rules() -> dict[str, object]:
 
 
 class User(AbstractUser):
-    """A player or organiser; ``display_name`` is what tables and standings show."""
+    """A player or organiser; ``display_name`` is what tables and standings show.
+
+    ``email`` is *confirmed* (``email_verified_at`` set) once its owner has used the link
+    e-mailed to it (``clubs.services.users``); a changed address starts unconfirmed. A
+    confirmed address belongs to one account only, in any case; an unconfirmed one proves
+    nothing and may stand on several accounts (so typing someone's address claims nothing and
+    reveals nothing).
+    """
 
     display_name = models.CharField(max_length=150, blank=True)
+    email_verified_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the owner confirmed ``email``; empty: unconfirmed."
+    )
+
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=models.Q(email_verified_at__isnull=False) & ~models.Q(email=""),
+                name="user_verified_email_unique_ci",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.display_name or self.username

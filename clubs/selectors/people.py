@@ -41,9 +41,10 @@ def memberships_of_user(*, user: User) -> QuerySet[Membership]:
 
 
 def invitations_for_user(*, user: User) -> QuerySet[Invitation]:
-    """Invitations addressed to the user's e-mail (case-insensitively) that they can still
-    accept: not revoked, not expired, not used up, for clubs they are not in."""
-    if not user.email:
+    """Invitations addressed to the user's confirmed e-mail (case-insensitively) that they can
+    still accept: not revoked, not expired, not used up, for clubs they are not in. An
+    unconfirmed address shows none (anyone can type any address into a profile)."""
+    if not user.email or user.email_verified_at is None:
         return Invitation.objects.none()
     mine = Membership.objects.filter(user=user).values("club_id")
     return (

@@ -519,7 +519,10 @@ def invitation_revoke(*, club_id: int, user: User, invitation_id: int) -> Invita
 def invitation_accept(*, code: str, user: User) -> Membership:
     """Join a club with an invitation's code, in the invitation's role.
 
-    Refused, in this order: a wrong code (404), already a member (409 ``already_member``),
+    Refused, in this order: a wrong code (404), an invitation sent to an address that is not
+    the caller's confirmed one (403 ``invitation_for_another_address``: whoever learns the
+    code of an e-mailed invitation cannot take the invitee's place), already a member (409
+    ``already_member``),
     revoked (409 ``invitation_revoked``), expired (409 ``invitation_expired``), used as often
     as allowed (409 ``invitation_used_up``). ``uses`` counts under the invitation's row lock,
     so two people taking the last use at once cannot both get in. A pending join request of
@@ -533,6 +536,13 @@ def invitation_accept(*, code: str, user: User) -> Membership:
         invitation = Invitation.objects.select_for_update().filter(code=code).first()
         if invitation is None:
             raise ClubNotFound("There is no such invitation; check the code or link.")
+        if invitation.email and not _confirmed_address(user, invitation.email):
+            raise NotAllowed(
+                "This invitation was sent to an e-mail address that is not the confirmed "
+                "address of your account. Set that address on your account and confirm it with "
+                "the link we e-mail you, or ask the club for an invitation of your own.",
+                code="invitation_for_another_address",
+            )
         if Membership.objects.filter(club=club, user=user).exists():
             raise ClubConflict(f"You are a member of {club.name} already.", code="already_member")
         state = invitation_state(invitation)
@@ -558,6 +568,15 @@ def invitation_accept(*, code: str, user: User) -> Membership:
             status=JoinRequest.Status.ACCEPTED, decided_at=now()
         )
     return membership
+
+
+def _confirmed_address(user: User, address: str) -> bool:
+    """Whether ``address`` is ``user``'s confirmed e-mail address (in any case)."""
+    fresh = User.objects.filter(pk=user.pk).values_list("email", "email_verified_at").first()
+    if fresh is None:
+        return False
+    email, verified_at = fresh
+    return verified_at is not None and email.strip().lower() == address.strip().lower()
 
 
 # ---------------------------------------------------------------------------------------------

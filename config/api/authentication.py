@@ -1,4 +1,11 @@
-"""JWT authentication that remembers a token's user for a few seconds in this process.
+"""Who the caller is: password sign-in with its lockout, and JWT authentication that
+remembers a token's user for a few seconds in this process.
+
+:class:`LockoutModelBackend` is the one place every password sign-in passes (the token
+endpoint, the session login of the browsable API, the admin's login): it refuses a locked
+account and counts failures and successes (:mod:`config.api.throttles`).
+
+JWT authentication that remembers a token's user for a few seconds in this process.
 
 Every API request with a JWT costs a database query for its user; the seat view that phones
 poll is otherwise served from one cheap query, so that lookup was a third of its cost. The user
@@ -17,13 +24,51 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.settings import api_settings
 
+from config.api.throttles import client_address, lockout_wait, record_failure, record_success
+
 _USERS: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
 _LOCK = threading.Lock()
 KEPT = 10_000
+
+
+class LockoutModelBackend(ModelBackend):
+    """Django's username-and-password backend behind the failed-sign-in lockout: a locked
+    account is refused without trying its password (``PermissionDenied`` stops every backend,
+    so no other one is asked), a wrong password counts a failure for the account from the
+    caller's address, and a right one clears the account's failures."""
+
+    def authenticate(
+        self,
+        request: Any,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        if username is None:
+            username = kwargs.get(self._username_field())
+        if username is None or password is None:
+            return None
+        address = client_address(request) if request is not None else ""
+        if lockout_wait(str(username), address) > 0:
+            raise PermissionDenied("Too many failed sign-ins for this account.")
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None:
+            record_failure(str(username), address)
+        else:
+            record_success(str(username), address)
+        return user
+
+    @staticmethod
+    def _username_field() -> str:
+        from django.contrib.auth import get_user_model
+
+        return str(get_user_model().USERNAME_FIELD)
 
 
 class CachedJWTAuthentication(JWTAuthentication):

@@ -12,6 +12,12 @@ Limits (each a rate like ``30/min``; ``off`` or ``0`` turns one off):
   ``ANON_RATE_PER_IP`` (1,200 a minute), counted by :mod:`config.api.limits` before any view
   runs, so the fast public paths are covered too.
 
+Every password sign-in counts here, whichever way it comes (the token endpoint, the browsable
+API's session login, the admin's login): the authentication backend
+(:class:`config.api.authentication.LockoutModelBackend`) refuses a locked account and counts
+failures and successes, and the two login forms (:mod:`config.sign_in`) share the token
+endpoint's per-address limit.
+
 Failed sign-ins lock an account for ``LOGIN_LOCKOUT_SECONDS`` (15 minutes, counted from the
 first failure of the series): after ``LOGIN_LOCKOUT_FAILURES`` (10) failures from one address,
 for that address only; after ``LOGIN_LOCKOUT_ACCOUNT_FAILURES`` (100) from all addresses
@@ -178,6 +184,36 @@ class UserWriteThrottle(_WindowThrottle):
         return str(request.user.pk)
 
 
+def check_sign_in(request: HttpRequest | Request, username: str) -> None:
+    """Count a sign-in attempt against its address (``LOGIN_RATE_PER_IP``, the token
+    endpoint's :class:`LoginThrottle` count) and refuse it, 429, when that is over its limit
+    or the account is locked: the check the login forms make before a password is tried."""
+    LoginThrottle().allow_request(request, None)  # type: ignore[arg-type]
+    check_lockout(username, client_address(request))
+
+
+def take_from_first(key: str, rate: str | None) -> float:
+    """Like :func:`take`, but the window starts with the first request counted (so ``3/hour``
+    allows three in any hour from the first, whatever the clock says); the seconds to wait
+    when over it, else 0. Cache failures count as allowed."""
+    limit = parse_rate(rate)
+    if limit is None:
+        return 0.0
+    count_max, period = limit
+    now = time.time()
+    slot = f"rate-first:{key}"
+    try:
+        count, ends = cache.get(slot) or (0, now + period)
+        if ends <= now:
+            count, ends = 0, now + period
+        if count >= count_max:
+            return max(1.0, ends - now)
+        cache.set(slot, (count + 1, ends), timeout=max(1, int(ends - now) + 1))
+    except Exception:  # any cache failure: let the request through
+        log.warning("rate limit %s not counted: the cache is unavailable", key, exc_info=True)
+    return 0.0
+
+
 def _keys(username: str, address: str) -> tuple[str, str]:
     account = username.strip().lower()[:150]
     return f"login-fail:{account}:{address}", f"login-fail:{account}"
@@ -195,14 +231,19 @@ def _locked_for(key: str, limit: int, now: float) -> float:
     return max(0.0, ends - now) if count >= limit else 0.0
 
 
-def check_lockout(username: str, address: str) -> None:
-    """Refuse (429) a sign-in for a locked account."""
+def lockout_wait(username: str, address: str) -> float:
+    """Seconds until a locked account may sign in again from ``address``; 0 when it may now."""
     now = time.time()
     here, everywhere = _keys(username, address)
-    wait = max(
+    return max(
         _locked_for(here, settings.LOGIN_LOCKOUT_FAILURES, now),
         _locked_for(everywhere, settings.LOGIN_LOCKOUT_ACCOUNT_FAILURES, now),
     )
+
+
+def check_lockout(username: str, address: str) -> None:
+    """Refuse (429) a sign-in for a locked account."""
+    wait = lockout_wait(username, address)
     if wait > 0:
         minutes = max(1, round(wait / 60))
         raise Throttled(

@@ -1,10 +1,11 @@
-"""Registration, JWT tokens and session login."""
+"""Registration, JWT tokens (refreshed once each, revocable) and session login."""
 
 import pytest
+from rest_framework.response import Response
 from rest_framework.test import APIClient
 
 from clubs.models import User
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +79,80 @@ def test_session_login_works_for_the_browsable_api(api_client: APIClient, user: 
     assert api_client.get("/api/v1/me/").status_code == 200
     page = api_client.get("/api/v1/auth/session/login/")
     assert page.status_code == 200
+
+
+# ---------------------------------------------------------------------------------------------
+# refresh tokens: used once, revocable
+
+
+def sign_in(user: User) -> dict[str, str]:
+    response = APIClient().post(
+        "/api/v1/auth/token/",
+        {"username": user.username, "password": DEFAULT_PASSWORD},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    tokens: dict[str, str] = response.json()
+    return tokens
+
+
+def refresh(token: str) -> Response:
+    return APIClient().post("/api/v1/auth/token/refresh/", {"refresh": token}, format="json")
+
+
+def test_it_refuses_a_refresh_token_used_once_already(user: User) -> None:
+    tokens = sign_in(user)
+    first = refresh(tokens["refresh"])
+    assert first.status_code == 200
+    rotated = first.json()
+    assert rotated["access"] and rotated["refresh"] != tokens["refresh"]
+
+    reused = refresh(tokens["refresh"])
+
+    assert reused.status_code == 401
+    assert reused.json()["code"] == "token_not_valid"
+    # the new one works, once
+    assert refresh(rotated["refresh"]).status_code == 200
+    assert refresh(rotated["refresh"]).status_code == 401
+
+
+def test_it_refuses_a_refresh_token_after_signing_out(user: User) -> None:
+    tokens = sign_in(user)
+    other_device = sign_in(user)
+
+    signed_out = APIClient().post(
+        "/api/v1/auth/token/revoke/", {"refresh": tokens["refresh"]}, format="json"
+    )
+
+    assert signed_out.status_code == 204
+    assert refresh(tokens["refresh"]).status_code == 401
+    assert refresh(other_device["refresh"]).status_code == 200
+    again = APIClient().post(
+        "/api/v1/auth/token/revoke/", {"refresh": tokens["refresh"]}, format="json"
+    )
+    assert again.status_code == 204
+
+
+def test_it_refuses_to_revoke_what_is_not_a_refresh_token(user: User) -> None:
+    tokens = sign_in(user)
+    for junk in (tokens["access"], "not-a-token"):
+        refused = APIClient().post("/api/v1/auth/token/revoke/", {"refresh": junk}, format="json")
+        assert refused.status_code == 401
+        assert refused.json()["code"] == "token_not_valid"
+
+
+def test_it_refuses_every_refresh_token_after_signing_out_everywhere(user: User) -> None:
+    phone, tablet = sign_in(user), sign_in(user)
+    other = UserFactory(username="other")
+    others = sign_in(other)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {phone['access']}")
+
+    answer = client.post("/api/v1/auth/token/revoke-all/")
+
+    assert answer.status_code == 200
+    assert answer.json() == {"revoked": 2}
+    assert refresh(phone["refresh"]).status_code == 401
+    assert refresh(tablet["refresh"]).status_code == 401
+    assert refresh(others["refresh"]).status_code == 200
+    assert APIClient().post("/api/v1/auth/token/revoke-all/").status_code == 401

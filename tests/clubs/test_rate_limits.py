@@ -1,22 +1,27 @@
 """Rate limits and body size: sign-in and registration per address, a lockout after repeated
-failed sign-ins that ends with its window and does not reach the user's other addresses,
-changes per account, anonymous requests per address, 413 for oversized bodies; all 429s with
-Retry-After and a sentence."""
+failed sign-ins (through the token endpoint, the session login and the admin's login alike)
+that ends with its window and does not reach the user's other addresses, changes per account,
+anonymous requests per address (any request without a valid access token), 413 for oversized
+bodies; all 429s with Retry-After and a sentence."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import socket
 import subprocess
 import sys
-import time
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import AccessToken
 
 from clubs.models import User
+from config.api import throttles
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.tournaments.setup import client_for, make_field
 
@@ -53,13 +58,15 @@ def test_repeated_failures_lock_the_account_for_that_address_only(user: User, se
     assert sign_in(user, DEFAULT_PASSWORD, address="10.0.0.2").status_code == 200
 
 
-def test_a_lock_ends_with_its_window(user: User, settings) -> None:
+def test_a_lock_ends_with_its_window(user: User, settings, fake_clock) -> None:
+    clock = fake_clock(throttles)
     settings.LOGIN_LOCKOUT_FAILURES = 3
-    settings.LOGIN_LOCKOUT_SECONDS = 1
+    settings.LOGIN_LOCKOUT_SECONDS = 60
     for _ in range(3):
         sign_in(user, "wrong")
+    clock.advance(59)
     assert sign_in(user, DEFAULT_PASSWORD).status_code == 429
-    time.sleep(1.1)
+    clock.advance(1)
     assert sign_in(user, DEFAULT_PASSWORD).status_code == 200
 
 
@@ -217,10 +224,96 @@ def test_counts_are_shared_by_every_server_process(user: User, settings) -> None
         "    assert locked is expected, address\n"
         "print('shared')\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    # this test run's settings (DJANGO_SETTINGS_MODULE, tests/settings.py): the same cache
+    env = dict(os.environ)
     env["LOGIN_LOCKOUT_FAILURES"] = "3"
     done = subprocess.run(
         [sys.executable, "-c", check], env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "shared"
+
+
+SESSION_LOGIN = "/api/v1/auth/session/login/"
+ADMIN_LOGIN = "/admin/login/"
+
+
+def form_sign_in(path: str, user: User, password: str, address: str = "10.0.1.1") -> Any:
+    return Client().post(
+        path, {"username": user.username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+@pytest.mark.parametrize("path", [SESSION_LOGIN, ADMIN_LOGIN])
+def test_it_refuses_password_guessing_through_the_login_forms(
+    path: str, user: User, settings
+) -> None:
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    settings.LOGIN_LOCKOUT_FAILURES = 3
+    for _ in range(3):
+        assert form_sign_in(path, user, "wrong").status_code == 200  # the form again
+
+    locked = form_sign_in(path, user, DEFAULT_PASSWORD)
+
+    assert locked.status_code == 429
+    assert "Too many failed sign-ins for this account" in locked.content.decode()
+    assert 0 < int(locked["Retry-After"]) <= 900
+    assert "_auth_user_id" not in locked.client.session
+    # one lockout for every way in: the token endpoint is locked too, from that address only
+    assert sign_in(user, DEFAULT_PASSWORD, address="10.0.1.1").status_code == 429
+    assert form_sign_in(path, user, DEFAULT_PASSWORD, address="10.0.1.2").status_code == 302
+
+
+def test_failures_through_the_token_endpoint_lock_the_login_forms(user: User, settings) -> None:
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    settings.LOGIN_LOCKOUT_FAILURES = 2
+    for _ in range(2):
+        assert sign_in(user, "wrong", address="10.0.1.1").status_code == 401
+    assert form_sign_in(SESSION_LOGIN, user, DEFAULT_PASSWORD).status_code == 429
+    assert form_sign_in(ADMIN_LOGIN, user, DEFAULT_PASSWORD).status_code == 429
+
+
+def test_it_counts_form_sign_ins_against_the_addresses_sign_in_limit(user: User, settings) -> None:
+    settings.LOGIN_RATE_PER_IP = "3/min"
+    assert sign_in(user, DEFAULT_PASSWORD, address="10.0.3.1").status_code == 200
+    assert form_sign_in(SESSION_LOGIN, user, DEFAULT_PASSWORD, "10.0.3.1").status_code == 302
+    assert form_sign_in(ADMIN_LOGIN, user, "wrong", "10.0.3.1").status_code == 200
+
+    limited = form_sign_in(SESSION_LOGIN, user, DEFAULT_PASSWORD, "10.0.3.1")
+
+    assert limited.status_code == 429
+    assert "Too many requests to sign in from this address" in limited.content.decode()
+    assert sign_in(user, DEFAULT_PASSWORD, address="10.0.3.1").status_code == 429
+    assert form_sign_in(SESSION_LOGIN, user, DEFAULT_PASSWORD, "10.0.3.2").status_code == 302
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    ["Basic YW5uYTpzZWNyZXQ=", "Junk x", "Bearer not-a-token", "Bearer", "bearer x.y.z"],
+)
+def test_it_counts_requests_without_a_valid_token_as_anonymous(
+    authorization: str, settings
+) -> None:
+    settings.ANON_RATE_PER_IP = "2/min"
+    client = APIClient()
+    statuses = [
+        client.get(SCHEMA, REMOTE_ADDR="10.0.9.1", HTTP_AUTHORIZATION=authorization).status_code
+        for _ in range(3)
+    ]
+    assert statuses[2] == 429, statuses
+    assert client.get(SCHEMA, REMOTE_ADDR="10.0.9.1").status_code == 429
+
+
+def test_an_expired_access_token_counts_as_anonymous(user: User, settings) -> None:
+    settings.ANON_RATE_PER_IP = "1/min"
+    token = AccessToken.for_user(user)
+    token.set_exp(from_time=timezone.now() - dt.timedelta(hours=1))
+    client = APIClient()
+    header = {"HTTP_AUTHORIZATION": f"Bearer {token}", "REMOTE_ADDR": "10.0.9.2"}
+    client.get(SCHEMA, **header)
+    assert client.get(SCHEMA, **header).status_code == 429
+    # a valid token is not counted
+    valid = client_for(user)
+    assert all(valid.get(SCHEMA, REMOTE_ADDR="10.0.9.2").status_code == 200 for _ in range(3))

@@ -20,6 +20,7 @@ from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
 
 import engine
 from clubs.models import Guest, Membership, User
+from clubs.services.users import email_verification_token
 from tests.factories import UserFactory
 from tests.tournaments.setup import RULES, make_field, play
 from tournaments.models import Entry
@@ -127,6 +128,23 @@ def test_the_refresh_example_is_the_shape_of_a_refresh(schema: dict[str, Any]) -
     assert answer["code"] == "token_not_valid"
     real = RefreshToken.for_user(UserFactory.create())
     send(APIClient(), "post", path, {**body, "refresh": str(real)}, 200)
+
+
+def test_the_sign_out_and_confirmation_examples_are_their_shape(schema: dict[str, Any]) -> None:
+    """Placeholders too (401 ``token_not_valid``, 400 ``token_invalid``); real tokens in the
+    same bodies are accepted."""
+    revoke = "/api/v1/auth/token/revoke/"
+    (body,) = examples(schema, "post", revoke).values()
+    assert send(APIClient(), "post", revoke, body, 401)["code"] == "token_not_valid"
+    real = RefreshToken.for_user(UserFactory.create())
+    assert (
+        APIClient().post(revoke, {**body, "refresh": str(real)}, format="json").status_code == 204
+    )
+    verify = "/api/v1/auth/email/verify/"
+    (body,) = examples(schema, "post", verify).values()
+    assert send(APIClient(), "post", verify, body, 400)["code"] == "token_invalid"
+    token = email_verification_token(UserFactory.create())
+    send(APIClient(), "post", verify, {**body, "token": token}, 200)
 
 
 @pytest.mark.usefixtures("eager_tasks")
@@ -338,6 +356,8 @@ SENT = {
     ("post", "/api/v1/auth/register/"),
     ("post", "/api/v1/auth/token/"),
     ("post", "/api/v1/auth/token/refresh/"),
+    ("post", "/api/v1/auth/token/revoke/"),
+    ("post", "/api/v1/auth/email/verify/"),
     ("patch", "/api/v1/me/"),
     ("post", "/api/v1/series/"),
     ("post", "/api/v1/tables/"),

@@ -45,7 +45,7 @@ export class Api {
     return (await answer.json()) as T;
   }
 
-  /** Sign in: keep the access token (30 minutes) and the refresh token (14 days). */
+  /** Sign in: keep the access token (30 minutes) and the refresh token (14 days, one use). */
   async signIn(username: string, password: string): Promise<void> {
     const body: Schemas["TokenObtainPairRequest"] = { username, password };
     const pair = await this.call<Schemas["TokenObtainPair"]>("POST", "/api/v1/auth/token/", body);
@@ -58,6 +58,19 @@ export class Api {
     this.access = "";
     const fresh = await this.call<Schemas["TokenRefresh"]>("POST", "/api/v1/auth/token/refresh/", body);
     this.access = fresh.access;
+    this.refresh = fresh.refresh; // each refresh token works once: keep the new one
+  }
+
+  /** Sign out: this device's refresh token stops working; forget both tokens. */
+  async signOut(): Promise<void> {
+    const body: Schemas["RefreshTokenRequest"] = { refresh: this.refresh };
+    await fetch(this.base + "/api/v1/auth/token/revoke/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    this.access = "";
+    this.refresh = "";
   }
 
   /** My next club evening (the list is soonest first), or null. */
