@@ -9,9 +9,10 @@ class ClubsConfig(AppConfig):
     name = "clubs"
 
     def ready(self) -> None:
-        from clubs import live, tasks_seasons  # noqa: F401  (tasks_seasons registers the tasks)
+        from clubs import live, managers, tasks_seasons  # noqa: F401  (tasks_seasons: tasks)
         from clubs.services import seasons
         from games import hooks
 
         hooks.listen("club seasons", seasons.on_hands_changed)
         live.register()
+        managers.register()

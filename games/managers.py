@@ -5,6 +5,10 @@ record at it). Apps above games group tables (tournament rounds, and later other
 who runs those groups; they register a :class:`Manager` here in their ``AppConfig.ready``,
 so games asks them without importing them (layers: engine ← games ← clubs' evenings,
 seating, seasons ← tournaments).
+
+A group may also bound its tables: how many hands a table plays (a tournament round's
+``deals_per_round``: :func:`check_hand_limit`) and who may still correct the hands of a
+closed table (a tournament's directors while it runs: :func:`corrects_closed`).
 """
 
 from __future__ import annotations
@@ -15,17 +19,45 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from clubs.models import User
+from games.errors import TableConflict
+
+
+def _no_limit(table_id: int) -> int | None:
+    return None
+
+
+def _no_corrections(user: User, table_id: int) -> bool:
+    return False
+
+
+def _ungrouped(table_id: int) -> bool:
+    return False
+
+
+def _not_frozen(table_id: int) -> str | None:
+    return None
 
 
 @dataclass(frozen=True)
 class Manager:
     """One app's answer. ``manages(user, table_id)``: whether ``user`` manages that table;
     ``managed(user)``: a filter on ``games.Table`` selecting every table ``user`` manages
-    through this app (used by the list selectors, so it must agree with ``manages``)."""
+    through this app (used by the list selectors, so it must agree with ``manages``);
+    ``hand_limit(table_id)``: the most hands that table plays, None when this app sets none;
+    ``corrects_closed(user, table_id)``: whether ``user`` may still correct (edit, delete) the
+    recorded hands of that table once it is closed; it may instead raise a games error whose
+    sentence says why not; ``groups(table_id)``: whether this app groups that table (a
+    tournament round's table: its players do not close it, its managers do);
+    ``frozen(table_id)``: why that closed table must stay closed now (its round or evening is
+    closed), a sentence, or None."""
 
     name: str
     manages: Callable[[User, int], bool]
     managed: Callable[[User], Q]
+    hand_limit: Callable[[int], int | None] = _no_limit
+    corrects_closed: Callable[[User, int], bool] = _no_corrections
+    groups: Callable[[int], bool] = _ungrouped
+    frozen: Callable[[int], str | None] = _not_frozen
 
 
 _MANAGERS: dict[str, Manager] = {}
@@ -51,3 +83,36 @@ def managed(user: User) -> Q:
     for m in _MANAGERS.values():
         q |= m.managed(user)
     return q
+
+
+def check_hand_limit(table_id: int, number: int) -> None:
+    """Refuse hand ``number`` of a table a registered app limits to fewer hands (409
+    ``hand_limit``): a hand beyond them would count nowhere, or in the money only."""
+    for m in _MANAGERS.values():
+        limit = m.hand_limit(table_id)
+        if limit is not None and number > limit:
+            raise TableConflict(
+                f"This table plays {limit} hands and all of them are in; correct or delete "
+                f"one of them instead of adding hand {number}.",
+                code="hand_limit",
+            )
+
+
+def corrects_closed(user: User, table_id: int) -> bool:
+    """Whether any registered app lets ``user`` correct the hands of closed table
+    ``table_id`` (an app may raise a games error that says why not instead)."""
+    return any(m.corrects_closed(user, table_id) for m in _MANAGERS.values())
+
+
+def grouped(table_id: int) -> bool:
+    """Whether an app above games groups table ``table_id`` (a tournament round's table)."""
+    return any(m.groups(table_id) for m in _MANAGERS.values())
+
+
+def frozen(table_id: int) -> str | None:
+    """Why table ``table_id`` must stay closed (the first app's sentence), or None."""
+    for m in _MANAGERS.values():
+        reason = m.frozen(table_id)
+        if reason:
+            return reason
+    return None

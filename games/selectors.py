@@ -1,8 +1,8 @@
 """Reads for games: querysets scoped to the user, with their relations already loaded.
 
-Who may read what follows :func:`games.permissions.can_read`: public tables for everybody;
-for a signed-in user also the tables where they sit, that they created, of a club they run
-(directly or through the club evening) and of a tournament they direct; staff read all.
+Who may read what follows :func:`games.permissions.can_read`: public tables and a public
+club's tables for everybody; for a signed-in user also the tables where they sit, that they
+created, of a club they belong to and of a tournament they direct; staff read all.
 The filters are subqueries rather than joins, so no ``distinct()`` is needed and a table
 never appears twice.
 """
@@ -28,9 +28,11 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from rest_framework.exceptions import NotFound
 
-from clubs.models import Membership, User
+from clubs.models import Club, Membership, User
 from games import managers, rows
+from games.errors import InvalidInput
 from games.models import (
     POT,
     SERIES,
@@ -42,7 +44,7 @@ from games.models import (
     TableSeries,
     WorkerPing,
 )
-from games.permissions import can_read
+from games.permissions import can_read, seat_of
 
 AnyUser = User | AnonymousUser
 
@@ -54,19 +56,19 @@ def worker_pings_for_user(*, user: User) -> QuerySet[WorkerPing]:
 
 def _readable(user: AnyUser) -> Q:
     """The ``can_read`` rule as a filter on tables."""
+    public_clubs = Club.objects.filter(is_public=True).values("pk")
     if not user.is_authenticated:
-        return Q(is_public=True)
+        return Q(is_public=True) | Q(club_id__in=public_clubs)
     if user.is_staff:
         return Q()
-    scorer_of = Membership.objects.filter(user=user.pk, role__in=Membership.SCORERS).values(
-        "club_id"
-    )
+    member_of = Membership.objects.filter(user=user.pk).values("club_id")
     mine = Seat.objects.filter(Q(user=user.pk) | Q(guest__merged_into=user.pk))
     return (
         Q(is_public=True)
+        | Q(club_id__in=public_clubs)
         | Q(created_by=user.pk)
         | Q(pk__in=mine.values("table_id"))
-        | Q(club_id__in=scorer_of)
+        | Q(club_id__in=member_of)
         | managers.managed(user)
     )
 
@@ -193,6 +195,78 @@ def hand_for_user(*, user: AnyUser, table_id: int, number: int) -> Hand | None:
     if not can_read(user, hand.table):
         return None
     return hand
+
+
+def hosted_hand_for_user(
+    *, user: AnyUser, table_id: int, number: int
+) -> tuple[Table, Hand, str | None]:
+    """The table (seats loaded) and hosted hand ``user`` may read, and their seat at it (None:
+    a spectator); :class:`NotFound` (404) for a table the user may not read or a hand that is
+    not hosted. The check of the long poll and of a websocket's hand subscription."""
+    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
+    if table is None or not can_read(user, table):
+        raise NotFound("There is no such table.")
+    hand = Hand.objects.filter(table=table, number=number).first()
+    if hand is None or hand.deal is None:
+        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+    seat = seat_of(user, table)
+    return table, hand, None if seat is None else seat.key
+
+
+def hand_events_body(*, table: Table, hand: Hand, seat: str | None, after: int) -> dict[str, Any]:
+    """The events after version ``after`` as ``seat`` (None: a spectator) may see them, and
+    where the hand stands: the body of the long poll and of a websocket's ``events``.
+    :class:`~games.errors.InvalidInput` for an ``after`` beyond the hand's version."""
+    from games.services import hand_view  # services read selectors: imported when called
+
+    if after > hand.version:
+        raise InvalidInput(
+            f"The hand is at version {hand.version}; 'after' cannot be beyond it.",
+            fields={"after": [f"at most {hand.version}"]},
+        )
+    seen = hand_view(table, hand, seat)
+    events = [
+        {
+            "version": i,
+            "seat": item["seat"],
+            "action": {k: v for k, v in item.items() if k != "seat"},
+        }
+        for i, item in enumerate(seen["actions"][after:], start=after + 1)
+    ]
+    return {
+        "version": hand.version,
+        "status": hand.status,
+        "phase": seen["phase"],
+        "to_act": seen["to_act"],
+        "events": events,
+    }
+
+
+def hand_events_for_user(
+    *, user: AnyUser, table_id: int, number: int, after: int
+) -> tuple[dict[str, Any], int]:
+    """:func:`hand_events_body` for ``user`` and the hand's id; 404 as
+    :func:`hosted_hand_for_user`."""
+    table, hand, seat = hosted_hand_for_user(user=user, table_id=table_id, number=number)
+    return hand_events_body(table=table, hand=hand, seat=seat, after=after), hand.pk
+
+
+def hand_events_for_seat(
+    *, table_id: int, number: int, seat: str | None, after: int
+) -> dict[str, Any]:
+    """:func:`hand_events_body` for ``seat`` without asking who reads: only for a caller that
+    checked the reader with :func:`hosted_hand_for_user` already (a websocket subscription,
+    which shares one read among the sockets of a process that would read the same thing)."""
+    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
+    hand = None if table is None else Hand.objects.filter(table=table, number=number).first()
+    if table is None or hand is None or hand.deal is None:
+        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+    return hand_events_body(table=table, hand=hand, seat=seat, after=after)
+
+
+def hand_moved_past(*, hand_id: int, after: int) -> bool:
+    """Whether hand ``hand_id`` moved past version ``after`` (a long poll's wake-up check)."""
+    return Hand.objects.filter(pk=hand_id, version__gt=after).exists()
 
 
 def mode_if_seated(*, user: AnyUser, table_id: int) -> str | None:

@@ -1,5 +1,7 @@
 """Tell games who manages a tournament's tables: its directors and the organising club's
-owners and admins (tournaments.permissions.is_director)."""
+owners and admins (tournaments.permissions.is_director); that a round's table plays
+``deals_per_round`` hands; and that its directors correct the hands of a closed table while
+the tournament runs (a finished one is reopened first)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ from django.db.models import Q
 
 from clubs.models import Membership, User
 from games import managers
-from tournaments.models import RoundTable, Tournament
+from games.errors import TableConflict
+from tournaments.models import Round, RoundTable, Tournament
 
 
 def _directed(user: User) -> Q:
@@ -27,5 +30,57 @@ def _managed(user: User) -> Q:
     return Q(pk__in=RoundTable.objects.filter(round__tournament__in=directed).values("table_id"))
 
 
+def _hand_limit(table_id: int) -> int | None:
+    return (
+        Tournament.objects.filter(rounds__tables__table_id=table_id)
+        .values_list("deals_per_round", flat=True)
+        .first()
+    )
+
+
+def _corrects_closed(user: User, table_id: int) -> bool:
+    status = (
+        Tournament.objects.filter(rounds__tables__table_id=table_id)
+        .values_list("status", flat=True)
+        .first()
+    )
+    if status is None or not _manages(user, table_id):
+        return False
+    if status == Tournament.Status.FINISHED:
+        raise TableConflict(
+            "The tournament is finished: reopen it (with a reason) to correct a result.",
+            code="tournament_finished",
+        )
+    return True
+
+
+def _groups(table_id: int) -> bool:
+    return RoundTable.objects.filter(table_id=table_id).exists()
+
+
+def _frozen(table_id: int) -> str | None:
+    link = (
+        RoundTable.objects.filter(table_id=table_id, round__status=Round.Status.CLOSED)
+        .select_related("round")
+        .first()
+    )
+    if link is None:
+        return None
+    return (
+        f"Round {link.round.number} of this tournament is closed, so its tables stay closed; "
+        "its directors correct a hand at the closed table instead."
+    )
+
+
 def register() -> None:
-    managers.register(managers.Manager("tournaments", _manages, _managed))
+    managers.register(
+        managers.Manager(
+            "tournaments",
+            _manages,
+            _managed,
+            hand_limit=_hand_limit,
+            corrects_closed=_corrects_closed,
+            groups=_groups,
+            frozen=_frozen,
+        )
+    )

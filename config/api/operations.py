@@ -18,7 +18,7 @@ from __future__ import annotations
 
 #: Tag → what the group holds, in the order the documentation shows them.
 TAGS: dict[str, str] = {
-    "auth": "Sign up, sign in and refresh a token.",
+    "auth": "Sign up, sign in, refresh a token, sign out and confirm an e-mail address.",
     "me": "The signed-in player: profile and everything that is theirs across clubs.",
     "tables": "Card tables: recorded score sheets and hosted online tables.",
     "hands": "The hands of a table: score-sheet entries, deals, moves and views.",
@@ -58,9 +58,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("POST", "/api/v1/auth/register/"): ("accounts_register", "auth"),
     ("POST", "/api/v1/auth/token/"): ("tokens_create", "auth"),
     ("POST", "/api/v1/auth/token/refresh/"): ("tokens_refresh", "auth"),
+    ("POST", "/api/v1/auth/token/revoke/"): ("tokens_revoke", "auth"),
+    ("POST", "/api/v1/auth/token/revoke-all/"): ("tokens_revoke_all", "auth"),
+    ("POST", "/api/v1/auth/email/verify/"): ("emails_verify", "auth"),
     # The signed-in player.
     ("GET", "/api/v1/me/"): ("me_get", "me"),
     ("PATCH", "/api/v1/me/"): ("me_update", "me"),
+    ("POST", "/api/v1/me/email/resend/"): ("me_resend_email_verification", "me"),
     ("GET", "/api/v1/me/clubs/"): ("my_clubs_list", "me"),
     ("GET", "/api/v1/me/evenings/"): ("my_evenings_list", "me"),
     ("GET", "/api/v1/me/invitations/"): ("my_invitations_list", "me"),
@@ -79,6 +83,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _TABLE + "/audit/"): ("tables_list_audit", "tables"),
     ("GET", _TABLE + "/balances/"): ("tables_get_balances", "tables"),
     ("POST", _TABLE + "/close/"): ("tables_close", "tables"),
+    ("POST", _TABLE + "/reopen/"): ("tables_reopen", "tables"),
     ("GET", _TABLE + "/ledger/"): ("tables_list_ledger", "tables"),
     ("GET", _TABLE + "/settlement/"): ("tables_get_settlement", "tables"),
     ("GET", _TABLE + "/sheet/"): ("tables_get_sheet", "tables"),
@@ -228,6 +233,10 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("PATCH", _TOURNAMENT + "/webhooks/{webhook_id}/"): ("webhooks_update", "webhooks"),
     ("DELETE", _TOURNAMENT + "/webhooks/{webhook_id}/"): ("webhooks_delete", "webhooks"),
     ("POST", _TOURNAMENT + "/webhooks/{webhook_id}/test/"): ("webhooks_test", "webhooks"),
+    ("POST", _TOURNAMENT + "/webhooks/{webhook_id}/rotate-secret/"): (
+        "webhooks_rotate_secret",
+        "webhooks",
+    ),
     ("GET", _TOURNAMENT + "/webhooks/{webhook_id}/deliveries/"): (
         "webhook_deliveries_list",
         "webhooks",

@@ -15,7 +15,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import engine
-from clubs.models import Club, User
+from clubs.models import User
 from games import services
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
@@ -210,6 +210,9 @@ class ProofSerializer(serializers.Serializer[dict[str, Any]]):
 # ---------------------------------------------------------------------------------------------
 # tables
 
+#: The largest id a body may name (a 64-bit key); larger is a 400, never a database error.
+MAX_ID = 2**63 - 1
+
 
 class _SeatForm(serializers.Serializer[dict[str, Any]]):
     key = serializers.SlugField(max_length=40, help_text="The seat's name in hand records.")
@@ -286,11 +289,23 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
     first_dealer = serializers.SlugField(
         required=False, allow_null=True, default=None, help_text="A seat key; absent: drawn."
     )
-    series = serializers.PrimaryKeyRelatedField(
-        queryset=TableSeries.objects.all(), required=False, allow_null=True, default=None
+    series = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Continue this series (its carried pot); one you cannot see is 400, as an "
+        "unused id.",
     )
-    club = serializers.PrimaryKeyRelatedField(
-        queryset=Club.objects.all(), required=False, allow_null=True, default=None
+    club = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The club's table: you need a role there; a private club you are not a member "
+        "of is 400, as an unused id.",
     )
     is_public = serializers.BooleanField(required=False, default=False)
     requires_confirmation = serializers.BooleanField(required=False, default=False)
@@ -313,8 +328,8 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
                 for s in data["seats"]
             ],
             "first_dealer": data["first_dealer"],
-            "series_id": data["series"].pk if data["series"] else None,
-            "club_id": data["club"].pk if data["club"] else None,
+            "series_id": data["series"],
+            "club_id": data["club"],
             "is_public": data["is_public"],
             "requires_confirmation": data["requires_confirmation"],
         }
@@ -447,8 +462,14 @@ class SeriesCreateSerializer(serializers.Serializer[dict[str, Any]]):
     """Input for ``POST /api/v1/series/``."""
 
     name = serializers.CharField(max_length=150)
-    club = serializers.PrimaryKeyRelatedField(
-        queryset=Club.objects.all(), required=False, allow_null=True, default=None
+    club = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A club of yours; a private club you are not a member of is 400, as an "
+        "unused id.",
     )
 
 

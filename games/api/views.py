@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet, Window
@@ -22,6 +23,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     extend_schema_view,
 )
 from rest_framework import generics, mixins, permissions, status, viewsets
@@ -38,6 +40,7 @@ from config.api.pagination import DefaultPagination
 from config.api.schema import ErrorSerializer
 from games import idempotency, selectors, services
 from games.api.serializers import (
+    MAX_ID,
     ActionInputSerializer,
     AuditEntrySerializer,
     BalancesSerializer,
@@ -59,6 +62,8 @@ from games.errors import NotYourTurn
 from games.models import AuditEntry, Hand, LedgerEntry, Table, TableSeries, WorkerPing
 from games.permissions import TableAccess, seat_of
 
+NO_SUCH_TABLE = "There is no such table."
+
 CONFLICT = OpenApiResponse(ErrorSerializer, description="The table or hand does not allow it.")
 TABLE_ID = OpenApiParameter("table_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 NUMBER = OpenApiParameter(
@@ -66,7 +71,8 @@ NUMBER = OpenApiParameter(
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     idempotency.HEADER,
-    OpenApiTypes.STR,
+    # games/idempotency.py refuses other lengths with 400.
+    {"type": "string", "minLength": 1, "maxLength": 200},
     OpenApiParameter.HEADER,
     required=False,
     description="Send the same key again (within 24 hours) to get the first answer instead "
@@ -106,8 +112,8 @@ TABLE_EXAMPLES = [
             "rules": RULES_EXAMPLE,
             "seats": [
                 {"key": "anna", "kind": "user", "user": "anna"},
-                {"key": "bert", "kind": "user", "user": "bert"},
-                {"key": "carl", "kind": "user", "user": "carl"},
+                {"key": "bert", "kind": "guest", "guest_name": "Bert"},
+                {"key": "carl", "kind": "guest", "guest_name": "Carl"},
             ],
             "first_dealer": "carl",
         },
@@ -184,8 +190,22 @@ class WindowCountPagination(DefaultPagination):
 # filters
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class IdFilter(filters.NumberFilter):
+    """An id in the query: a whole number; one the caller may not see, like one nobody uses,
+    simply matches nothing (200, an empty page), so the answer never tells them apart."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, min_value=1, max_value=MAX_ID, **kwargs)
+
+
 class TableFilter(filters.FilterSet):
     """Filter tables by mode, status, club and series."""
+
+    club = IdFilter(field_name="club_id", label="Club id")
+    series = IdFilter(field_name="series_id", label="Series id")
 
     class Meta:
         model = Table
@@ -258,35 +278,101 @@ class TableViewSet(
             return TableCreateSerializer
         return TableSerializer
 
+    def get_object(self) -> Table:
+        """The table, when the caller may read it; else one 404 sentence, the same as for an
+        id nobody uses."""
+        raw = str(self.kwargs["table_id"])
+        table = (
+            self.get_queryset().filter(pk=int(raw)).first()
+            if raw.isascii() and raw.isdigit()
+            else None
+        )
+        if table is None:
+            raise NotFound(NO_SUCH_TABLE)
+        self.check_object_permissions(self.request, table)
+        return table
+
     @extend_schema(
         summary="Open a table",
         request=TableCreateSerializer,
         examples=TABLE_EXAMPLES,
-        responses={201: TableSerializer},
+        responses={
+            201: TableSerializer,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="validation_error, rule_violation; a club or series you may not "
+                "see answers as one that does not exist.",
+            ),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="permission_denied: no role in the club, an account you may not "
+                "seat (seat a guest by name), or a series you may not continue.",
+            ),
+        },
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Open a sitting; an unknown username is a field error, bad rules are the engine's
-        sentence under ``rules.<option>``, the first dealer is drawn unless given."""
+        sentence under ``rules.<option>``, the first dealer is drawn unless given. A club's
+        table needs a role in the club (members open tables they sit at; owners and admins
+        any); an account other than yours sits only if it is a member of the table's club (of
+        no club: of a club you share), else 403: seat a guest by name. A club or series you
+        may not see is 400, exactly as an unused id."""
         serializer = TableCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        table = services.table_create(user=signed_in(request), **serializer.to_service_kwargs())
+        table = services.table_open(user=signed_in(request), **serializer.to_service_kwargs())
         table = self.get_queryset().get(pk=table.pk)
         return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         summary="Close a table",
         request=None,
-        responses={200: SettlementSerializer, 409: CONFLICT},
+        responses={
+            200: SettlementSerializer,
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="permission_denied: only the club's owners, admins and scorers or "
+                "the tournament's directors close it (players: their own tables of no club).",
+            ),
+            409: CONFLICT,
+        },
     )
     @action(detail=True, methods=["post"])
     def close(self, request: Request, table_id: str | None = None) -> Response:
         """Close the sitting: the pot carries to the series or is split (``pot_at_close``);
         answers each player's net and the payments, with the pot as a party when it holds
-        money."""
+        money. Who manages the table closes it: its club's owners, admins and scorers, its
+        tournament's directors; its players only their own tables outside a club or
+        tournament."""
         table = self.get_object()
         closed = services.table_close(table_id=table.pk, user=signed_in(request))
         assert closed.closing is not None
         return Response(SettlementSerializer(with_sentences(table, closed.closing)).data)
+
+    @extend_schema(
+        summary="Reopen a closed table",
+        request=None,
+        responses={
+            200: TableSerializer,
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="permission_denied: only the club's owners and admins or the "
+                "tournament's directors reopen it (players: their own tables of no club).",
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="table_conflict: the table is open, a later table of its series "
+                "has opened, or its tournament round or club evening is closed.",
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, table_id: str | None = None) -> Response:
+        """Reopen a table closed by mistake: what its close did to the pot is taken back and
+        hands may be recorded again (close it again when done). In the audit log as
+        ``table_reopen``, with the settlement and ledger rows taken back."""
+        table = self.get_object()
+        services.table_reopen(table_id=table.pk, user=signed_in(request))
+        return Response(TableSerializer(self.get_queryset().get(pk=table.pk)).data)
 
     @extend_schema(summary="Balances at a table", responses={200: BalancesSerializer})
     @action(detail=True, methods=["get"])
@@ -385,7 +471,7 @@ class TableScopedMixin(generics.GenericAPIView[Any]):
             user=caller(self.request), table_id=self.kwargs["table_id"]
         )
         if table is None:
-            raise NotFound("There is no such table.")
+            raise NotFound(NO_SUCH_TABLE)
         self.check_object_permissions(self.request, table)
         return table
 
@@ -761,11 +847,10 @@ class SeriesViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = SeriesCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        club = serializer.validated_data["club"]
         series = services.series_create(
             user=signed_in(request),
             name=serializer.validated_data["name"],
-            club_id=club.pk if club else None,
+            club_id=serializer.validated_data["club"],
         )
         series = self.get_queryset().get(pk=series.pk)
         return Response(SeriesSerializer(series).data, status=status.HTTP_201_CREATED)

@@ -1,7 +1,7 @@
 """Writes for games. Each service owns its transaction, its row locks, its audit entry and its
 ``on_commit`` side effects; the rules come from ``engine`` and are never re-derived here.
 
-By responsibility: :mod:`.tables` (open, balances, settlement, close), :mod:`.recorded`
+By responsibility: :mod:`.tables` (open, balances, settlement, close, reopen), :mod:`.recorded`
 (score-sheet entries: :func:`table_record_hand`, :func:`hand_edit`, :func:`hand_delete`,
 :func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`, and
 what a finished hand reveals: :func:`hand_view`, :func:`hand_proof`,
@@ -39,6 +39,8 @@ from games.services.tables import (
     table_balances,
     table_close,
     table_create,
+    table_open,
+    table_reopen,
 )
 
 __all__ = [
@@ -71,5 +73,7 @@ __all__ = [
     "table_balances",
     "table_close",
     "table_create",
+    "table_open",
+    "table_reopen",
     "table_record_hand",
 ]

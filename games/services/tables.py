@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import Club, Guest, Membership, User
-from games import hooks
+from games import hooks, managers
 from games.errors import (
     InvalidInput,
     NotAllowed,
@@ -27,7 +27,16 @@ from games.models import (
     Table,
     TableSeries,
 )
-from games.permissions import is_organiser
+from games.permissions import (
+    CLOSE_REFUSED,
+    REOPEN_REFUSED,
+    can_close,
+    can_reopen,
+    may_open_in,
+    may_seat,
+    visible_club,
+)
+from games.selectors import series_for_user
 from games.services.common import (
     BOT_LEVELS,
     _audit,
@@ -77,10 +86,26 @@ def _may_continue(user: User, series: TableSeries) -> bool:
     )
 
 
+NO_SUCH_CLUB = "There is no such club."
+NO_SUCH_SERIES = "There is no such table series."
+
+
+def _club_for(user: User, club_id: int | None) -> Club | None:
+    """The club a new table or series names: one the caller may see, else the same 400 as an
+    id nobody uses (a private club does not exist for non-members)."""
+    if club_id is None:
+        return None
+    club = visible_club(user, club_id)
+    if club is None:
+        raise InvalidInput(NO_SUCH_CLUB, fields={"club": [NO_SUCH_CLUB]})
+    return club
+
+
 def series_create(*, user: User, name: str, club_id: int | None = None) -> TableSeries:
     """Start a series of sittings that share a carried pot; a club's series is started by a
     member of that club."""
-    if club_id is not None and not Membership.objects.filter(club_id=club_id, user=user).exists():
+    club = _club_for(user, club_id)
+    if club is not None and not Membership.objects.filter(club=club, user=user).exists():
         raise NotAllowed(
             "Only the club's members start its series.", fields={"club": ["not a member"]}
         )
@@ -103,7 +128,12 @@ def table_create(
 ) -> Table:
     """Open a sitting: fixed rules, 3 or 4 seats in playing order, the first dealer given or
     found by drawing cards (wien.md: highest card deals; suits first), and the pot carried in
-    from the series."""
+    from the series. A club's table is opened by its owners and admins, or by a member who
+    sits at it (:func:`games.permissions.may_open_in`).
+
+    The apps above games call this for the tables they seat (a club evening's members, a
+    tournament's entrants, who agreed by entering); a person opening a table through the API
+    goes through :func:`table_open`, which also checks whom they may seat."""
     try:
         parsed = engine.parse_rules(dict(rules))
     except engine.EngineError as e:
@@ -141,9 +171,13 @@ def table_create(
             f"The first dealer {first_dealer!r} is not one of the seats.",
             fields={"first_dealer": ["not a seat key"]},
         )
-    club = Club.objects.filter(pk=club_id).first() if club_id else None
-    if club_id and club is None:
-        raise InvalidInput("The club given does not exist.", code="not_found")
+    club = _club_for(user, club_id)
+    if club is not None and not may_open_in(user, club, seated=user in users_seated):
+        raise NotAllowed(
+            "Only the club's members open tables there, at tables they sit at themselves "
+            "(its owners and admins open any).",
+            fields={"club": ["not a member"]},
+        )
     for s in seats:
         if s.guest is not None and (club is None or s.guest.club_id != club.pk):
             raise InvalidInput(
@@ -154,8 +188,8 @@ def table_create(
     with transaction.atomic():
         if series_id is not None:
             series = TableSeries.objects.select_for_update().filter(pk=series_id).first()
-            if series is None:
-                raise InvalidInput("There is no such table series.", fields={"series": ["unknown"]})
+            if series is None or not _sees_series(user, series):
+                raise InvalidInput(NO_SUCH_SERIES, fields={"series": [NO_SUCH_SERIES]})
             if not _may_continue(user, series):
                 raise NotAllowed(
                     "Only the series' creator, its players and its club's admins open its tables.",
@@ -181,8 +215,6 @@ def table_create(
             created_by=user,
         )
         table.save()
-        if club is not None and not is_organiser(user, table) and user not in users_seated:
-            raise NotAllowed("Only the club's owners and admins open its tables.")
         Seat.objects.bulk_create(
             Seat(
                 table=table,
@@ -206,6 +238,32 @@ def table_create(
         _audit(
             table, user, "table_create", after={"name": name, "seats": keys, "rules": table.rules}
         )
+    return table
+
+
+def _sees_series(user: User, series: TableSeries) -> bool:
+    """Whether the series exists for ``user`` (``GET /series/`` lists it)."""
+    return series_for_user(user=user).filter(pk=series.pk).exists()
+
+
+def table_open(*, user: User, seats: Sequence[SeatSpec], **options: Any) -> Table:
+    """A person opens a table (``POST /api/v1/tables/``): besides :func:`table_create`'s
+    checks, every account seated other than the caller must have a say in it: at a club's
+    table a member of that club, at a table of no club someone who shares a club with the
+    caller (:func:`games.permissions.may_seat`). Anyone else sits as a guest by name."""
+    with transaction.atomic():
+        table = table_create(user=user, seats=seats, **options)
+        refused = [
+            s for s in seats if s.user is not None and not may_seat(user, s.user, table.club_id)
+        ]
+        if refused:
+            where = "a member of this table's club" if table.club_id else "in a club of yours"
+            names = ", ".join(s.user.username for s in refused if s.user is not None)
+            raise NotAllowed(
+                f"You can seat {names} only if they are {where}; seat them as a guest by name "
+                'instead ({"kind": "guest", "guest_name": …}).',
+                fields={"seats": [f"{s.key}: seat a guest by name instead" for s in refused]},
+            )
     return table
 
 
@@ -237,33 +295,86 @@ def settlement_for(table: Table) -> dict[str, Any]:
     }
 
 
+def close_pot(table: Table) -> None:
+    """Write the ledger rows of a close (inside the caller's transaction): by ``pot_at_close``
+    the pot goes to the series (carry) or is shared equally, leftover cents to the first seats
+    (split). Used by :func:`table_close` and when a closed table's hands are corrected."""
+    pot = table_balances(table)[POT]
+    if not pot:
+        return
+    if table.rules.get("pot_at_close", "carry") == "split":
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(table=table, payer=POT, payee=k, amount=v, reason=LedgerEntry.Reason.SPLIT)
+            for k, v in split_evenly(pot, seat_keys(table)).items()
+            if v
+        )
+    else:
+        LedgerEntry.objects.create(
+            table=table, payer=POT, payee=SERIES, amount=pot, reason=LedgerEntry.Reason.CARRY_OUT
+        )
+
+
 def table_close(*, table_id: int, user: User) -> Table:
     """Close the sitting: apply ``pot_at_close`` (carry: the pot goes to the series; split:
     shared equally, leftover cents to the first seats) and store the settlement."""
     with transaction.atomic():
         table = _lock_table(table_id)
+        if not can_close(user, table):
+            raise NotAllowed(CLOSE_REFUSED)
         _writable(table, user)
         if table.hands.exclude(status=Hand.Status.DONE).exists():
             raise TableConflict(
                 "A hand is still being played or awaits confirmation; finish it first."
             )
-        pot = table_balances(table)[POT]
-        if pot:
-            if table.rules.get("pot_at_close", "carry") == "split":
-                shares = split_evenly(pot, seat_keys(table))
-                LedgerEntry.objects.bulk_create(
-                    LedgerEntry(table=table, payer=POT, payee=k, amount=v, reason="split")
-                    for k, v in shares.items()
-                    if v
-                )
-            else:
-                LedgerEntry.objects.create(
-                    table=table, payer=POT, payee=SERIES, amount=pot, reason="carry_out"
-                )
+        close_pot(table)
         table.status = Table.Status.CLOSED
         table.closed_at = timezone.now()
         table.closing = settlement_for(table)
         table.save(update_fields=["status", "closed_at", "closing"])
         _audit(table, user, "table_close", after=table.closing)
+        hooks.hands_changed(table.pk, table.club_id)
+    return table
+
+
+#: Ledger reasons of the rows a close writes (no hand): what a reopen takes back.
+CLOSE_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.CARRY_OUT)
+
+
+def table_reopen(*, table_id: int, user: User) -> Table:
+    """Reopen a table closed by mistake: the pot goes back to the table (the rows its close
+    wrote are taken back) and hands may be recorded again. Refused (409) while the table is
+    open, when a later table of its series has opened (it may have taken the carried pot
+    over), and when an app above games keeps it closed (its tournament round or club evening
+    is closed: see :func:`games.managers.frozen`). Audited as ``table_reopen`` with the
+    settlement and ledger rows it took back."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if not can_reopen(user, table):
+            raise NotAllowed(REOPEN_REFUSED)
+        if table.status != Table.Status.CLOSED:
+            raise TableConflict("This table is open; only a closed table reopens.")
+        if Table.objects.filter(series_id=table.series_id, pk__gt=table.pk).exists():
+            raise TableConflict(
+                "A later table of this table's series has opened since, and may have taken its "
+                "pot over; correct the later table instead."
+            )
+        reason = managers.frozen(table.pk)
+        if reason:
+            raise TableConflict(reason)
+        rows = table.ledger.filter(hand__isnull=True, reason__in=CLOSE_REASONS)
+        taken_back = [
+            {"from": r.payer, "to": r.payee, "amount": r.amount, "why": r.reason} for r in rows
+        ]
+        rows.delete()
+        before: dict[str, Any] = {
+            "closed_at": table.closed_at.isoformat() if table.closed_at else None,
+            "closing": table.closing,
+            "ledger": taken_back,
+        }
+        table.status = Table.Status.OPEN
+        table.closed_at = None
+        table.closing = None
+        table.save(update_fields=["status", "closed_at", "closing"])
+        _audit(table, user, "table_reopen", before=before, after={"status": "open"})
         hooks.hands_changed(table.pk, table.club_id)
     return table

@@ -3,11 +3,11 @@ event shows a seat another seat's cards or the talon before the rules reveal the
 
 A hosted hand is in play with every kind of hidden card (hands, the talon taken, two
 discards). Every endpoint of the permission matrix is called as every kind of caller — the
-other players at the table, outsiders, anonymous users, club admins and tournament directors
-(who sit nowhere) — and every card code in the answer, success or error, must be one the
-engine's own view (``engine.view``) shows that caller. The deck and salt never appear.
-``test_endpoint_coverage.py`` fails when a path of the schema is not exercised here; the admin
-is covered by ``test_admin_hidden.py``.
+other players at the table, outsiders, anonymous users, club members, club admins and
+tournament directors (who sit nowhere) — and every card code in the answer, success or error,
+must be one the engine's own view (``engine.view``) shows that caller. The deck and salt never
+appear. ``test_endpoint_coverage.py`` fails when a path of the schema is not exercised here;
+the admin is covered by ``test_admin_hidden.py``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tests.games.world import World, build_world
 pytestmark = pytest.mark.django_db
 
 CARDS = frozenset(engine.PIQUET.codes)
-VIEWERS = ("anonymous", "outsider", "seated", "bert", "carl", "club_admin", "director")
+VIEWERS = ("anonymous", "outsider", "member", "seated", "bert", "carl", "club_admin", "director")
 
 
 def cards_in(value: Any) -> set[str]:

@@ -1,11 +1,14 @@
 """The permission matrix: every endpoint of the API, every role, the status it must answer.
 
-Roles: ``anonymous``; ``outsider`` (signed in, a member of the club but no admin, not seated);
-``seated`` (anna, who sits at every table; on ``actions`` the seat whose turn it is);
-``club_admin`` of the table's club and ``director`` of its tournament, neither seated.
-Tables are private unless a row says ``public``: a private table does not exist for those who
-may not read it (404); writers are the seated players, club admins and directors; on a hosted
-hand only a seated player acts. ``test_endpoint_coverage.py`` fails when a path of the OpenAPI
+Roles: ``anonymous``; ``outsider`` (signed in, no member of the club, not seated); ``member``
+of the club (no other role, not seated); ``seated`` (anna, who sits at every table; on
+``actions`` the seat whose turn it is); ``club_admin`` of the table's club and ``director`` of
+its tournament, neither seated. Tables are private unless a row says ``public``: a private
+table does not exist for those who may not read it (404); the club's members read it;
+writers are the seated players, club admins and directors; on a hosted hand only a seated
+player acts; the world's tables belong to a club and a tournament round, so only the club's
+admins and the directors close and reopen them (``tests/games/test_table_access.py`` has
+every role on every kind of table). ``test_endpoint_coverage.py`` fails when a path of the OpenAPI
 schema is missing here.
 """
 
@@ -55,6 +58,10 @@ def pending_hand(w: World) -> None:
     services.table_record_hand(table_id=table.pk, user=w.users["bert"], entry=ENTRY)
 
 
+def closed(w: World) -> None:
+    services.table_close(table_id=w.tables["recorded"].pk, user=w.users["club_admin"])
+
+
 def anna_ping(w: World) -> None:
     WorkerPing.objects.create(user=w.users["anna"], api_pid=1)
 
@@ -76,17 +83,20 @@ class Row:
 
 
 R, H = "{recorded}", "{hosted}"
-READ = {"anonymous": 404, "outsider": 404, "seated": 200, "club_admin": 200, "director": 200}
-PUBLIC_READ = dict.fromkeys(ROLES, 200)
-WRITE_OK = {"anonymous": 401, "outsider": 404, "seated": 200, "club_admin": 200, "director": 200}
-PUBLIC_WRITE = {
-    "anonymous": 401,
-    "outsider": 403,
+READ = {
+    "anonymous": 404,
+    "outsider": 404,
+    "member": 200,
     "seated": 200,
     "club_admin": 200,
     "director": 200,
 }
-SIGNED_IN = {"anonymous": 401, "outsider": 200, "seated": 200, "club_admin": 200, "director": 200}
+PUBLIC_READ = dict.fromkeys(ROLES, 200)
+WRITE_OK = {**READ, "anonymous": 401, "member": 403}
+PUBLIC_WRITE = {**WRITE_OK, "outsider": 403}
+MANAGE = {**WRITE_OK, "seated": 403}
+PUBLIC_MANAGE = {**MANAGE, "outsider": 403}
+SIGNED_IN = {**dict.fromkeys(ROLES, 200), "anonymous": 401}
 ANYONE = dict.fromkeys(ROLES, 200)
 
 
@@ -106,8 +116,10 @@ ROWS = [
     Row("get", T + R + "/settlement/", PUBLIC_READ, public=True),
     Row("get", T + R + "/sheet/", READ),
     Row("get", T + R + "/sheet/", PUBLIC_READ, public=True),
-    Row("post", T + R + "/close/", WRITE_OK),
-    Row("post", T + R + "/close/", PUBLIC_WRITE, public=True),
+    Row("post", T + R + "/close/", MANAGE),
+    Row("post", T + R + "/close/", PUBLIC_MANAGE, public=True),
+    Row("post", T + R + "/reopen/", MANAGE, setup=closed),
+    Row("post", T + R + "/reopen/", PUBLIC_MANAGE, setup=closed, public=True),
     Row("get", T + R + "/ledger/", READ),
     Row("get", T + R + "/ledger/", PUBLIC_READ, public=True),
     Row("get", T + R + "/audit/", READ),
@@ -134,7 +146,7 @@ ROWS = [
     Row(
         "post",
         T + R + "/hands/2/confirm/",
-        {"anonymous": 401, "outsider": 404, "seated": 200, "club_admin": 403, "director": 403},
+        {**WRITE_OK, "club_admin": 403, "director": 403},
         setup=pending_hand,
     ),
     Row("get", T + H + "/hands/1/view/", READ),
@@ -144,13 +156,13 @@ ROWS = [
     Row(
         "post",
         T + H + "/hands/1/actions/",
-        {"anonymous": 401, "outsider": 404, "seated": 200, "club_admin": 403, "director": 403},
+        {**WRITE_OK, "club_admin": 403, "director": 403},
         body=lambda w, r: to_act_action(w),
     ),
     Row(
         "post",
         T + H + "/hands/1/actions/",
-        {"anonymous": 401, "outsider": 403, "seated": 200, "club_admin": 403, "director": 403},
+        {**PUBLIC_WRITE, "club_admin": 403, "director": 403},
         body=lambda w, r: to_act_action(w),
         public=True,
     ),
@@ -173,7 +185,7 @@ ROWS = [
     Row(
         "get",
         "/api/v1/pings/{ping}/",
-        {"anonymous": 401, "outsider": 404, "seated": 200, "club_admin": 404, "director": 404},
+        {**dict.fromkeys(ROLES, 404), "anonymous": 401, "seated": 200},
         setup=anna_ping,
     ),
     Row("get", "/api/v1/me/", SIGNED_IN),

@@ -17,6 +17,14 @@ from tests.games.conftest import RULES
 Client = Callable[[User | None], APIClient]
 
 
+@pytest.fixture(autouse=True)
+def regulars(anna: User, bert: User) -> None:
+    """anna and bert play in the same club, so anna may seat bert by username."""
+    club = ClubFactory.create(name="Stammtisch")
+    for user in (anna, bert):
+        MembershipFactory.create(club=club, user=user)
+
+
 def body(**overrides: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "name": "Friday",
@@ -215,17 +223,19 @@ def test_it_shows_a_public_table_to_anyone_but_lets_only_writers_change_it(
 
 
 @pytest.mark.django_db
-def test_it_lets_staff_and_club_admins_read_private_tables(
-    client_for: Client, make_table: Callable[..., Table], anna: User
+def test_it_lets_staff_and_every_club_member_read_the_clubs_private_tables(
+    client_for: Client, make_table: Callable[..., Table], anna: User, stranger: User
 ) -> None:
     club = ClubFactory.create()
+    MembershipFactory.create(club=club, user=anna)
     table = make_table(club_id=club.pk)
     admin = MembershipFactory.create(club=club, role=Membership.Role.ADMIN).user
     member = MembershipFactory.create(club=club).user
     staff = User.objects.create(username="staff", is_staff=True)
     assert client_for(admin).get(f"/api/v1/tables/{table.pk}/").status_code == 200
     assert client_for(staff).get(f"/api/v1/tables/{table.pk}/").status_code == 200
-    assert client_for(member).get(f"/api/v1/tables/{table.pk}/").status_code == 404
+    assert client_for(member).get(f"/api/v1/tables/{table.pk}/").status_code == 200
+    assert client_for(stranger).get(f"/api/v1/tables/{table.pk}/").status_code == 404
     listed = client_for(admin).get("/api/v1/tables/", {"club": club.pk}).json()
     assert [t["id"] for t in listed["results"]] == [table.pk]
 
@@ -261,10 +271,11 @@ def test_it_lists_tables_in_a_constant_number_of_queries(
 
 @pytest.mark.django_db
 def test_it_refuses_to_continue_someone_elses_series(
-    client_for: Client, recorded: Table, stranger: User
+    client_for: Client, make_table: Callable[..., Table], stranger: User
 ) -> None:
+    public = make_table(is_public=True)
     data = body(
-        series=recorded.series_id,
+        series=public.series_id,
         seats=[
             {"key": "s", "kind": "user", "user": "stranger"},
             {"key": "x", "kind": "guest"},
@@ -298,7 +309,7 @@ def test_it_creates_and_lists_series(
 
 @pytest.mark.django_db
 def test_it_refuses_a_club_series_to_non_members(client_for: Client, anna: User) -> None:
-    club = ClubFactory.create()
+    club = ClubFactory.create(is_public=True)
     response = client_for(anna).post(
         "/api/v1/series/", {"name": "Club nights", "club": club.pk}, format="json"
     )

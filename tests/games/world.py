@@ -1,6 +1,7 @@
 """A small world for the permission matrix and the hidden-information tests: players seated
-at tables, a club admin and a tournament director who are not seated, an outsider, and tables
-of every kind, each linked to the club and to a tournament round."""
+at tables, a club member, a club admin and a tournament director who are not seated, an
+outsider (no member of the club), and tables of every kind, each linked to the club and to a
+tournament round."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ ENTRY = {
     "defence": {"bert": "play", "carl": "play"},
     "tricks": {"anna": 6, "bert": 2, "carl": 2},
 }
-ROLES = ("anonymous", "outsider", "seated", "club_admin", "director")
+ROLES = ("anonymous", "outsider", "member", "seated", "club_admin", "director")
 
 
 @dataclass
@@ -46,16 +47,17 @@ class World:
 
 
 def build_world(*, public: bool = False) -> World:
-    """Players anna, bert, carl (seated), ``club_admin``, ``director``, ``outsider``; tables
+    """Players anna, bert, carl (seated), ``member`` (of the club, not seated),
+    ``club_admin``, ``director``, ``outsider`` (signed in, no member of the club); tables
     ``recorded`` (one settled hand and one awaiting confirmation when ``pending``) and
     ``hosted`` (hand 1 in play, past the discard and four cards)."""
     users = {
         name: UserFactory.create(username=name)
-        for name in ("anna", "bert", "carl", "club_admin", "director", "outsider")
+        for name in ("anna", "bert", "carl", "member", "club_admin", "director", "outsider")
     }
     club = Club.objects.create(name="Wiener Runde")
     Membership.objects.create(club=club, user=users["club_admin"], role=Membership.Role.ADMIN)
-    for name in ("anna", "bert", "carl", "outsider"):
+    for name in ("anna", "bert", "carl", "member"):
         Membership.objects.create(club=club, user=users[name])
     tournament = Tournament.objects.create(name="Wiener Cup")
     tournament.directors.add(users["director"])
