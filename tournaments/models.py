@@ -181,6 +181,12 @@ class RoundTable(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="round_link")
+    reported = models.CharField(
+        max_length=64, blank=True, help_text="Digest of the result last sent as result_entered."
+    )
+    revision = models.PositiveIntegerField(
+        default=0, help_text="How many times the table's result changed (result_entered)."
+    )
 
     class Meta:
         ordering = ("round", "number")
@@ -261,12 +267,17 @@ class StandingRow(models.Model):
     )
     position = models.PositiveIntegerField()
     rank = models.PositiveIntegerField()
-    points = models.CharField(max_length=40, help_text="Exact points as a decimal string.")
+    points = models.CharField(
+        max_length=60, help_text='Exact points: an integer or a fraction in lowest terms ("7/2").'
+    )
     rounds = models.PositiveSmallIntegerField()
     by_round = models.JSONField(default=dict)
     tiebreaks = models.JSONField(default=dict)
     movement = models.IntegerField(null=True, blank=True)
     prize = models.PositiveIntegerField(default=0)
+    pending = models.PositiveSmallIntegerField(
+        default=0, help_text="Duplicate boards finished at the player's table that wait for others."
+    )
 
     class Meta:
         ordering = ("tournament", "position")
@@ -303,6 +314,14 @@ class Webhook(models.Model):
     url = models.URLField(max_length=500)
     events = models.JSONField(help_text="Which events it receives.")
     secret = models.CharField(max_length=64, help_text="The HMAC-SHA256 key (shown once).")
+    previous_secret = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="The key a rotation replaced; deliveries are signed with it too until "
+        "previous_secret_expires_at.",
+    )
+    previous_secret_expires_at = models.DateTimeField(null=True, blank=True)
     is_active = models.BooleanField(default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

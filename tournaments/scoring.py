@@ -36,8 +36,9 @@ Terms:
   up), ``None`` after the first round or for a player without a previous rank.
 
 ``standings`` is a pure function of its inputs: the order of sittings and board results does
-not matter. All values are exact (``Fraction``); ``to_json`` turns them into numbers
-(``json_number``).
+not matter. All values are exact (``Fraction``); ``to_json`` turns them into text
+(``points_text``), the one form points, round points and tiebreak values take in every
+answer, export and webhook.
 """
 
 from __future__ import annotations
@@ -66,9 +67,6 @@ TABLE_RANK_POINTS: Mapping[int, tuple[int, ...]] = MappingProxyType({3: (3, 2, 1
 
 NO_COMPARISON_PERCENT = Fraction(50)
 """A duplicate board's percentage when nobody else held the same cards."""
-
-JSON_DECIMALS = 4
-"""Decimals of a non-integral value in ``to_json`` (rows keep the exact fraction)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,14 +138,14 @@ class StandingsRow:
     movement: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON; every fraction through ``json_number``."""
+        """Plain JSON; every fraction through ``points_text``."""
         return {
             "rank": self.rank,
             "player": self.player,
-            "points": json_number(self.points),
+            "points": points_text(self.points),
             "rounds": self.rounds,
-            "by_round": {str(r): json_number(p) for r, p in self.by_round.items()},
-            "tiebreaks": {name: json_number(v) for name, v in self.tiebreaks.items()},
+            "by_round": {str(r): points_text(p) for r, p in self.by_round.items()},
+            "tiebreaks": {name: points_text(v) for name, v in self.tiebreaks.items()},
             "movement": self.movement,
         }
 
@@ -176,12 +174,16 @@ class Standings:
         }
 
 
-def json_number(value: Fraction) -> int | float:
-    """A fraction as a JSON number: an ``int`` when integral (so lots draws stay exact), else a
-    float rounded to ``JSON_DECIMALS`` decimals (175/3 → 58.3333)."""
-    if value.denominator == 1:
-        return int(value)
-    return float(round(value, JSON_DECIMALS))
+POINTS_PATTERN = r"^-?[0-9]+(/[0-9]+)?$"
+"""What ``points_text`` writes, as a regular expression (for the API schema)."""
+
+
+def points_text(value: Fraction) -> str:
+    """An exact value as text, the one form of points everywhere: an integer ("3", "-120",
+    and a ``lots`` draw of 20 digits, which no JSON number would keep), else the fraction in
+    lowest terms, numerator "/" denominator ("3/2", "175/3": a percentage of thirds has no
+    exact decimal)."""
+    return str(Fraction(value))
 
 
 # --- points ------------------------------------------------------------------------------

@@ -126,9 +126,12 @@ def tournament_for_director(*, user: AnyUser, tournament_id: int) -> Tournament:
 # results and exports (never a deal; duplicate boards only once every table finished them)
 
 
-def _counted_hands(t: Tournament, table_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+def _counted_hands(
+    t: Tournament, table_ids: list[int], withheld: dict[int, int] | None = None
+) -> dict[int, list[dict[str, Any]]]:
     """Settled hands (numbered up to the round's deals) of the given tables; in duplicate,
-    only the boards every table of their round has finished."""
+    only the boards every table of their round has finished (``withheld``, when given, is
+    filled with how many finished boards of each table wait for the others)."""
     from tournaments.models import Board
 
     hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -146,6 +149,8 @@ def _counted_hands(t: Tournament, table_ids: list[int]) -> dict[int, list[dict[s
         "table_id", "number", "dealer", "result"
     ):
         if revealed is not None and (table_id, number) not in revealed:
+            if withheld is not None:
+                withheld[table_id] = withheld.get(table_id, 0) + 1
             continue
         hands[table_id].append({"number": number, "dealer": dealer, "result": result or {}})
     return hands
@@ -195,7 +200,9 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
 
 
 def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
-    """The entry's rounds: table, seat, opponents, amount there and the round's points."""
+    """The entry's rounds: table, seat, opponents, amount there (None while nothing of it
+    counts: duplicate boards all waiting for other tables), the round's points (exact text,
+    as stored) and the duplicate boards of the table still ``pending``."""
     from tournaments.models import StandingRow, TableTotals
 
     mine = list(
@@ -209,6 +216,7 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
         .first()
         or {}
     )
+    withheld: dict[int, int] = {}
     others: dict[int, list[str]] = defaultdict(list)
     for table_id, name in (
         RoundSeat.objects.filter(round_table__in=[s.round_table_id for s in mine])
@@ -232,7 +240,7 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
         }
     else:
         table_ids = [s.round_table.table_id for s in mine]
-        hands = _counted_hands(t, table_ids)
+        hands = _counted_hands(t, table_ids, withheld)
         shares: dict[tuple[int, str], int] = defaultdict(int)
         if t.scoring != Tournament.Scoring.DUPLICATE:
             for table_id, payee, amount in LedgerEntry.objects.filter(
@@ -245,6 +253,8 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
                 for h in hands[s.round_table.table_id]
             )
             + shares[(s.round_table.table_id, s.seat)]
+            if hands[s.round_table.table_id] or not withheld.get(s.round_table.table_id)
+            else None
             for s in mine
         }
     return [
@@ -255,9 +265,8 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
             "seat": s.seat,
             "opponents": others[s.round_table_id],
             "amount": amounts.get(s.round_table_id),
-            "points": None
-            if by_round.get(str(s.round.number)) is None
-            else str(by_round[str(s.round.number)]),
+            "points": by_round.get(str(s.round.number)),
+            "pending": withheld.get(s.round_table.table_id, 0),
         }
         for s in mine
     ]

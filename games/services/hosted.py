@@ -22,7 +22,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
-from games import deals, hooks, live, notify, rows
+from games import deals, hooks, live, managers, notify, rows
 from games.errors import (
     InvalidInput,
     NotYourTurn,
@@ -197,6 +197,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
                 f"Hand {last.number} is still being played.", code="hand_in_progress"
             )
         number = 1 if last is None else last.number + 1
+        managers.check_hand_limit(table.pk, number)
         pot = _pot_before(table, number)
         common = common_part(table, number, pot)
         board = deals.deck_for(table.pk, number)

@@ -1,5 +1,10 @@
 """Recorded tables: score-sheet entries settled by the engine, corrections, deletions and
 confirmations; every later hand is recomputed in the same transaction.
+
+A table an app above games limits (``games.managers``: a tournament round plays
+``deals_per_round`` hands) takes no hand beyond the limit. Hands of a closed table are
+corrected only by whoever such an app allows (a tournament's directors, while it runs); the
+close is then settled again from the corrected hands, so its settlement stays true.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
-from games import hooks, rows
+from games import hooks, managers, rows
 from games.errors import (
     InvalidInput,
     NotAllowed,
@@ -21,9 +26,10 @@ from games.errors import (
 )
 from games.models import (
     Hand,
+    LedgerEntry,
     Table,
 )
-from games.permissions import seat_of
+from games.permissions import can_write, seat_of
 from games.services.common import (
     COMMON_KEYS,
     _audit,
@@ -36,6 +42,7 @@ from games.services.common import (
     common_part,
     dealer_for,
 )
+from games.services.tables import close_pot, settlement_for
 
 
 def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[str, Any]:
@@ -107,6 +114,7 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
                 code="previous_hand_unconfirmed",
             )
         number = 1 if last is None else last.number + 1
+        managers.check_hand_limit(table.pk, number)
         pot = table.opening_pot if last is None or last.result is None else last.result["pot"]
         common = common_part(table, number, pot)
         hand = Hand(
@@ -146,11 +154,51 @@ def _recorded_hand(table: Table, number: int) -> Hand:
     return hand
 
 
+def _correctable(table: Table, user: User) -> None:
+    """Corrections (edit, delete) go where any change goes; at a closed table only for whoever
+    an app above games allows (``managers.corrects_closed``), else 409 as every closed table."""
+    if (
+        table.status == Table.Status.CLOSED
+        and can_write(user, table)
+        and managers.corrects_closed(user, table.pk)
+    ):
+        if table.mode != Table.Mode.RECORDED:
+            _writable(table, user, mode=Table.Mode.RECORDED)
+        return
+    _writable(table, user, mode=Table.Mode.RECORDED)
+
+
+def _close_again(table: Table, user: User) -> None:
+    """A closed table's hands changed: share out (or carry on) the pot as the close did
+    (``tables.table_close``, ``pot_at_close``) from the corrected hands, and store the new
+    settlement. Refused when a later sitting of the series already took the pot on."""
+    if table.status != Table.Status.CLOSED:
+        return
+    closing = table.ledger.filter(
+        hand__isnull=True, reason__in=(LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.CARRY_OUT)
+    )
+    if (
+        closing.filter(reason=LedgerEntry.Reason.CARRY_OUT).exists()
+        and Table.objects.filter(series_id=table.series_id, pk__gt=table.pk).exists()
+    ):
+        raise TableConflict(
+            "A later sitting of this series took this table's pot on; correct hands there.",
+            code="pot_carried_on",
+        )
+    closing.delete()
+    close_pot(table)
+    before = table.closing
+    table.closing = settlement_for(table)
+    table.save(update_fields=["closing"])
+    _audit(table, user, "table_close_again", before=before, after=table.closing)
+
+
 def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any]) -> Hand:
-    """Correct any recorded hand; it and every later hand are recomputed in this transaction."""
+    """Correct any recorded hand; it and every later hand are recomputed in this transaction
+    (and a closed table's close settled again)."""
     with transaction.atomic():
         table = _lock_table(table_id)
-        _writable(table, user, mode=Table.Mode.RECORDED)
+        _correctable(table, user)
         hand = _recorded_hand(table, number)
         before = _snapshot(hand)
         hand.entry = _split_entry(entry, common_part(table, number, hand.pot_before))
@@ -158,16 +206,17 @@ def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any
         _recompute_from(table, number)
         hand.refresh_from_db()
         _audit(table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand))
+        _close_again(table, user)
         hooks.hands_changed(table.pk, table.club_id)
     return hand
 
 
 def hand_delete(*, table_id: int, number: int, user: User) -> None:
     """Delete any recorded hand; later hands move up one place and are recomputed (their
-    dealers follow from the new order)."""
+    dealers follow from the new order; a closed table's close is settled again)."""
     with transaction.atomic():
         table = _lock_table(table_id)
-        _writable(table, user, mode=Table.Mode.RECORDED)
+        _correctable(table, user)
         hand = _recorded_hand(table, number)
         before = _snapshot(hand)
         hand.delete()
@@ -176,6 +225,7 @@ def hand_delete(*, table_id: int, number: int, user: User) -> None:
             later.save(update_fields=["number"])
         _recompute_from(table, number, changed=False)
         _audit(table, user, "hand_delete", hand_number=number, before=before)
+        _close_again(table, user)
         hooks.hands_changed(table.pk, table.club_id)
 
 

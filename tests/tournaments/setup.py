@@ -10,10 +10,12 @@ from typing import Any
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
+import engine
 from clubs.models import User
 from games import services as games
-from games.models import Table
+from games.models import Hand, Table
 from games.random_entries import random_entry
+from games.services import common_part
 from tests.factories import UserFactory
 from tournaments.models import Round, RoundTable, Tournament
 
@@ -122,3 +124,15 @@ def play(f: Field, number: int, rng: random.Random, deals: int | None = None) ->
             games.table_record_hand(
                 table_id=table.pk, user=f.director, entry=random_entry(table, rng, n)
             )
+
+
+def another_entry(table: Table, number: int) -> tuple[dict[str, Any], dict[str, int]]:
+    """A valid entry for hand ``number`` that settles differently from the recorded one, and
+    its delta by seat."""
+    hand = Hand.objects.get(table=table, number=number)
+    for seed in range(200):
+        entry = random_entry(table, random.Random(seed), number)
+        delta = engine.settle({**common_part(table, number, hand.pot_before), **entry})["delta"]
+        if delta != hand.result["delta"]:
+            return entry, {k: int(v) for k, v in delta.items()}
+    raise AssertionError("no different entry found")

@@ -16,7 +16,7 @@ from games.models import Hand
 from tests.tournaments.setup import make_field, play, seat
 from tournaments import services
 from tournaments.models import Board, RoundSeat, RoundTable
-from tournaments.services.standings import points_text
+from tournaments.scoring import points_text
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 DIRECTIONS = ("forehand", "middlehand", "rearhand")
@@ -141,3 +141,45 @@ def test_hosted_tables_deal_each_board_once_and_the_same_direction_gets_the_same
     assert sorted(expected["b"]) == hands_by_direction[0]["forehand"]
     boards = f.get("rounds/1/boards/", user=None)
     assert boards[0]["commitment"] == board.commitment and boards[0]["deck"] is None
+
+
+def test_it_shows_boards_waiting_for_other_tables_as_pending(settings) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(6, scoring="duplicate", deals_per_round=3, rounds_planned=1)
+    seat(f)
+    links = list(RoundTable.objects.filter(round__tournament_id=f.tournament_id).order_by("number"))
+    rng = random.Random(5)
+    from games import services as games
+    from games.random_entries import random_entry
+
+    for n in (1, 2, 3):
+        games.table_record_hand(
+            table_id=links[0].table_id, user=f.director, entry=random_entry(links[0].table, rng, n)
+        )
+    first = set(RoundSeat.objects.filter(round_table=links[0]).values_list("entry_id", flat=True))
+
+    rows = f.get("standings/", user=None)["rows"]
+
+    # nobody has played a board that counts: no round played, table 1's three boards pending
+    assert {(r["entry"], r["rounds"], r["pending"]) for r in rows} == {
+        (r["entry"], 0, 3 if r["entry"] in first else 0) for r in rows
+    }
+    assert all(r["by_round"] == {} for r in rows)
+    mine = f.get(f"entries/{min(first)}/results/", user=None)["rounds"]
+    assert [(r["amount"], r["points"], r["pending"]) for r in mine] == [(None, None, 3)]
+    page = f.api(None).get(f.url + "standings/print/").content.decode()
+    assert "3 boards pending" in page
+    csv_rows = f.api(None).get(f.url + "export/standings.csv").content.decode().splitlines()
+    assert csv_rows[0].endswith(",pending")
+
+    # table 2 finishes board 1: it counts for everyone, boards 2 and 3 still wait
+    games.table_record_hand(
+        table_id=links[1].table_id, user=f.director, entry=random_entry(links[1].table, rng, 1)
+    )
+    rows = f.get("standings/", user=None)["rows"]
+    assert {(r["entry"], r["rounds"], r["pending"]) for r in rows} == {
+        (r["entry"], 1, 2 if r["entry"] in first else 0) for r in rows
+    }
+    mine = f.get(f"entries/{min(first)}/results/", user=None)["rounds"]
+    assert mine[0]["amount"] is not None and mine[0]["points"] is not None
+    assert mine[0]["pending"] == 2

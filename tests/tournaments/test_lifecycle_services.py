@@ -19,7 +19,7 @@ from tests.factories import UserFactory
 from tests.tournaments.setup import RULES, client_for
 from tournaments import services
 from tournaments.models import Entry, RoundSeat, Tournament
-from tournaments.services.standings import points_text
+from tournaments.scoring import points_text
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -20,9 +20,9 @@ from tournaments.scoring import (
     Sitting,
     Standings,
     board_scores,
-    json_number,
     lots_draw,
     movement,
+    points_text,
     standings,
     table_rank_points,
 )
@@ -203,9 +203,9 @@ def test_it_scores_a_twelve_player_duplicate_round_by_hand() -> None:
     assert result.to_json()["rows"][2] == {
         "rank": 3,
         "player": 6,
-        "points": 58.3333,
+        "points": "175/3",
         "rounds": 1,
-        "by_round": {"1": 58.3333},
+        "by_round": {"1": "175/3"},
         "tiebreaks": {},
         "movement": None,
     }
@@ -377,8 +377,17 @@ def test_it_has_no_movement_for_a_player_new_in_the_last_round() -> None:
     assert standings(sittings, scoring="balance").row("dora").movement is None
 
 
-def test_it_rounds_fractions_for_json() -> None:
-    assert (json_number(F(7, 2)), json_number(F(200, 3)), json_number(F(-4))) == (3.5, 66.6667, -4)
+def test_it_writes_every_value_exactly_in_one_form() -> None:
+    assert [points_text(v) for v in (F(7, 2), F(200, 3), F(-4), F(0), F(-3, 6))] == [
+        "7/2",
+        "200/3",
+        "-4",
+        "0",
+        "-1/2",
+    ]
+    row = standings([sit(1, 1, anna=1, bert=1, carl=-2)], scoring="table_rank").row("anna")
+    assert row.to_json()["points"] == "5/2"
+    assert row.to_json()["by_round"] == {"1": "5/2"}
 
 
 # --- invariants ----------------------------------------------------------------------------

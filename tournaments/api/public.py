@@ -78,15 +78,23 @@ def _headers(answer: HttpResponse, t: Tournament, etag: str) -> HttpResponse:
     return answer
 
 
-def conditional(
-    request: Request, t: Tournament, part: str, build: Callable[[], Any]
+def conditional_response(
+    request: Request | HttpRequest, t: Tournament, part: str, build: Callable[[], HttpResponse]
 ) -> HttpResponse:
-    """A 304 when the client's copy is current, else ``build()`` as JSON; both with the
-    ETag and Last-Modified of the tournament's state."""
+    """A 304 when the client's copy is current, else the answer ``build()`` makes (JSON, CSV
+    or HTML); both with the ETag and Last-Modified of the tournament's state. ``part`` names
+    the answer (and anything else it depends on, such as its query) within the ETag."""
     etag = _etag(t, part)
     if not_modified(request, t, etag):
         return _headers(HttpResponse(status=status.HTTP_304_NOT_MODIFIED), t, etag)
-    return _headers(Response(build()), t, etag)
+    return _headers(build(), t, etag)
+
+
+def conditional(
+    request: Request, t: Tournament, part: str, build: Callable[[], Any]
+) -> HttpResponse:
+    """:func:`conditional_response` for a JSON answer: ``build()`` gives its data."""
+    return conditional_response(request, t, part, lambda: Response(build()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +105,8 @@ _LOCK = threading.Lock()
 CACHE_SIZE = 256
 _ROWS_SQL = (
     "SELECT position, rank, entry_id, user_id, name, points, rounds, by_round, tiebreaks, "
-    "movement, prize FROM tournaments_standingrow WHERE tournament_id = %s ORDER BY position"
+    "movement, prize, pending FROM tournaments_standingrow WHERE tournament_id = %s "
+    "ORDER BY position"
 )
 
 
@@ -178,16 +187,17 @@ class StandingsView(APIView):
                             "entry": 6,
                             "user": 7,
                             "name": "franz",
-                            "points": "3",
+                            "points": "5/2",
                             "rounds": 1,
-                            "by_round": {"1": 3},
+                            "by_round": {"1": "5/2"},
                             "tiebreaks": {
-                                "declarer_wins": 1,
-                                "best_round": 3,
-                                "lots": 10908390569847560401,
+                                "declarer_wins": "1",
+                                "best_round": "5/2",
+                                "lots": "10908390569847560401",
                             },
                             "movement": None,
                             "prize": 0,
+                            "pending": 0,
                         }
                     ],
                 },
@@ -357,17 +367,25 @@ class StandingsExportView(APIView):
     @extend_schema(
         summary="Export the standings",
         description="`csv`: one row per player (position, rank, name, points, rounds, each "
-        "tiebreak, movement, prize); `json`: the standings answer.",
-        parameters=[TOURNAMENT_ID, FORMAT],
+        "tiebreak, movement, prize, pending boards), values exact as in the standings; "
+        "`json`: the standings answer. Conditional like the standings.",
+        parameters=[TOURNAMENT_ID, FORMAT, *conditional_headers(by_date=True)],
         responses={
             (200, "text/csv"): CSV_RESPONSE,
             (200, "application/json"): TournamentStandingsSerializer,
+            304: NOT_MODIFIED,
             **READ_ERRORS,
         },
     )
     def get(self, request: Request, tournament_id: int, export_format: str) -> HttpResponse:
         t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
         _check_format(export_format)
+        return conditional_response(
+            request, t, f"standings.{export_format}", lambda: self.export(t, export_format)
+        )
+
+    @staticmethod
+    def export(t: Tournament, export_format: str) -> HttpResponse:
         if export_format == "json":
             answer = HttpResponse(standings_body(t), content_type="application/json")
             answer["Content-Disposition"] = f'attachment; filename="{t.slug}-standings.json"'
@@ -383,6 +401,7 @@ class StandingsExportView(APIView):
             *t.tiebreaks,
             "movement",
             "prize",
+            "pending",
         ]
         body = [header] + [
             [
@@ -395,6 +414,7 @@ class StandingsExportView(APIView):
                 *[r["tiebreaks"].get(name, "") for name in t.tiebreaks],
                 "" if r["movement"] is None else r["movement"],
                 r["prize"],
+                r["pending"],
             ]
             for r in rows
         ]
@@ -409,17 +429,25 @@ class HandsExportView(APIView):
         description="Every settled hand of every round: round, table, hand, dealer, players "
         "by seat, declarer, game, made and each seat's amount (`hand-record.md` result "
         "fields). Never a deal: hosted deals are read at the table once the rules reveal them; "
-        "duplicate boards appear once every table finished them.",
-        parameters=[TOURNAMENT_ID, FORMAT],
+        "duplicate boards appear once every table finished them. Conditional like the "
+        "standings.",
+        parameters=[TOURNAMENT_ID, FORMAT, *conditional_headers(by_date=True)],
         responses={
             (200, "text/csv"): CSV_RESPONSE,
             (200, "application/json"): OpenApiTypes.OBJECT,
+            304: NOT_MODIFIED,
             **READ_ERRORS,
         },
     )
     def get(self, request: Request, tournament_id: int, export_format: str) -> HttpResponse:
         t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
         _check_format(export_format)
+        return conditional_response(
+            request, t, f"hands.{export_format}", lambda: self.export(t, export_format)
+        )
+
+    @staticmethod
+    def export(t: Tournament, export_format: str) -> HttpResponse:
         hands = hands_export(t)
         if export_format == "json":
             answer = HttpResponse(
@@ -467,12 +495,17 @@ class PrintView(APIView):
 
     @extend_schema(
         summary="Printable standings",
-        description="One HTML page for the venue's wall, readable on a phone and on paper.",
-        parameters=[TOURNAMENT_ID],
-        responses={(200, "text/html"): OpenApiTypes.STR, **READ_ERRORS},
+        description="One HTML page for the venue's wall, readable on a phone and on paper. "
+        "Conditional like the standings.",
+        parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
+        responses={(200, "text/html"): OpenApiTypes.STR, 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        return conditional_response(request, t, "print", lambda: self.page(request, t))
+
+    @staticmethod
+    def page(request: Request, t: Tournament) -> HttpResponse:
         rows = standings_rows(t)
         rounds = sorted({int(r) for row in rows for r in row["by_round"]})
         shown = [name for name in t.tiebreaks if name != "lots"]  # a draw says nothing on paper

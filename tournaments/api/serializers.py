@@ -8,9 +8,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.api.fields import JSONObjectField
+from config.api.fields import MAX_ID, JSONObjectField
 from games.api.serializers import RulesField
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
+from tournaments.scoring import POINTS_PATTERN
 
 
 def lots_commitment(seed: int) -> str:
@@ -18,6 +19,10 @@ def lots_commitment(seed: int) -> str:
     return hashlib.sha256(f"lots:{seed}".encode()).hexdigest()
 
 
+#: Bounds of a tournament's format: far above any real tournament, within their columns.
+MAX_CAPACITY = 10_000
+MAX_ROUNDS = 100
+MAX_DEALS_PER_ROUND = 1_000
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
 
 
@@ -102,7 +107,7 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
 
     name = serializers.CharField(max_length=150)
     slug = serializers.SlugField(max_length=80, required=False)
-    club = serializers.IntegerField(required=False, allow_null=True)
+    club = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     description = serializers.CharField(required=False, allow_blank=True)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     timezone = serializers.CharField(max_length=64, required=False)
@@ -111,14 +116,18 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
     is_public = serializers.BooleanField(required=False)
     rules = RulesField(required=False, help_text=RULES_HELP)
     real_money = serializers.BooleanField(required=False)
-    rounds_planned = serializers.IntegerField(min_value=1, required=False)
-    deals_per_round = serializers.IntegerField(min_value=1, required=False)
+    rounds_planned = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
+    deals_per_round = serializers.IntegerField(
+        min_value=1, max_value=MAX_DEALS_PER_ROUND, required=False
+    )
     seating = serializers.ChoiceField(Tournament.Seating.choices, required=False)
     scoring = serializers.ChoiceField(Tournament.Scoring.choices, required=False)
     results = serializers.ChoiceField(Tournament.Results.choices, required=False)
     tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
     lots_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
-    capacity = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    capacity = serializers.IntegerField(
+        min_value=1, max_value=MAX_CAPACITY, required=False, allow_null=True
+    )
     entry_deadline = serializers.DateTimeField(required=False, allow_null=True)
     prizes = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False)
 
@@ -137,7 +146,9 @@ class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class DirectorInputSerializer(serializers.Serializer[dict[str, Any]]):
-    user = serializers.IntegerField(help_text="The user to add as a director.")
+    user = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The user to add as a director."
+    )
 
 
 class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
@@ -174,7 +185,7 @@ class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
     substitute), checked in unless ``checked_in`` is false; while the tournament runs this is
     a late entry, playing from the next round."""
 
-    user = serializers.IntegerField(required=False)
+    user = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     name = serializers.CharField(max_length=150, required=False, allow_blank=True)
     checked_in = serializers.BooleanField(required=False, default=True)
 
@@ -289,20 +300,36 @@ class BoardSerializer(serializers.ModelSerializer[Board]):
         return board.salt if board.revealed_at else None
 
 
-@extend_schema_field({"type": "object", "additionalProperties": {"type": "number"}})
-class NumbersByName(serializers.JSONField):
-    """A JSON object of numbers (points by round, tiebreak values by name)."""
+EXACT_HELP = (
+    'exact, as text: an integer ("3", "-120") or a fraction in lowest terms ("7/2", "175/3")'
+)
+EXACT = {"type": "string", "pattern": POINTS_PATTERN, "example": "175/3"}
+
+
+@extend_schema_field(EXACT)
+class ExactField(serializers.CharField):
+    """An exact value as text (``tournaments.scoring.points_text``)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": EXACT})
+class ExactByName(serializers.JSONField):
+    """A JSON object of exact values as text (points by round, tiebreak values by name)."""
 
 
 class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
     entry = serializers.IntegerField(source="entry_id")
     user = serializers.IntegerField(source="user_id", allow_null=True)
-    by_round = NumbersByName(read_only=True, help_text="Points by round number.")
-    tiebreaks = NumbersByName(
+    points = ExactField(read_only=True, help_text=f"Points, {EXACT_HELP}.")
+    by_round = ExactByName(read_only=True, help_text=f"Points by round number, {EXACT_HELP}.")
+    tiebreaks = ExactByName(
         read_only=True,
-        help_text="Each tiebreak's value by name. `lots` is an unsigned 64-bit integer (the "
-        "verifiable draw of docs/tournaments.md): parse it as a big integer, JavaScript "
-        "numbers lose its last digits.",
+        help_text=f"Each tiebreak's value by name, {EXACT_HELP}. `lots` is an unsigned 64-bit "
+        "integer (the verifiable draw of docs/tournaments.md): parse it as a big integer.",
+    )
+    pending = serializers.IntegerField(
+        read_only=True,
+        help_text="Duplicate boards finished at the player's table that wait for the other "
+        "tables: they count (in points, rounds and by_round) once every table finished them.",
     )
 
     class Meta:
@@ -319,6 +346,7 @@ class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
             "tiebreaks",
             "movement",
             "prize",
+            "pending",
         )
         read_only_fields = fields
 
@@ -343,14 +371,23 @@ class ResultRoundSerializer(serializers.Serializer[dict[str, Any]]):
     games_table = serializers.IntegerField()
     seat = serializers.CharField()
     opponents = serializers.ListField(child=serializers.CharField())
-    amount = serializers.IntegerField(allow_null=True)
-    points = serializers.CharField(allow_null=True)
+    amount = serializers.IntegerField(
+        allow_null=True,
+        help_text="Won at the table (minor units, or points); null while nothing of it counts "
+        "yet (offline totals unconfirmed, duplicate boards all pending).",
+    )
+    points = ExactField(
+        allow_null=True, help_text=f"The round's points, {EXACT_HELP}; null until it counts."
+    )
+    pending = serializers.IntegerField(
+        help_text="Duplicate boards finished at this table that wait for the other tables."
+    )
 
 
 class PlayerResultsSerializer(serializers.Serializer[dict[str, Any]]):
     entry = EntrySerializer()
     rank = serializers.IntegerField(allow_null=True)
-    points = serializers.CharField(allow_null=True)
+    points = ExactField(allow_null=True, help_text=f"Points now, {EXACT_HELP}.")
     rounds = ResultRoundSerializer(many=True)
 
 

@@ -9,6 +9,7 @@ again under the tournament's row lock) and serialize the answer.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -323,12 +324,25 @@ class EntryListView(generics.ListAPIView[Entry]):
     @extend_schema(
         summary="A tournament's entries",
         description="In order of entry; filter by `status` (the waitlist is "
-        "`status=waitlisted`, in its order).",
-        parameters=[TOURNAMENT_ID],
-        responses={200: EntrySerializer(many=True), **READ_ERRORS},
+        "`status=waitlisted`, in its order). Conditional like the tournament.",
+        parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
+        responses={
+            200: EntrySerializer(many=True),
+            304: OpenApiResponse(description="Not modified since the ETag or date sent."),
+            **READ_ERRORS,
+        },
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]
+        from tournaments.api.public import conditional_response
+
+        t = _tournament(request, self.kwargs["tournament_id"])
+        query = sorted((k, v) for k, vs in request.query_params.lists() for v in vs)
+        return conditional_response(
+            request,
+            t,
+            f"entries-{hashlib.sha256(repr(query).encode()).hexdigest()[:16]}",
+            lambda: super(EntryListView, self).get(request, *args, **kwargs),
+        )
 
     @extend_schema(
         summary="Enter, or add a player",

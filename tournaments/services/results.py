@@ -5,7 +5,9 @@ the table's players, and by directors, who manage every table of their tournamen
 audits each one). When a table's hands change, games tells us (:func:`on_hands_changed`,
 registered in ``TournamentsConfig.ready``) and the worker (:func:`table_hands_changed`) asks
 for new standings, reveals the duplicate boards every table has finished, and tells the
-webhooks.
+webhooks once per change of the table's result (its counted hands, or its confirmed totals):
+a hand entered that waits for confirmation, a table closed, a confirmation repeated or a task
+run twice changes nothing and sends nothing.
 
 Offline tables enter their totals: any player at the table (or a director) enters every
 seat's total; each player confirms the version they saw; when all have, the totals count.
@@ -14,6 +16,8 @@ A director's entry or correction counts at once and is audited with the values b
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -135,6 +139,21 @@ def totals_confirm(*, user: User, round_table: RoundTable, version: int) -> Tabl
     return row
 
 
+def _changed(link: RoundTable, result: Any) -> bool:
+    """Whether ``result`` differs from the one last reported for the table (``result_entered``
+    goes out once per change, not once per command or task that looked at it); if so, it is
+    recorded as reported, with the next ``revision``. Call it with the table's row locked."""
+    digest = hashlib.sha256(
+        json.dumps(result, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    if digest == link.reported:
+        return False
+    link.reported = digest
+    link.revision += 1
+    link.save(update_fields=["reported", "revision"])
+    return True
+
+
 def _confirmed_check(t: Tournament, link: RoundTable, row: TableTotals) -> None:
     from tournaments import webhooks
 
@@ -144,11 +163,17 @@ def _confirmed_check(t: Tournament, link: RoundTable, row: TableTotals) -> None:
         row.save(update_fields=["confirmed", "updated_at"])
     if row.confirmed:
         request_standings(t.pk)
-        webhooks.emit(
-            tournament_id=t.pk,
-            event="result_entered",
-            data={"round": link.round.number, "table": link.number, "totals": row.amounts},
-        )
+        if _changed(link, {"amounts": row.amounts, "declarer_wins": row.declarer_wins}):
+            webhooks.emit(
+                tournament_id=t.pk,
+                event="result_entered",
+                data={
+                    "round": link.round.number,
+                    "table": link.number,
+                    "revision": link.revision,
+                    "totals": row.amounts,
+                },
+            )
     common.touch(t.pk)
     live.tournament_changed(t.pk, "result_entered", round=link.round.number, table=link.number)
 
@@ -170,19 +195,36 @@ def table_hands_changed(*, table_id: int) -> None:
     """The worker's part: new standings (coalesced), boards revealed, webhooks told."""
     from tournaments import webhooks
 
-    link = RoundTable.objects.select_related("round__tournament").filter(table_id=table_id).first()
-    if link is None:
-        return
-    t = link.round.tournament
     with transaction.atomic():
+        link = (
+            RoundTable.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .filter(table_id=table_id)
+            .first()
+        )
+        if link is None:
+            return
+        t = link.round.tournament
         request_standings(t.pk)
         reveal_boards(link.round)
-        done = Hand.objects.filter(table_id=table_id, status=Hand.Status.DONE).count()
-        webhooks.emit(
-            tournament_id=t.pk,
-            event="result_entered",
-            data={"round": link.round.number, "table": link.number, "hands_done": done},
+        hands = list(
+            Hand.objects.filter(
+                table_id=table_id, status=Hand.Status.DONE, number__lte=t.deals_per_round
+            )
+            .order_by("number")
+            .values_list("number", "result")
         )
+        if _changed(link, hands):
+            webhooks.emit(
+                tournament_id=t.pk,
+                event="result_entered",
+                data={
+                    "round": link.round.number,
+                    "table": link.number,
+                    "revision": link.revision,
+                    "hands_done": len(hands),
+                },
+            )
         common.touch(t.pk)
         live.tournament_changed(t.pk, "result_entered", round=link.round.number, table=link.number)
 

@@ -10,13 +10,14 @@ What counts: rounds seated, played or closed; at a table, the settled hands numb
 ``deals_per_round`` (hand deltas) and, once the table is closed, the pot shared out at close;
 offline tables count once their totals are confirmed. In duplicate scoring a board counts only
 when every table of its round has finished it (the same moment its deal is revealed), so a
-standings page never tells a table how a board it has yet to play went elsewhere.
+standings page never tells a table how a board it has yet to play went elsewhere; until one
+of its boards counts, a table's round is not played (its players' rows say how many boards
+are ``pending`` instead of showing the round with no points).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
@@ -44,10 +45,13 @@ COUNTED = (Round.Status.SEATED, Round.Status.PLAYING, Round.Status.CLOSED)
 
 
 def inputs(
-    t: Tournament,
+    t: Tournament, *, pending: dict[int, int] | None = None
 ) -> tuple[list[scoring.Sitting], list[scoring.BoardResult], list[int]]:
     """Every counted table as a sitting (entry ids as players), the duplicate board results,
-    and every entry that plays or played."""
+    and every entry that plays or played. In duplicate, a table counts once one of its boards
+    does (until then its players have not played that round, they wait for it); ``pending``,
+    when given, is filled with each entry's boards finished at their table that wait for
+    other tables."""
     links = list(
         RoundTable.objects.filter(round__tournament=t, round__status__in=COUNTED)
         .select_related("round")
@@ -124,9 +128,14 @@ def inputs(
         keys = list(by_seat)
         amounts = dict.fromkeys(by_seat.values(), 0)
         wins = dict.fromkeys(by_seat.values(), 0)
+        counted = 0
         for number, dealer, delta, declarer, made in hands[link.table_id]:
             if duplicate and number not in finished.get(link.round_id, set()):
+                if pending is not None:
+                    for entry in by_seat.values():
+                        pending[entry] = pending.get(entry, 0) + 1
                 continue
+            counted += 1
             for seat, amount in (delta or {}).items():
                 if seat in by_seat:
                     amounts[by_seat[seat]] += int(amount)
@@ -145,6 +154,8 @@ def inputs(
                             amount=int((delta or {}).get(seat, 0)),
                         )
                     )
+        if duplicate and not counted:
+            continue
         for seat, amount in splits[link.table_id].items():
             if seat in by_seat:
                 amounts[by_seat[seat]] += amount
@@ -199,14 +210,12 @@ def rank(
     )
 
 
-def points_text(value: Fraction) -> str:
-    """Exact points as text: an integer, or a decimal with 4 places."""
-    number = scoring.json_number(value)
-    return str(number) if isinstance(number, int) else f"{number:.4f}"
-
-
-def store(t: Tournament, table: scoring.Standings) -> None:
-    """Replace the stored rows with ``table`` (prizes once the tournament is finished)."""
+def store(
+    t: Tournament, table: scoring.Standings, *, pending: dict[int, int] | None = None
+) -> None:
+    """Replace the stored rows with ``table`` (prizes once the tournament is finished;
+    ``pending``: each entry's duplicate boards waiting for other tables)."""
+    pending = pending or {}
     entries = {e.pk: e for e in Entry.objects.filter(tournament=t)}
     won: dict[Any, int] = {}
     if t.status == Tournament.Status.FINISHED and t.prizes:
@@ -224,12 +233,13 @@ def store(t: Tournament, table: scoring.Standings) -> None:
                 user_id=entry.user_id,
                 position=position,
                 rank=row.rank,
-                points=points_text(row.points),
+                points=data["points"],
                 rounds=row.rounds,
                 by_round=data["by_round"],
                 tiebreaks=data["tiebreaks"],
                 movement=row.movement,
                 prize=won.get(row.player, 0),
+                pending=pending.get(int(row.player), 0),
             )
         )
     StandingRow.objects.bulk_create(rows)
@@ -251,7 +261,8 @@ def tournament_recompute(*, tournament_id: int, version: int | None = None) -> b
         ):
             return False
         target = t.requested_version
-        store(t, compute(t))
+        waiting: dict[int, int] = {}
+        store(t, rank(t, *inputs(t, pending=waiting)), pending=waiting)
         t.computed_version = target
         t.computed_at = timezone.now()
         t.computations += 1
