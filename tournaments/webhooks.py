@@ -10,8 +10,13 @@ same delivery (same id, same body) again with a fresh allowance of tries.
 
 The tournament services call :func:`emit` inside their transaction; the sends start after the
 commit. The body is the envelope ``{"id", "event", "tournament", "created_at", "data"}``
-serialised compactly with sorted keys; ``X-Preference-Signature`` is ``sha256=`` and the hex
-HMAC-SHA256 of exactly those bytes under the webhook's secret (see :func:`sign`).
+serialised compactly with sorted keys. ``Preference-Signature`` is
+``t=<unix seconds>,v1=<hex>``: the HMAC-SHA256 of ``"<t>." + body`` under the webhook's secret,
+so a receiver can refuse an old (replayed) request (see :func:`sign`). After a director rotates
+the secret (:func:`webhook_rotate_secret`) the old one stays valid for
+``WEBHOOK_SECRET_OVERLAP_HOURS``: the header then carries one ``v1=`` per valid secret, the
+newest first. ``X-Preference-Signature`` (``sha256=`` and the HMAC of the body alone, newest
+secret) is kept for receivers written before the timestamp; it does not stop replays.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -46,7 +52,12 @@ from tournaments.permissions import is_director
 #: subscribed to.
 PING = "ping"
 USER_AGENT = "preference-webhooks/1"
+SIGNATURE_HEADER = "Preference-Signature"
+LEGACY_SIGNATURE_HEADER = "X-Preference-Signature"
 SIGNATURE_PREFIX = "sha256="
+#: How old a signature's timestamp may be, in seconds, for :func:`verify` (the receiver's
+#: choice; ``docs/webhooks.md`` suggests five minutes).
+SIGNATURE_TOLERANCE_SECONDS = 300
 URL_SCHEMES = ("http", "https")
 ERROR_LENGTH = 500
 CHANGEABLE = ("url", "events", "is_active")
@@ -61,21 +72,62 @@ def body_bytes(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
-def sign(secret: str, body: bytes) -> str:
-    """The ``X-Preference-Signature`` value of ``body``: ``sha256=`` and the lowercase hex
-    HMAC-SHA256 of the raw request body, keyed with the webhook's secret as UTF-8 bytes (the
-    64-character string shown once when the webhook was created, not its hex decoding).
-
-    A receiver computes this over the body exactly as received (before parsing it) and
-    compares with :func:`hmac.compare_digest`; ``docs/webhooks.md`` has the snippet."""
-    digest = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
-    return SIGNATURE_PREFIX + digest
+def _hmac(secret: str, message: bytes) -> str:
+    return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
 
 
-def verify(secret: str, body: bytes, signature: str) -> bool:
-    """Whether ``signature`` (the header's value) is :func:`sign` of ``body``, compared in
-    constant time."""
-    return hmac.compare_digest(sign(secret, body), signature)
+def sign(secrets: Sequence[str], body: bytes, timestamp: int) -> str:
+    """The ``Preference-Signature`` value of ``body`` sent at ``timestamp`` (Unix seconds):
+    ``t=<timestamp>`` and, for each secret, ``v1=`` and the lowercase hex HMAC-SHA256 of
+    ``b"<timestamp>." + body``, keyed with the secret as UTF-8 bytes (the 64-character string
+    shown once, not its hex decoding), comma-separated, e.g. ``t=1773410709,v1=5d1f…``.
+
+    A receiver computes this over the body exactly as received (before parsing it), accepts
+    the request if any ``v1`` matches in constant time and ``t`` is recent
+    (:func:`verify`; ``docs/webhooks.md`` has the snippet)."""
+    signed = str(int(timestamp)).encode("ascii") + b"." + body
+    parts = [f"t={int(timestamp)}", *(f"v1={_hmac(secret, signed)}" for secret in secrets)]
+    return ",".join(parts)
+
+
+def sign_legacy(secret: str, body: bytes) -> str:
+    """The deprecated ``X-Preference-Signature`` value: ``sha256=`` and the hex HMAC-SHA256
+    of the body alone (no timestamp, so it cannot tell a replay from the first send)."""
+    return SIGNATURE_PREFIX + _hmac(secret, body)
+
+
+def verify(
+    secret: str,
+    body: bytes,
+    header: str,
+    *,
+    now: float,
+    tolerance: int = SIGNATURE_TOLERANCE_SECONDS,
+) -> bool:
+    """What a receiver checks: ``header`` (a ``Preference-Signature`` value) has a timestamp
+    at most ``tolerance`` seconds away from ``now`` (Unix seconds) and a ``v1`` that is the
+    HMAC of ``"<t>." + body`` under ``secret``, compared in constant time."""
+    timestamp, signatures = None, []
+    for part in header.split(","):
+        key, _, value = part.strip().partition("=")
+        if key == "t" and value.isdigit():
+            timestamp = int(value)
+        elif key == "v1":
+            signatures.append(value)
+    if timestamp is None or abs(now - timestamp) > tolerance:
+        return False
+    expected = _hmac(secret, str(timestamp).encode("ascii") + b"." + body)
+    return any(hmac.compare_digest(expected, given) for given in signatures)
+
+
+def signing_secrets(webhook: Webhook, now: datetime) -> list[str]:
+    """The secrets a delivery sent at ``now`` is signed with: the webhook's secret, then the
+    one a rotation replaced while its overlap lasts."""
+    out = [webhook.secret]
+    expires = webhook.previous_secret_expires_at
+    if webhook.previous_secret and expires is not None and now < expires:
+        out.append(webhook.previous_secret)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,6 +277,31 @@ def webhook_update(*, user: User, webhook: Webhook, **changes: Any) -> Webhook:
     return locked
 
 
+def webhook_rotate_secret(*, user: User, webhook: Webhook, now: datetime | None = None) -> Webhook:
+    """Give the webhook a new random secret, which only this answer shows. The secret it
+    replaces stays valid for ``WEBHOOK_SECRET_OVERLAP_HOURS`` from ``now``: until then every
+    delivery is signed with both (two ``v1=`` in ``Preference-Signature``), so the receiver can
+    switch to the new secret whenever it likes in that window. Rotating again within the
+    window drops the older one at once (only the secret being replaced overlaps)."""
+    _require_director(user, webhook.tournament)
+    now = now or timezone.now()
+    overlap = timedelta(hours=float(settings.WEBHOOK_SECRET_OVERLAP_HOURS))
+    with transaction.atomic():
+        locked = Webhook.objects.select_for_update().get(pk=webhook.pk)
+        locked.previous_secret = locked.secret
+        locked.previous_secret_expires_at = now + overlap
+        locked.secret = secrets.token_hex(32)
+        locked.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
+        _log(
+            locked.tournament_id,
+            user,
+            "webhook_rotate_secret",
+            webhook=locked.pk,
+            previous_valid_until=locked.previous_secret_expires_at.isoformat(),
+        )
+    return locked
+
+
 def webhook_delete(*, user: User, webhook: Webhook) -> None:
     """Remove a webhook with its deliveries and their attempts."""
     _require_director(user, webhook.tournament)
@@ -364,12 +441,14 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, s
         return None, f"{type(e).__name__}: {e}"
 
 
-def deliver(*, delivery_id: str) -> bool:
+def deliver(*, delivery_id: str, now: datetime | None = None) -> bool:
     """Try a pending delivery once: POST its body, signed, and record the attempt. Answers
     whether it is delivered (any 2xx); otherwise the caller retries later. The
     ``WEBHOOK_MAX_ATTEMPTS``-th failed try since it was created (or replayed) makes it
     ``failed``. Safe to run twice: a delivered or failed delivery is not sent again, and the
-    row lock keeps two runs from sending at once."""
+    row lock keeps two runs from sending at once. ``now`` (the clock, injectable) dates the
+    signature and decides whether a rotated-out secret still signs."""
+    now = now or timezone.now()
     with transaction.atomic():
         delivery = (
             Delivery.objects.select_for_update(of=("self",))
@@ -392,7 +471,8 @@ def deliver(*, delivery_id: str) -> bool:
             "User-Agent": USER_AGENT,
             "X-Preference-Event": delivery.event,
             "X-Preference-Delivery": str(delivery.pk),
-            "X-Preference-Signature": sign(webhook.secret, body),
+            SIGNATURE_HEADER: sign(signing_secrets(webhook, now), body, int(now.timestamp())),
+            LEGACY_SIGNATURE_HEADER: sign_legacy(webhook.secret, body),
         }
         started = time.monotonic()
         status_code, error = _post(webhook.url, body, headers)

@@ -32,7 +32,6 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import generics, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -43,10 +42,14 @@ from clubs.models import Attendance, CalendarFeed, Club, Evening, EveningSeries,
 from clubs.selectors import evenings as selectors_evenings
 from clubs.services import evenings as services
 from config.api.callers import caller, signed_in
+from config.api.fields import MAX_ID
+from config.api.parsers import StrictJSONParser
 from config.api.schema import ApiAutoSchema, ErrorSerializer
 from games.api.serializers import RulesField, RulesSerializer
 
 UTC = ZoneInfo("UTC")
+#: The most places an evening can have: far above any club room, within the column.
+MAX_CAPACITY = 1_000
 CONFLICT = OpenApiResponse(
     ErrorSerializer,
     description="evening_cancelled or evening_closed: the evening no longer changes.",
@@ -190,7 +193,11 @@ class EveningInputSerializer(serializers.Serializer[dict[str, Any]]):
     ends_at = LocalDateTimeField(help_text="After starts_at.")
     place = serializers.CharField(max_length=200, allow_blank=True, default="")
     capacity = serializers.IntegerField(
-        min_value=1, allow_null=True, default=None, help_text="Places; null: unlimited."
+        min_value=1,
+        max_value=MAX_CAPACITY,
+        allow_null=True,
+        default=None,
+        help_text="Places; null: unlimited.",
     )
     notes = serializers.CharField(allow_blank=True, default="")
     rules = RulesField(
@@ -365,7 +372,11 @@ class EveningSeriesCreateSerializer(serializers.Serializer[dict[str, Any]]):
     )
     place = serializers.CharField(max_length=200, allow_blank=True, default="")
     capacity = serializers.IntegerField(
-        min_value=1, allow_null=True, default=None, help_text="Places; null: unlimited."
+        min_value=1,
+        max_value=MAX_CAPACITY,
+        allow_null=True,
+        default=None,
+        help_text="Places; null: unlimited.",
     )
     notes = serializers.CharField(allow_blank=True, default="")
 
@@ -376,7 +387,9 @@ class EveningSeriesUpdateSerializer(serializers.Serializer[dict[str, Any]]):
 
     title = serializers.CharField(max_length=150, required=False)
     place = serializers.CharField(max_length=200, allow_blank=True, required=False)
-    capacity = serializers.IntegerField(min_value=1, allow_null=True, required=False)
+    capacity = serializers.IntegerField(
+        min_value=1, max_value=MAX_CAPACITY, allow_null=True, required=False
+    )
     notes = serializers.CharField(allow_blank=True, required=False)
     rrule = serializers.CharField(max_length=500, required=False, help_text="Fixed.")
     first_start = LocalDateTimeField(required=False, help_text="Fixed.")
@@ -462,8 +475,8 @@ class AttendanceFilter(filters.FilterSet):
 class CheckInSerializer(serializers.Serializer[dict[str, Any]]):
     """Who to check in: nothing for yourself, or one of user_id, guest_id, guest_name."""
 
-    user_id = serializers.IntegerField(required=False)
-    guest_id = serializers.IntegerField(required=False)
+    user_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    guest_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     guest_name = serializers.CharField(max_length=150, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -475,11 +488,15 @@ class CheckInSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class CheckInUserSerializer(serializers.Serializer[dict[str, Any]]):
-    user_id = serializers.IntegerField(help_text="A member (yourself, or anyone for scorers).")
+    user_id = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="A member (yourself, or anyone for scorers)."
+    )
 
 
 class CheckInGuestSerializer(serializers.Serializer[dict[str, Any]]):
-    guest_id = serializers.IntegerField(help_text="A guest of the club.")
+    guest_id = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="A guest of the club."
+    )
 
 
 class CheckInNewGuestSerializer(serializers.Serializer[dict[str, Any]]):
@@ -605,7 +622,7 @@ class EveningListView(ClubScopedView, generics.ListAPIView[Evening]):
     filterset_class = EveningFilter
     filter_backends = [ClubFilterBackend]
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Evening.objects.none()
 
     def get_queryset(self) -> QuerySet[Evening]:
@@ -647,7 +664,7 @@ class EveningDetailView(ClubScopedView):
 
     serializer_class = EveningSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Evening.objects.none()
 
     @extend_schema(summary="An evening", responses={200: EveningSerializer})
@@ -703,7 +720,7 @@ class SeriesListView(ClubScopedView, generics.ListAPIView[EveningSeries]):
 
     serializer_class = EveningSeriesSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = EveningSeries.objects.none()
 
     def get_queryset(self) -> QuerySet[EveningSeries]:
@@ -739,7 +756,7 @@ class SeriesDetailView(ClubScopedView):
 
     serializer_class = EveningSeriesSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = EveningSeries.objects.none()
 
     def series(self, club: Club) -> EveningSeries:
@@ -792,7 +809,7 @@ class AttendanceView(ClubScopedView):
     """The caller's own answer for an evening."""
 
     serializer_class = AttendanceSerializer
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Attendance.objects.none()
 
     @extend_schema(
@@ -841,7 +858,7 @@ class CheckInListView(ClubScopedView):
     """Check someone in."""
 
     serializer_class = AttendanceSerializer
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     queryset = Attendance.objects.none()
     required_body_methods = frozenset({"POST"})  # documented: {"user_id": yours} for yourself
 

@@ -21,7 +21,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,6 +33,7 @@ from clubs.players import names_for, seat_player
 from clubs.services import rounds
 from config.api.callers import caller, signed_in
 from config.api.fields import JSONObjectField
+from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -217,7 +217,7 @@ class RoundListView(generics.GenericAPIView[Any]):
     """``GET``: the evening's rounds (paginated); ``POST``: plan the next round."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     serializer_class = RoundSerializer
     queryset = EveningRound.objects.none()
 
@@ -294,7 +294,7 @@ class RoundDetailView(APIView):
 
 
 class RoundSwapView(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         summary="Swap two players of a planned round",

@@ -24,7 +24,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,6 +34,7 @@ from clubs.errors import ClubNotFound
 from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
+from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer, conditional_headers
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -162,7 +162,7 @@ class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
 
 class SeasonListView(generics.ListAPIView[Season]):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     serializer_class = SeasonSerializer
     queryset = Season.objects.none()
 
@@ -215,7 +215,7 @@ class SeasonListView(generics.ListAPIView[Season]):
 
 class SeasonDetailView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
 
     @extend_schema(
         summary="A season",

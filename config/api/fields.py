@@ -6,6 +6,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+#: The largest id a database row can have (64-bit ids): the ``max_value`` of id fields in
+#: request bodies, so a larger number is a 400 naming the field, not a database error.
+MAX_ID = 2**63 - 1
+
 
 @extend_schema_field({"type": "object", "additionalProperties": {}})
 class JSONObjectField(serializers.JSONField):

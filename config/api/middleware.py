@@ -1,23 +1,77 @@
-"""503 answers for a database or broker that cannot be reached, wherever the error arises.
+"""Answers given before (or instead of) a view: requests no view can take, and backing
+services that are down. Both are JSON in the shared error shape, never an HTML page.
 
-DRF views map these errors in :func:`config.api.errors.exception_handler`. Some requests
-reach the database outside DRF's request cycle (the anonymous standings poll answered in a
-view's ``dispatch``, the admin, the session and user middleware); their errors come here as
-the view's exception and get the same answer: 503 ``service_unavailable`` with a sentence and
-``Retry-After``, never a traceback or an HTML error page. Any other exception is left to
-Django's 500 handling.
+:class:`RequestSanityMiddleware`, first of all: a ``Host`` header not in ``ALLOWED_HOSTS`` is
+400 ``bad_host`` (Django raises ``DisallowedHost`` from ``request.get_host()``, which would
+otherwise give its HTML "Bad Request" page), and a NUL character in an ``/api/`` path or query
+string is 400 ``nul_character``: PostgreSQL cannot hold one in text, so a path parameter or
+filter carrying it would fail in the database.
+
+:class:`ServiceUnavailableMiddleware`: 503 for a database or broker that cannot be reached,
+wherever the error arises. DRF views map these errors in
+:func:`config.api.errors.exception_handler`. Some requests reach the database outside DRF's
+request cycle (the anonymous standings poll answered in a view's ``dispatch``, the admin, the
+session and user middleware); their errors come here as the view's exception and get the same
+answer: 503 ``service_unavailable`` with a sentence and ``Retry-After``, never a traceback or
+an HTML error page. Any other exception is left to Django's 500 handling.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import DisallowedHost, SuspiciousOperation
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 
-from config.api.errors import unavailable_json, unavailable_service
+from config.api.errors import error_payload, unavailable_json, unavailable_service
 
 log = logging.getLogger(__name__)
+security_log = logging.getLogger("django.security.DisallowedHost")
+
+API_PREFIX = "/api/"
+BAD_HOST = (
+    "The Host header does not name this service; send the request to one of its own addresses."
+)
+NUL_IN_PATH = "The path must not contain NUL characters (%00)."
+NUL_IN_QUERY = "The query string must not contain NUL characters (%00)."
+BAD_QUERY = "The query string cannot be read: {reason}."
+
+
+class RequestSanityMiddleware:
+    """400 ``bad_host`` for a Host that is not allowed, 400 ``nul_character`` for a NUL in an
+    ``/api/`` path or query string. First in ``MIDDLEWARE``: nothing before it asks for the
+    host."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = self.refusal(request)
+        return refused if refused is not None else self.get_response(request)
+
+    @staticmethod
+    def refusal(request: HttpRequest) -> HttpResponse | None:
+        try:
+            request.get_host()
+        except DisallowedHost as e:
+            security_log.warning("%s", e)
+            return JsonResponse(error_payload("bad_host", BAD_HOST), status=400)
+        if not request.path.startswith(API_PREFIX):
+            return None
+        if "\x00" in request.path:
+            return JsonResponse(error_payload("nul_character", NUL_IN_PATH), status=400)
+        try:
+            query = request.GET
+        except SuspiciousOperation as e:  # e.g. more than DATA_UPLOAD_MAX_NUMBER_FIELDS
+            reason = str(e).rstrip(".")
+            return JsonResponse(
+                error_payload("bad_query", BAD_QUERY.format(reason=reason)), status=400
+            )
+        if any("\x00" in key or any("\x00" in v for v in query.getlist(key)) for key in query):
+            return JsonResponse(error_payload("nul_character", NUL_IN_QUERY), status=400)
+        return None
 
 
 class ServiceUnavailableMiddleware(MiddlewareMixin):

@@ -1,9 +1,13 @@
-"""The JSON parser every endpoint uses: DRF's, refusing text that contains NUL characters.
+"""The JSON parser every endpoint uses: DRF's, refusing bodies no real client sends.
 
-PostgreSQL cannot store ``\\u0000`` in text, so such a value would fail in the database (a
-500) wherever a field is not a DRF ``CharField`` (which refuses it itself), e.g. a username
-looked up by a ``SlugRelatedField``. No real input contains it: the body is refused at once
-with 400 ``parse_error`` and a sentence.
+- Text containing NUL characters: PostgreSQL cannot store ``\\u0000`` in text, so such a value
+  would fail in the database (a 500) wherever a field is not a DRF ``CharField`` (which refuses
+  it itself), e.g. a username looked up by a ``SlugRelatedField``. Refused with 400
+  ``parse_error``.
+- Nesting deeper than ``MAX_JSON_DEPTH`` arrays and objects: Python's decoder (and every
+  recursive walk after it) runs out of stack on a body of a few kilobytes such as 5,000
+  ``[``; no input of this API nests more than a few levels. Refused with 400
+  ``json_too_deep``, both when the decoder gives up and when a decoded body is too deep.
 """
 
 from __future__ import annotations
@@ -13,22 +17,41 @@ from typing import Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+#: The deepest nesting of arrays and objects a request body may have.
+MAX_JSON_DEPTH = 32
+TOO_DEEP = (
+    f"The JSON body nests arrays and objects more than {MAX_JSON_DEPTH} levels deep; "
+    "no request of this API needs that."
+)
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
-    return False
+
+def _check(value: Any) -> None:
+    """Refuse ``value`` if it nests deeper than :data:`MAX_JSON_DEPTH` or any text in it (keys
+    too) holds a NUL; iterative, so the walk itself needs no stack."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ParseError(
+                    "Text in the request body must not contain NUL characters (\\u0000)."
+                )
+        elif isinstance(item, (dict, list)):
+            if depth >= MAX_JSON_DEPTH:
+                raise ParseError(TOO_DEEP, code="json_too_deep")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
 
 
 class StrictJSONParser(JSONParser):
-    """:class:`JSONParser` that refuses NUL characters anywhere in the body."""
+    """:class:`JSONParser` that refuses NUL characters anywhere in the body and nesting
+    deeper than :data:`MAX_JSON_DEPTH`."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
-        data = super().parse(stream, media_type, parser_context)
-        if _has_nul(data):
-            raise ParseError("Text in the request body must not contain NUL characters (\\u0000).")
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            # Python's decoder gives up near a thousand levels, long after our limit.
+            raise ParseError(TOO_DEEP, code="json_too_deep") from None
+        _check(data)
         return data

@@ -95,6 +95,15 @@ ROWS = [
     ),
     Row("post", ONE + "test/", with_status(DIRECTORS, 202)),
     hidden(Row("post", ONE + "test/", with_status(DIRECTORS, 202))),
+    Row("post", ONE + "rotate-secret/", DIRECTORS),
+    hidden(Row("post", ONE + "rotate-secret/", DIRECTORS)),
+    Row(
+        "post",
+        ONE + "rotate-secret/",
+        FOREIGN,
+        setup=another_tournaments_webhook,
+        label="another tournament's",
+    ),
     Row(
         "post",
         ONE + "test/",

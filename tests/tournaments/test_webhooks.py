@@ -1,6 +1,7 @@
 """Tournament webhooks against a real HTTP receiver on 127.0.0.1 that checks every signature
-itself: delivery and its headers, retries with back-off, failure after the last try, replay,
-duplicate task runs, test pings, and the directors-only API."""
+itself: delivery and its headers, the timestamped signature and secret rotation, retries with
+back-off, failure after the last try, replay, duplicate task runs, test pings, and the
+directors-only API. Times are injected (``now=``), never waited for."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -48,11 +50,23 @@ class Received:
     def json(self) -> Any:
         return json.loads(self.body)
 
+    def signature(self) -> tuple[int, list[str]]:
+        """``Preference-Signature`` read as a receiver reads it: ``t`` and the ``v1`` list."""
+        parts = [p.partition("=") for p in self.headers["Preference-Signature"].split(",")]
+        (t,) = [int(value) for key, _, value in parts if key == "t"]
+        return t, [value for key, _, value in parts if key == "v1"]
+
+
+def hmac_hex(secret: str, message: bytes) -> str:
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
 
 @dataclass
 class Receiver:
     """A local HTTP endpoint: answers POSTs with the queued status codes (then 200), records
-    each request and checks its ``X-Preference-Signature`` with the secret of its path."""
+    each request and checks its ``Preference-Signature`` with the secret of its path (a
+    ``v1`` that is the HMAC of ``"<t>." + body``; the timestamp's age is checked by the tests
+    that set the clock)."""
 
     port: int = 0
     answers: deque[int] = field(default_factory=deque)
@@ -70,10 +84,13 @@ class Receiver:
 
     def answer(self, path: str, headers: dict[str, str], body: bytes) -> int:
         secret = self.secrets.get(path, "")
-        digest = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-        signed = hmac.compare_digest(f"sha256={digest}", headers.get("X-Preference-Signature", ""))
+        got = Received(path, headers, body, signed=False)
+        if "Preference-Signature" in headers:
+            t, given = got.signature()
+            digest = hmac_hex(secret, f"{t}.".encode() + body)
+            got.signed = any(hmac.compare_digest(digest, v1) for v1 in given)
         with self.lock:
-            self.requests.append(Received(path, headers, body, signed))
+            self.requests.append(got)
             return self.answers.popleft() if self.answers else 200
 
 
@@ -204,11 +221,118 @@ def test_a_delivery_arrives_signed_with_its_event_delivery_id_and_envelope(
     assert envelope["tournament"] == tournament.pk
     assert envelope["data"] == data
     assert got.body == json.dumps(envelope, sort_keys=True, separators=(",", ":")).encode()
-    assert got.headers["X-Preference-Signature"] == webhooks.sign(wanted.secret, got.body)
+    t, _ = got.signature()
+    assert got.headers["Preference-Signature"] == webhooks.sign([wanted.secret], got.body, t)
+    legacy = "sha256=" + hmac_hex(wanted.secret, got.body)
+    assert got.headers["X-Preference-Signature"] == legacy
     delivery.refresh_from_db()
     assert delivery.status == Delivery.Status.DELIVERED
     assert delivery.delivered_at is not None
     assert attempts(delivery) == [(1, 200)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the timestamped signature and rotating the secret
+
+SENT_AT = datetime(2027, 3, 13, 14, 5, 9, tzinfo=UTC)
+
+
+def receiver_accepts(secret: str, got: Received, *, now: datetime, tolerance: int = 300) -> bool:
+    """What a receiver following docs/webhooks.md decides: a recent ``t`` and a ``v1`` that is
+    the HMAC of ``"<t>." + body`` under its secret."""
+    t, given = got.signature()
+    if abs(now.timestamp() - t) > tolerance:
+        return False
+    expected = hmac_hex(secret, f"{t}.".encode() + got.body)
+    return any(hmac.compare_digest(expected, v1) for v1 in given)
+
+
+def test_a_delivery_carries_its_send_time_so_a_receiver_refuses_a_replayed_request(
+    receiver: Receiver, tournament: Tournament, director: User
+) -> None:
+    webhook = hook(receiver, tournament, director)
+    delivery = one_delivery(webhook)
+
+    assert webhooks.deliver(delivery_id=str(delivery.pk), now=SENT_AT)
+
+    (got,) = receiver.requests
+    t, v1s = got.signature()
+    assert t == int(SENT_AT.timestamp())
+    assert v1s == [hmac_hex(webhook.secret, f"{t}.".encode() + got.body)]
+    assert got.headers["Preference-Signature"] == f"t={t},v1={v1s[0]}"
+    assert receiver_accepts(webhook.secret, got, now=SENT_AT + timedelta(seconds=30))
+    # The same request sent again by someone who recorded it, ten minutes later: refused.
+    assert not receiver_accepts(webhook.secret, got, now=SENT_AT + timedelta(minutes=10))
+    # The server's helper agrees.
+    header = got.headers["Preference-Signature"]
+    assert webhooks.verify(webhook.secret, got.body, header, now=t + 30)
+    assert not webhooks.verify(webhook.secret, got.body, header, now=t + 600)
+    assert not webhooks.verify(webhook.secret, got.body + b" ", header, now=t)
+
+
+def test_a_director_rotates_the_secret_and_gets_the_new_one_once(
+    receiver: Receiver, tournament: Tournament, director: User, boss: APIClient
+) -> None:
+    webhook = hook(receiver, tournament, director)
+    old = webhook.secret
+
+    answer = boss.post(hooks_url(tournament, f"{webhook.pk}/rotate-secret/"), format="json")
+
+    assert answer.status_code == 200, answer.content
+    new = answer.json()["secret"]
+    assert len(new) == 64 and new != old
+    webhook.refresh_from_db()
+    assert webhook.secret == new and webhook.previous_secret == old
+    assert answer.json()["previous_secret_expires_at"] is not None
+    shown = boss.get(hooks_url(tournament, f"{webhook.pk}/")).json()
+    assert new not in json.dumps(shown) and old not in json.dumps(shown)
+    assert shown["previous_secret_expires_at"] == answer.json()["previous_secret_expires_at"]
+    log = LogEntry.objects.get(tournament=tournament, action="webhook_rotate_secret")
+    assert new not in json.dumps(log.detail) and old not in json.dumps(log.detail)
+
+
+def test_during_a_rotation_deliveries_are_signed_with_both_secrets_until_the_old_one_expires(
+    receiver: Receiver, tournament: Tournament, director: User, settings: Any
+) -> None:
+    settings.WEBHOOK_SECRET_OVERLAP_HOURS = 24
+    webhook = hook(receiver, tournament, director)
+    old = webhook.secret
+    rotated = webhooks.webhook_rotate_secret(user=director, webhook=webhook, now=SENT_AT)
+    assert rotated.previous_secret_expires_at == SENT_AT + timedelta(hours=24)
+    new = rotated.secret
+    receiver.expect(rotated)
+
+    during = SENT_AT + timedelta(hours=23, minutes=59)
+    webhooks.deliver(delivery_id=str(one_delivery(webhook).pk), now=during)
+    after = SENT_AT + timedelta(hours=24)
+    webhooks.deliver(delivery_id=str(one_delivery(webhook).pk), now=after)
+
+    first, second = receiver.requests
+    assert len(first.signature()[1]) == 2
+    assert receiver_accepts(old, first, now=during) and receiver_accepts(new, first, now=during)
+    assert len(second.signature()[1]) == 1
+    assert receiver_accepts(new, second, now=after) and not receiver_accepts(old, second, now=after)
+
+
+def test_the_rotation_window_follows_the_setting(
+    tournament: Tournament, director: User, receiver: Receiver, settings: Any
+) -> None:
+    settings.WEBHOOK_SECRET_OVERLAP_HOURS = 2
+    webhook = hook(receiver, tournament, director)
+    rotated = webhooks.webhook_rotate_secret(user=director, webhook=webhook, now=SENT_AT)
+    assert rotated.previous_secret_expires_at == SENT_AT + timedelta(hours=2)
+    assert webhooks.signing_secrets(rotated, SENT_AT + timedelta(hours=1)) == [
+        rotated.secret,
+        webhook.secret,
+    ]
+    # Rotating again within the window: only the secret being replaced overlaps.
+    again = webhooks.webhook_rotate_secret(
+        user=director, webhook=rotated, now=SENT_AT + timedelta(hours=1)
+    )
+    assert webhooks.signing_secrets(again, SENT_AT + timedelta(hours=1)) == [
+        again.secret,
+        rotated.secret,
+    ]
 
 
 def test_a_rolled_back_transaction_sends_nothing(

@@ -1,9 +1,9 @@
 """Webhooks of a tournament: the URLs its directors registered for events, their deliveries
-with every attempt, replays and test pings (``docs/webhooks.md``).
+with every attempt, replays, test pings and secret rotation (``docs/webhooks.md``).
 
 Directors only: a tournament the caller cannot see answers 404, one they see but do not run
-403, and anonymous callers 401. The secret is in the answer that creates a webhook and in no
-other.
+403, and anonymous callers 401. A secret is in the answer that creates a webhook or rotates
+its secret, and in no other.
 """
 
 from __future__ import annotations
@@ -86,13 +86,20 @@ class WebhookSerializer(serializers.ModelSerializer[Webhook]):
             "is_active",
             "created_by",
             "created_at",
+            "previous_secret_expires_at",
         )
         read_only_fields: tuple[str, ...] = fields
+        extra_kwargs = {
+            "previous_secret_expires_at": {
+                "help_text": "After a rotation: until when the replaced secret still signs "
+                "deliveries too (null if the secret was never rotated)."
+            }
+        }
 
 
 class WebhookCreatedSerializer(WebhookSerializer):
-    """A new webhook with its secret: the HMAC-SHA256 key of ``X-Preference-Signature``.
-    This is the only answer that shows it; keep it."""
+    """A webhook with its new secret: the HMAC-SHA256 key of ``Preference-Signature``. Only
+    the answers that create the webhook or rotate its secret show it; keep it."""
 
     secret = serializers.CharField(
         read_only=True, help_text="64 hex characters; used as the HMAC key as they are (UTF-8)."
@@ -180,7 +187,8 @@ class WebhookListView(generics.ListAPIView[Webhook]):
         summary="Register a webhook",
         description="Directors. The tournament's events you name are POSTed to the URL as "
         "signed JSON. The answer carries the webhook's `secret` (the HMAC-SHA256 key of "
-        "`X-Preference-Signature`): this is the only time it is shown.",
+        "`Preference-Signature`): this is the only time it is shown (rotating it shows the new "
+        "one).",
         parameters=[TOURNAMENT_ID],
         request=WebhookInputSerializer,
         responses={201: WebhookCreatedSerializer, **ERRORS},
@@ -286,6 +294,25 @@ class DeliveryReplayView(APIView):
         return _delivery_out(hook, delivery)
 
 
+class WebhookRotateSecretView(APIView):
+    @extend_schema(
+        summary="Rotate a webhook's secret",
+        description="Directors. Gives the webhook a new secret and answers with it: this is the "
+        "only time it is shown. The replaced secret stays valid for "
+        "`WEBHOOK_SECRET_OVERLAP_HOURS` (24 by default; `previous_secret_expires_at`): until "
+        "then `Preference-Signature` carries a `v1=` for each secret, so the receiver can switch "
+        "to the new one at any moment in between. Rotating again within that window drops the "
+        "older secret at once. No body.",
+        parameters=[TOURNAMENT_ID, WEBHOOK_ID],
+        request=None,
+        responses={200: WebhookCreatedSerializer, **READ_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, webhook_id: int) -> Response:
+        hook = _webhook(request, tournament_id, webhook_id)
+        hook = webhooks.webhook_rotate_secret(user=signed_in(request), webhook=hook)
+        return Response(WebhookCreatedSerializer(hook).data)
+
+
 class WebhookTestView(APIView):
     @extend_schema(
         summary="Send a test ping",
@@ -315,4 +342,5 @@ urlpatterns = [
         name="t-webhook-replay",
     ),
     path(ONE + "test/", WebhookTestView.as_view(), name="t-webhook-test"),
+    path(ONE + "rotate-secret/", WebhookRotateSecretView.as_view(), name="t-webhook-rotate"),
 ]
