@@ -10,39 +10,43 @@ where the count needs it (``WIEN_SHAPES``), Doppelkopf tables of 4, optionally o
 sitting out (``DOPPELKOPF_SHAPES``, ``DOPPELKOPF_WITH_FIVE_SHAPES``). The *preferred* size is
 used as much as possible (:func:`table_sizes`).
 
-The objective (:func:`score`), to be minimised. Two players at one table share the fraction
-``active*(active−1) / (size*(size−1))`` of its deals: 1 at a three-table, 1/2 at a Viennese
-four-table, 1 at a Doppelkopf four-table, 3/5 at its five-table. For each pair, ``w`` is the sum
-of those shares over the evening's rounds where they share a table (played rounds included),
-``h`` their shared deals earlier in the season (``history``); for each player, ``t`` counts this
-evening's sittings at a non-preferred table and ``prior`` those earlier in the season. With λ =
-``history_weight`` (0.5) and μ = ``balance_weight`` (0.25)::
+The objective (:func:`score`), to be minimised, is lexicographic: first the repeats (with the
+season's history), then the balance of non-preferred tables. Two players at one table share the
+fraction ``active*(active−1) / (size*(size−1))`` of its deals: 1 at a three-table, 1/2 at a
+Viennese four-table, 1 at a Doppelkopf four-table, 3/5 at its five-table. For each pair, ``w``
+is the sum of those shares over the evening's rounds where they share a table (played rounds
+included), ``h`` their shared deals earlier in the season (``history``); for each player, ``t``
+counts this evening's sittings at a non-preferred table and ``prior`` those earlier in the
+season. With λ = ``history_weight`` (0.5) and μ = ``balance_weight`` (0.25)::
 
-    objective = Σ over pairs   repeat_penalty(w) + λ·h·w
-              + μ · Σ over players   Σ_{k=1..t} (k − 1 + λ·prior)²
+    first:  Σ over pairs   repeat_penalty(w) + λ·h·w
+    then:   μ · Σ over players   Σ_{k=1..t} (k − 1 + λ·prior)²
 
-``repeat_penalty`` is the straight-line interpolation of C(k, 2) between whole numbers: 0 up to
-one table's worth of shared deals, then rising by 1, 2, 3 … per further table's worth. It is
-convex, so the search prefers two pairs meeting twice over one pair meeting three times; with
-tables of 3 only it is the number of pairs of rounds in which the same two players meet (0
-exactly when nobody meets anyone twice). Meeting someone one has met once tonight costs 1;
-meeting someone with h shared deals from the season costs λ·h.
+Plans are compared on the first line; the second decides only between plans whose first lines
+are equal (:attr:`Score.key`), so no amount of balance ever outweighs any difference in
+repeats or history. ``repeat_penalty`` is the straight-line interpolation of C(k, 2) between
+whole numbers: 0 up to one table's worth of shared deals, then rising by 1, 2, 3 … per further
+table's worth. It is convex, so the search prefers two pairs meeting twice over one pair
+meeting three times; with tables of 3 only it is the number of pairs of rounds in which the
+same two players meet (0 exactly when nobody meets anyone twice). Meeting someone one has met
+once tonight costs 1; meeting someone with h shared deals from the season costs λ·h.
 
 The second line balances the non-preferred tables (the Viennese four-table, where each player
-sits out a quarter of the deals): a player's k-th such sitting tonight costs μ·(k − 1 + λ·prior)²,
-nothing for the first, 0.25 for the second, 1 for the third, 2.25 for the fourth (no prior).
-Two players with 3 and 1 sittings instead of 2 and 2 cost 0.75 more, less than one repeated
-meeting; 4 and 0 cost 3 more. The square makes it steeper than a count of pairs of sittings,
-which let one of 10 players over 5 rounds sit at the four-table four times to save a repeat.
-Those with many such sittings earlier in the season get them later. The forbidden pairs are a
-constraint, not a cost.
+sits out a quarter of the deals): a player's k-th such sitting tonight costs μ·(k − 1 +
+λ·prior)², nothing for the first, 0.25 for the second, 1 for the third, 2.25 for the fourth (no
+prior); those with many such sittings earlier in the season get them later. μ only scales it
+(0 switches it off): it never trades against repeats. So where the table sizes force repeats
+(10 players over 5 rounds, a four-table every round) the fewest repeats come first, even if a
+player then sits at the four-table four times. The forbidden pairs are a constraint, not a
+cost.
 
-The lower bound (:mod:`clubs.seating.bound`) spreads the shared deals the rounds hand out as
-evenly as convexity allows (pigeonhole: repeats are forced when there are more pair meetings
-than pairs, or a player needs more partners than there are players); a plan that reaches it is
-optimal. Resolvable designs (:mod:`clubs.seating.designs`) give plans without any repeat where
-they exist (Kirkman triple systems for 9, 15, 21, 27, 33, 39, 45 players in threes; affine
-planes for 16 in fours, 25 in fives); otherwise simulated annealing (:mod:`clubs.seating.search`).
+The lower bound (:mod:`clubs.seating.bound`), one for each line, spreads the shared deals and
+the non-preferred seats the rounds hand out as evenly as convexity allows (pigeonhole: repeats
+are forced when there are more pair meetings than pairs, or a player needs more partners than
+there are players); a plan that reaches both is optimal. Resolvable designs
+(:mod:`clubs.seating.designs`) give plans without any repeat where they exist (Kirkman triple
+systems for 9, 15, 21, 27, 33, 39, 45 players in threes; affine planes for 16 in fours, 25 in
+fives); otherwise simulated annealing (:mod:`clubs.seating.search`).
 """
 
 from clubs.seating.designs import Design, is_resolution, resolution

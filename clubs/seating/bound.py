@@ -14,7 +14,12 @@ follow, each below every plan's value:
   half to each of its two players;
 - *balance*: ``T`` sittings spread over the players (at most one a round).
 
-The bound is max(pairs, players) + balance. With tables of 3 only its repeat part is positive
+The objective is lexicographic (first the repeats and history, then the balance), so the bound
+is a pair: max(pairs, players) for the first part and the balance bound for the second. Every
+plan's first part is at least the first bound, and a plan whose first part equals it has a
+balance of at least the second (which holds for every plan), so no plan is lexicographically
+below the pair; a plan that meets both is optimal. With tables of 3 only its repeat part is
+positive
 exactly when the rounds ask for more pair meetings than there are pairs, or a player for more
 partners than there are other players (pigeonhole). It knows nothing of designs: 12 players
 cannot play 5 rounds of threes without a repeat (there is no nearly Kirkman triple system of
@@ -62,8 +67,8 @@ def _water_fill(
     return total
 
 
-def lower_bound(problem: Problem) -> float:
-    """The bound described in the module docstring."""
+def lower_bound(problem: Problem) -> tuple[float, float]:
+    """The bound described in the module docstring: (first part, balance)."""
     p = problem
     count, n, units = p.count, p.n, p.base_units
     linear = p.linear
@@ -88,7 +93,7 @@ def lower_bound(problem: Problem) -> float:
         ((s - 1) * u for s, u in zip(p.table_sizes, p.table_units, strict=True)), default=0
     )
     row_bound = fixed + sum(_water_fill(p, row, row_units, cap, 0.5) for row in rows)
-    return max(pair_bound, row_bound) + _balance_bound(p)
+    return (max(pair_bound, row_bound), _balance_bound(p))
 
 
 def _balance_bound(p: Problem) -> float:

@@ -24,12 +24,15 @@ Round: TypeAlias = tuple[Table, ...]
 DEFAULT_HISTORY_WEIGHT = 0.5
 """One unit of season history counts half as much as one unit met this evening."""
 DEFAULT_BALANCE_WEIGHT = 0.25
-"""Weight of the balance of non-preferred tables against one repeated meeting."""
+"""The scale of the balance part: a player's second sitting at a non-preferred table shows as
+0.25. The balance only ever decides between seatings with equal repeats (the objective is
+lexicographic), so the weight does not trade it against repeats; 0 switches balancing off."""
 
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """The objective in its three parts; ``total`` is their sum.
+    """The objective in its three parts, compared lexicographically: first ``repeats`` plus
+    ``history`` (:attr:`first`), then ``balance`` (:attr:`key`).
 
     ``repeats``: Σ over pairs of ``repeat_penalty(w)``; ``history``: λ·Σ over pairs of
     ``history × w``; ``balance``: μ·Σ over players of ``Σ_{k<t} (k + λ·prior)²``.
@@ -40,13 +43,18 @@ class Score:
     balance: float
 
     @property
-    def total(self) -> float:
-        """The objective: the sum of the three parts."""
-        return self.repeats + self.history + self.balance
+    def first(self) -> float:
+        """The part compared first: weighted repeats tonight plus the season's history."""
+        return self.repeats + self.history
+
+    @property
+    def key(self) -> tuple[float, float]:
+        """The objective as a pair to compare: a lower ``first`` wins, whatever the balance;
+        the balance decides between equal ``first`` parts."""
+        return (self.first, self.balance)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "total": round(self.total, 6),
             "repeats": round(self.repeats, 6),
             "history": round(self.history, 6),
             "balance": round(self.balance, 6),

@@ -25,11 +25,13 @@ from clubs.seating.objective import (
     repeat_penalty,
     score,
 )
-from clubs.seating.problem import Problem, State
+from clubs.seating.problem import Problem, State, better
 from clubs.seating.search import (
+    BALANCE_TIE,
     EPSILON,
     anneal,
     apart_round,
+    balanced_rounds,
     design_rounds,
     random_round,
     relabel,
@@ -48,9 +50,21 @@ RANDOM_SAMPLES = 5
 """Random seatings whose mean objective is reported beside the plan's."""
 ITERATIONS_PER_SEAT = 600
 """Default budget: moves per player and planned round (``PlanRequest.iterations``)."""
-MIN_ITERATIONS = 150_000
+MIN_ITERATIONS = 450_000
+"""The least default budget: small mixed-table evenings (13 × 5, 16 × 6) reached no repeat for
+two seeds in three with 150 000 moves, for 23 in 24 with 450 000 (about half a second)."""
 MAX_ITERATIONS = 2_000_000
+RESTARTS = 4
+"""The budget is spent in this many annealing runs, each starting hot again from the best
+seating found so far; small mixed-table evenings (16 players, 5 rounds) reach their optimum
+where one long run stayed in a worse valley (``docs/seating-benchmark.md``)."""
+BALANCE_SHARE = 5
+"""When the evening has non-preferred tables, one part in ``BALANCE_SHARE`` of the budget goes
+to a last run that weighs their balance more (``search.BALANCE_TIE``), and so does what the
+first runs leave when they meet the lower bound of the repeats; the rest to the first runs."""
 RELABEL_MOVES_PER_PLAYER = 40
+CURRENT_PLAN = "the current plan's remaining rounds"
+"""``Plan.method`` when a re-plan keeps ``PlanRequest.current_plan`` (nothing better found)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,9 +79,16 @@ class PlanRequest:
     ``history`` maps a pair (``frozenset({a, b})``) to the share of deals it played together
     earlier in the season; ``other_table_counts`` how often each player sat at a table not of the
     ``preferred`` size earlier in the season; ``history_weight`` (λ) how much one unit of either
-    counts against one unit this evening, ``balance_weight`` (μ) the weight of spreading the
-    non-preferred tables against one repeated meeting. ``forbidden`` pairs never share a table in
-    a planned round.
+    counts against one unit this evening, ``balance_weight`` (μ) the scale of the balance of
+    non-preferred tables (it never trades against repeats: the objective is lexicographic; 0
+    switches balancing off). ``forbidden`` pairs never share a table in a planned round.
+
+    ``current_plan`` is the rest of the plan being re-planned (the rounds it planned after those
+    played since, the next one first): when its rounds seat exactly ``players`` at this
+    request's tables and keep the forbidden pairs apart, it is a candidate and the plan returned
+    is never worse than it (on a tie it is kept, so announced seats do not move); otherwise it
+    is ignored. Only its first rounds are used when it has more than are to be planned; random
+    rounds fill up when it has fewer.
 
     The answer depends only on the request and ``seed``: the search tries ``iterations`` moves
     (default: ``ITERATIONS_PER_SEAT`` per player and planned round, within ``MIN_ITERATIONS``
@@ -85,6 +106,7 @@ class PlanRequest:
     other_table_counts: Mapping[Any, int] = field(default_factory=dict)
     balance_weight: float = DEFAULT_BALANCE_WEIGHT
     forbidden: AbstractSet[frozenset[Any]] = frozenset()
+    current_plan: Sequence[Sequence[Sequence[Player]]] = ()
     seed: int = 0
     iterations: int | None = None
     time_limit: float | None = None
@@ -93,23 +115,33 @@ class PlanRequest:
         object.__setattr__(self, "players", tuple(self.players))
         fixed = tuple(tuple(tuple(t) for t in round_) for round_ in self.fixed_rounds)
         object.__setattr__(self, "fixed_rounds", fixed)
+        current = tuple(tuple(tuple(t) for t in round_) for round_ in self.current_plan)
+        object.__setattr__(self, "current_plan", current)
         object.__setattr__(self, "shapes", tuple(self.shapes))
         object.__setattr__(self, "forbidden", frozenset(frozenset(p) for p in self.forbidden))
 
 
 @dataclass(frozen=True, slots=True)
 class Repeat:
-    """Two players who share a table in more than one round of the evening: how often, and the
-    share of deals they play together in all (``weight``, 1 = one three-table)."""
+    """Two players who share a table in more than one round of the evening: how often
+    (``meetings``), how many of those meetings are repeats (``repeats``: the meetings beyond
+    the first, so 2 for a pair that met three times), and the share of deals they play together
+    in all (``weight``, 1 = one three-table)."""
 
     players: tuple[Player, Player]
     meetings: int
     weight: Fraction
 
+    @property
+    def repeats(self) -> int:
+        """The meetings beyond the first."""
+        return self.meetings - 1
+
     def to_json(self) -> dict[str, Any]:
         return {
             "players": list(self.players),
             "meetings": self.meetings,
+            "repeats": self.repeats,
             "weight": round(float(self.weight), 6),
         }
 
@@ -119,10 +151,13 @@ class Plan:
     """The evening's rounds (played ones first, unchanged, then the planned ones; tables in
     seat order) and why they are good.
 
-    ``objective`` is the request's objective (``parts`` splits it), ``lower_bound`` a value no
-    plan can beat (``clubs/seating/bound.py``), ``proven_optimal`` whether the plan reaches it,
-    ``random_objective`` the mean objective of ``RANDOM_SAMPLES`` random seatings of the planned
-    rounds (same seed). ``repeats`` lists the pairs that meet more than once this evening and
+    ``parts`` is the request's objective in its parts, compared lexicographically (repeats and
+    history first, then balance: ``Score.key``); ``objective`` is its first part, the weighted
+    repeats plus the history term. ``lower_bound`` is a value no plan's first part can go below
+    and ``balance_lower_bound`` one no plan's balance can (``clubs/seating/bound.py``);
+    ``proven_optimal`` says the plan meets both, so no plan is better. ``random_objective`` is
+    the mean first part of ``RANDOM_SAMPLES`` random seatings of the planned rounds (same
+    seed). ``repeats`` lists the pairs that meet more than once this evening and
     ``other_table_counts`` every seated player's sittings at non-preferred tables this evening.
     ``method`` names the design the search started from, if any.
     """
@@ -132,6 +167,7 @@ class Plan:
     objective: float
     parts: Score
     lower_bound: float
+    balance_lower_bound: float
     proven_optimal: bool
     random_objective: float
     repeats: tuple[Repeat, ...]
@@ -148,6 +184,7 @@ class Plan:
             "objective": round(self.objective, 6),
             "objective_parts": self.parts.to_json(),
             "lower_bound": round(self.lower_bound, 6),
+            "balance_lower_bound": round(self.balance_lower_bound, 6),
             "proven_optimal": self.proven_optimal,
             "random_objective": round(self.random_objective, 6),
             "repeats": [repeat.to_json() for repeat in self.repeats],
@@ -332,7 +369,12 @@ def plan(request: PlanRequest) -> Plan:
     Where the present players fit a resolvable design (``clubs/seating/designs.py``) the search
     starts from it, relabelled to suit played rounds, history and forbidden pairs; otherwise from
     a random seating (one that keeps forbidden pairs apart when there are any). Then simulated
-    annealing (``clubs/seating/search.py``) until the budget is spent or the lower bound is met.
+    annealing (``clubs/seating/search.py``), in ``RESTARTS`` runs each reheated from the best
+    seating so far and scored by the repeats with the balance as a tie-break, then one that
+    weighs the balance more (``search.BALANCE_TIE``), until the budget is spent or the lower
+    bound is met; the lexicographically best seating seen is kept.
+    A re-plan's ``current_plan``, when it applies, is kept unless the search finds better (and
+    then no search runs when it already meets the lower bound).
 
     Raises :class:`SeatingError`: ``unsplittable`` (the players do not fill tables),
     ``forbidden_unsatisfiable`` (no seating keeps the forbidden pairs apart), ``invalid``.
@@ -369,27 +411,37 @@ def plan(request: PlanRequest) -> Plan:
         name, rounds = designed
         candidate = State(problem, rounds)
         relabel(candidate, rng, RELABEL_MOVES_PER_PLAYER * n, bound)
-        if candidate.cost < state.cost:
+        if better(candidate.key, state.key, EPSILON):
             state, method = candidate, f"{name}, then local search"
+    current = _current_plan(request, problem, everyone, rng)
     budget = request.iterations
     if budget is None:
         budget = min(max(ITERATIONS_PER_SEAT * n * planned, MIN_ITERATIONS), MAX_ITERATIONS)
     used = 0
-    if state.cost > bound + EPSILON:
-        used = anneal(state, rng, iterations=budget, target=bound, deadline=deadline)
+    if current is not None and not better(bound, current.key, EPSILON):
+        state, method = current, CURRENT_PLAN
+    elif better(bound, state.key, EPSILON):
+        used = _search(state, rng, budget, bound, deadline)
     elif method != "local search":
         method = method.removesuffix(", then local search")
+    if current is not None and not better(state.key, current.key, EPSILON):
+        state, method = current, CURRENT_PLAN
     if state.forbidden_meetings():
         raise _apart_error(request, problem, sizes, gave_up=True)
-    all_rounds = _played(request) + _finish(state, everyone, rng)
+    planned_rounds = _finish(state, everyone, rng)
+    if method == CURRENT_PLAN:  # as announced: same tables, same seat order
+        kept = tuple(tuple(tuple(t) for t in r) for r in request.current_plan[:planned])
+        planned_rounds = kept + planned_rounds[len(kept) :]
+    all_rounds = _played(request) + planned_rounds
     parts = _score(request, all_rounds)
     return Plan(
         rounds=all_rounds,
         fixed=len(request.fixed_rounds),
-        objective=parts.total,
+        objective=parts.first,
         parts=parts,
-        lower_bound=bound,
-        proven_optimal=parts.total <= bound + 1e-6,
+        lower_bound=bound[0],
+        balance_lower_bound=bound[1],
+        proven_optimal=parts.first <= bound[0] + 1e-6 and parts.balance <= bound[1] + 1e-6,
         random_objective=_random_objective(request, problem, sizes, rng),
         repeats=_repeats(all_rounds, request),
         other_table_counts=MappingProxyType(other_table_sittings(all_rounds, request.preferred)),
@@ -397,6 +449,76 @@ def plan(request: PlanRequest) -> Plan:
         iterations=used,
         seed=request.seed,
     )
+
+
+def _search(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    bound: tuple[float, float],
+    deadline: float | None,
+) -> int:
+    """Spend ``budget`` moves on ``state``: ``RESTARTS`` annealing runs, then, when the evening
+    has non-preferred tables, a balancing run (one part in ``BALANCE_SHARE``, and whatever the
+    first runs left when they met the first part's bound). Returns the moves tried."""
+    p = state.problem
+    balancing = p.mu > 0 and any(p.table_other) and p.planned > 0
+    runs_budget = budget - budget // BALANCE_SHARE if balancing else budget
+    used = 0
+    for run in range(RESTARTS):
+        share = runs_budget // RESTARTS + (runs_budget % RESTARTS if run == 0 else 0)
+        if run == 0 and balancing and not p.forbidden:
+            even = State(p, balanced_rounds(p, rng))
+            used += anneal(
+                even, rng, iterations=share, target=bound, deadline=deadline, keep_balance=True
+            )
+            if even.cost <= bound[0] + EPSILON and better(even.key, state.key, EPSILON):
+                state.tables = even.tables
+                state.rebuild()
+        else:
+            used += anneal(state, rng, iterations=share, target=bound, deadline=deadline)
+        if not better(bound, state.key, EPSILON):
+            return used
+        if state.cost <= bound[0] + EPSILON:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            return used
+    if balancing:
+        tie = BALANCE_TIE / p.mu
+        used += anneal(
+            state, rng, iterations=budget - used, target=bound, deadline=deadline, tie=tie
+        )
+    return used
+
+
+def _current_plan(
+    request: PlanRequest, problem: Problem, everyone: list[Player], rng: random.Random
+) -> State | None:
+    """``request.current_plan`` as a search state over the rounds to plan, its tables in the
+    order of ``problem.table_sizes``; ``None`` when there is none or it does not seat exactly
+    the present players at those tables, or seats a forbidden pair together."""
+    if not request.current_plan or problem.planned == 0:
+        return None
+    index = {player: i for i, player in enumerate(everyone[: problem.n])}
+    sizes = problem.table_sizes
+    rounds: list[list[list[int]]] = []
+    for round_ in request.current_plan[: problem.planned]:
+        seated = [p for table in round_ for p in table]
+        if len(seated) != problem.n or set(seated) != index.keys():
+            return None
+        if sorted(len(table) for table in round_) != sorted(sizes):
+            return None
+        left = [[index[p] for p in table] for table in round_]
+        ordered = []
+        for size in sizes:
+            table = next(t for t in left if len(t) == size)
+            left.remove(table)
+            ordered.append(table)
+        rounds.append(ordered)
+    while len(rounds) < problem.planned:
+        rounds.append(random_round(range(problem.n), sizes, rng))
+    state = State(problem, rounds)
+    return None if state.forbidden_meetings() else state
 
 
 def _finish(state: State, everyone: list[Player], rng: random.Random) -> tuple[Round, ...]:
@@ -436,8 +558,8 @@ def _score(request: PlanRequest, rounds: Sequence[Round]) -> Score:
 def _random_objective(
     request: PlanRequest, problem: Problem, sizes: list[int], rng: random.Random
 ) -> float:
-    """The mean objective of ``RANDOM_SAMPLES`` uniformly random seatings of the planned
-    rounds (played rounds as they are; forbidden pairs not kept apart)."""
+    """The mean first part of the objective of ``RANDOM_SAMPLES`` uniformly random seatings of
+    the planned rounds (played rounds as they are; forbidden pairs not kept apart)."""
     players = list(request.players)
     total = 0.0
     for _ in range(RANDOM_SAMPLES):
@@ -445,7 +567,7 @@ def _random_objective(
             tuple(tuple(t) for t in random_round(players, sizes, rng))
             for _ in range(problem.planned)
         )
-        total += _score(request, _played(request) + planned).total
+        total += _score(request, _played(request) + planned).first
     return total / RANDOM_SAMPLES
 
 

@@ -7,11 +7,15 @@ shapes' shares, so that a three-table adds ``scale`` units to each of its pairs 
 four-table ``scale / 2``. The objective in these terms (``clubs/seating/objective.py`` states
 it on players) is
 
-    Σ over pairs  penalty[u] + linear[pair] · u      (u = the pair's units)
-    + μ · Σ over players  Σ_{k<t} (k + prior)²      (t = sittings at non-preferred tables)
+    first:    Σ over pairs  penalty[u] + linear[pair] · u      (u = the pair's units)
+    then:     μ · Σ over players  Σ_{k<t} (k + prior)²      (t = sittings at non-preferred tables)
 
-where ``penalty[u]`` is ``repeat_penalty(u / scale)`` and ``linear`` is λ · history / scale
-per unit. The search adds ``FORBIDDEN_COST`` per unit for pairs that must be kept apart.
+compared lexicographically, where ``penalty[u]`` is ``repeat_penalty(u / scale)`` and ``linear``
+is λ · history / scale per unit. The search adds ``FORBIDDEN_COST`` per unit to the first part
+for pairs that must be kept apart. A :class:`State` keeps the two parts apart (``cost`` and
+``spread``); its moves are scored by ``cost + tie · spread`` (``Problem.tie``), where one move
+can never shift the balance by as much as half a step of the first part, so the annealing
+follows the repeats and uses the balance to choose among moves that leave them equal.
 """
 
 from __future__ import annotations
@@ -44,9 +48,18 @@ class Problem:
     mu: float
     fixed: list[list[list[int]]]
     coef: list[float] | None = field(init=False)
+    tie: float = field(init=False)
 
     def __post_init__(self) -> None:
-        """``coef``: the search's cost per unit of each pair, history plus forbidden pairs."""
+        """``coef``: the search's cost per unit of each pair, history plus forbidden pairs;
+        ``tie``: the weight of the balance in a move's score. A swap changes one player's
+        sittings at non-preferred tables by one, up and another's down, so the balance by at most
+        μ·(most sittings + most prior)²; ``tie`` scales that to half the first part's smallest
+        step without history (1/scale: repeat penalties are multiples of it)."""
+        top: float = self.planned + max(self.base_other[: self.n], default=0)
+        top = top + max(self.prior[: self.n], default=0.0)
+        most = self.mu * top * top
+        self.tie = 0.5 / self.scale / most if most > 0 else 0.0
         if not self.forbidden:
             self.coef = self.linear
             return
@@ -68,12 +81,22 @@ class Problem:
         return self.mu * sum((k + self.prior[player]) ** 2 for k in range(t))
 
 
+def better(a: tuple[float, float], b: tuple[float, float], epsilon: float) -> bool:
+    """Whether the objective ``a`` (first part, balance) is lower than ``b`` by more than
+    ``epsilon``: the first parts decide, the balances only when those are equal."""
+    if a[0] < b[0] - epsilon:
+        return True
+    return a[0] <= b[0] + epsilon and a[1] < b[1] - epsilon
+
+
 class State:
     """Planned rounds (``tables[r][i]``: the players at table i of planned round r), where
     each player sits (``where[r][player]``), pair units and sittings at non-preferred tables
-    over all rounds, and the search cost (objective plus forbidden cost)."""
+    over all rounds, and the search cost in two parts: ``cost``, the first part of the
+    objective plus the forbidden cost, and ``spread``, the balance. ``tie`` weighs the balance
+    in :meth:`delta` (``Problem.tie`` unless the search sets another)."""
 
-    __slots__ = ("problem", "tables", "where", "units", "other", "cost")
+    __slots__ = ("problem", "tables", "where", "units", "other", "cost", "spread", "tie")
 
     def __init__(self, problem: Problem, tables: list[list[list[int]]]) -> None:
         self.problem = problem
@@ -82,7 +105,14 @@ class State:
         self.units: list[int] = []
         self.other: list[int] = []
         self.cost = 0.0
+        self.spread = 0.0
+        self.tie = problem.tie
         self.rebuild()
+
+    @property
+    def key(self) -> tuple[float, float]:
+        """``(cost, spread)``: compare with :func:`better`."""
+        return (self.cost, self.spread)
 
     def rebuild(self) -> None:
         """Recompute ``where``, the pair units, the sittings and the cost from ``tables``."""
@@ -103,9 +133,11 @@ class State:
             self.where.append(where)
         self.units, self.other = units, other
         self.cost = self.total(forbidden=True)
+        self.spread = self.balance()
 
     def total(self, *, forbidden: bool) -> float:
-        """The cost recomputed from scratch; the objective when ``forbidden`` is false."""
+        """``cost`` recomputed from scratch; the objective's first part when ``forbidden`` is
+        false."""
         p = self.problem
         coef = p.coef if forbidden else p.linear
         cost = 0.0
@@ -116,11 +148,26 @@ class State:
                 cost += p.penalty[u]
                 if coef is not None:
                     cost += coef[row + b] * u
-        return cost + sum(p.player_cost(a, t) for a, t in enumerate(self.other))
+        return cost
+
+    def balance(self) -> float:
+        """``spread`` recomputed from scratch: the objective's balance part."""
+        p = self.problem
+        return sum(p.player_cost(a, t) for a, t in enumerate(self.other))
+
+    def balance_delta(self, r: int, a: int, b: int) -> float:
+        """The change of ``spread`` if ``a`` and ``b`` swap seats in planned round ``r``."""
+        p = self.problem
+        ta, tb = self.where[r][a], self.where[r][b]
+        if p.table_other[ta] == p.table_other[tb]:
+            return 0.0
+        out, into = (a, b) if p.table_other[ta] else (b, a)
+        other, prior = self.other, p.prior
+        return p.mu * ((other[into] + prior[into]) ** 2 - (other[out] - 1 + prior[out]) ** 2)
 
     def delta(self, r: int, a: int, b: int) -> float:
-        """The change of the cost if ``a`` and ``b`` (at different tables) swap seats in
-        planned round ``r``."""
+        """The change of ``cost + tie · spread`` if ``a`` and ``b`` (at different tables) swap
+        seats in planned round ``r``."""
         p = self.problem
         units, penalty, coef, count = self.units, p.penalty, p.coef, p.count
         where = self.where[r]
@@ -144,16 +191,19 @@ class State:
                 d += penalty[m + ub] - penalty[m]
                 if coef is not None:
                     d += (coef[an + y] - coef[bn + y]) * ub
-        if p.table_other[ta] != p.table_other[tb]:
+        if p.table_other[ta] != p.table_other[tb] and self.tie:
             out, into = (a, b) if p.table_other[ta] else (b, a)
             other, prior = self.other, p.prior
-            d += p.mu * ((other[into] + prior[into]) ** 2 - (other[out] - 1 + prior[out]) ** 2)
+            d += self.tie * (
+                p.mu * ((other[into] + prior[into]) ** 2 - (other[out] - 1 + prior[out]) ** 2)
+            )
         return d
 
     def swap(self, r: int, a: int, b: int, d: float) -> None:
         """Swap ``a`` and ``b`` in planned round ``r``; ``d`` is the change :meth:`delta`
-        computed."""
+        computed (with the same ``tie``)."""
         p = self.problem
+        spread = self.balance_delta(r, a, b)
         units, count = self.units, p.count
         where = self.where[r]
         ta, tb = where[a], where[b]
@@ -179,7 +229,8 @@ class State:
             step = 1 if p.table_other[tb] else -1
             self.other[a] += step
             self.other[b] -= step
-        self.cost += d
+        self.spread += spread
+        self.cost += d - self.tie * spread
 
     def snapshot(self) -> list[list[list[int]]]:
         """A copy of the planned tables, to come back to with ``tables = …; rebuild()``."""

@@ -3,9 +3,12 @@
 A *move* swaps two players at different tables of one planned round; its change of the cost is
 computed from the two tables only (``State.delta``). Annealing accepts a move that does not
 raise the cost, and one that raises it by d with probability exp(−d/T), the temperature T
-falling geometrically over the iteration budget; the best seating seen is kept. The budget
-counts moves, so the result depends only on the request and the seed; a time limit, when
-given, may stop the search earlier (and then depends on the machine).
+falling geometrically over the iteration budget; the best seating seen is kept, best in the
+objective's lexicographic order (first part, then balance: ``problem.better``). Moves are
+scored by the first part with the balance as a small tie-break (``State.tie``); a last run
+weighs the balance more (``BALANCE_TIE``) to even out the non-preferred tables. The budget
+counts moves, so the result depends only on the request and the seed; a time limit, when given,
+may stop the search earlier (and then depends on the machine).
 """
 
 from __future__ import annotations
@@ -17,13 +20,20 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from clubs.seating.designs import embedding, resolution
-from clubs.seating.problem import Problem, State
+from clubs.seating.problem import Problem, State, better
 
 T = TypeVar("T")
 
-TEMPERATURE_START = 0.6
+TEMPERATURE_START = 0.3
 TEMPERATURE_END = 0.02
-"""The annealing runs from about half a repeated meeting down to a fiftieth of one."""
+"""The annealing runs from about half a four-table repeat (0.3 of a three-table one) down to a
+fiftieth of a repeated meeting. Starting at 0.6 reached no repeat at 13 × 5 and 16 × 6 for
+fewer seeds (``docs/seating-benchmark.md``)."""
+BALANCE_TIE = 0.125
+"""In the balancing run (``tie`` = ``BALANCE_TIE / μ``) a player's second sitting at a
+non-preferred table weighs an eighth of a repeated meeting in a move's score: the walk may then
+cross a repeat to even out the sittings, while the best seating kept is still the
+lexicographically best one."""
 FEASIBILITY_NODES = 200_000
 """Nodes the search for a seating without forbidden pairs may visit before giving up."""
 EPSILON = 1e-9
@@ -86,6 +96,32 @@ def apart_round(
     return tables if place(0) else None
 
 
+def balanced_rounds(problem: Problem, rng: random.Random) -> list[list[list[int]]]:
+    """Planned rounds whose non-preferred tables go round as evenly as the balance's lower
+    bound asks: each round seats there those with the fewest such sittings so far (played
+    rounds and the season's prior included; ties in a shuffled order), the others at random."""
+    p = problem
+    sittings = [p.base_other[a] + p.prior[a] for a in range(p.n)]
+    seats = sum(s for s, other in zip(p.table_sizes, p.table_other, strict=True) if other)
+    rounds = []
+    for _ in range(p.planned):
+        order = list(range(p.n))
+        rng.shuffle(order)
+        order.sort(key=sittings.__getitem__)
+        away, rest = order[:seats], order[seats:]
+        for a in away:
+            sittings[a] += 1
+        rng.shuffle(away)
+        rng.shuffle(rest)
+        tables = []
+        for size, other in zip(p.table_sizes, p.table_other, strict=True):
+            source = away if other else rest
+            tables.append(source[:size])
+            del source[:size]
+        rounds.append(tables)
+    return rounds
+
+
 def design_rounds(problem: Problem, rng: random.Random) -> tuple[str, list[list[list[int]]]] | None:
     """Planned rounds from a resolvable design (``clubs/seating/designs.py``) when every
     table of a planned round has one size and a design for the present players exists: its
@@ -121,7 +157,7 @@ def design_rounds(problem: Problem, rng: random.Random) -> tuple[str, list[list[
     return design.name, rounds
 
 
-def relabel(state: State, rng: random.Random, moves: int, target: float) -> None:
+def relabel(state: State, rng: random.Random, moves: int, target: tuple[float, float]) -> None:
     """Hill climbing over exchanges of two players in every planned round at once, which keeps
     the meetings of a design and moves them to other pairs (for history, forbidden pairs and
     played rounds)."""
@@ -129,18 +165,17 @@ def relabel(state: State, rng: random.Random, moves: int, target: float) -> None
     if p.n < 2:
         return
     for _ in range(moves):
-        if state.cost <= target + EPSILON:
+        if not better(target, state.key, EPSILON):
             return
         a, b = rng.sample(range(p.n), 2)
         done: list[tuple[int, float]] = []
-        total = 0.0
+        before = state.key
         for r in range(p.planned):
             if state.where[r][a] != state.where[r][b]:
                 d = state.delta(r, a, b)
                 state.swap(r, a, b, d)
                 done.append((r, d))
-                total += d
-        if total >= -EPSILON:
+        if not better(state.key, before, EPSILON):
             for r, _ in reversed(done):
                 state.swap(r, a, b, state.delta(r, a, b))
 
@@ -150,20 +185,41 @@ def anneal(
     rng: random.Random,
     *,
     iterations: int,
-    target: float,
+    target: tuple[float, float],
     deadline: float | None = None,
+    tie: float | None = None,
+    keep_balance: bool = False,
 ) -> int:
-    """Simulated annealing over swaps within a round; leaves ``state`` at the best seating
-    seen and returns the moves tried. Stops early at ``target`` (the lower bound)."""
+    """Simulated annealing over swaps within a round, moves scored by ``State.delta`` (with
+    ``tie`` as the balance's weight when given); leaves ``state`` at the best seating seen and
+    returns the moves tried. Stops early at ``target`` (the lower bound). ``keep_balance``
+    allows only swaps between two preferred or two non-preferred tables, so who sits at the
+    non-preferred tables in each round stays as it is."""
     p = state.problem
     if p.planned == 0 or len(p.table_sizes) < 2 or iterations <= 0:
         return 0
+    if tie is not None:
+        state.tie = tie
+        try:
+            return anneal(
+                state,
+                rng,
+                iterations=iterations,
+                target=target,
+                deadline=deadline,
+                keep_balance=keep_balance,
+            )
+        finally:
+            state.tie = p.tie
+    other = p.table_other
     n, planned = p.n, p.planned
-    where, delta, swap = state.where, state.delta, state.swap
+    where, delta, swap, balance_delta = state.where, state.delta, state.swap, state.balance_delta
+    tie = state.tie
     draw, exp = rng.random, math.exp
     temperature = TEMPERATURE_START
     cooling = (TEMPERATURE_END / TEMPERATURE_START) ** (1 / iterations)
-    best_cost = state.cost
+    best_cost, best_spread = state.key
+    goal_cost, goal_spread = target[0] + EPSILON, target[1] + EPSILON
     best: list[list[list[int]]] | None = None  # None: the current seating is the best
     done = 0
     for done in range(1, iterations + 1):
@@ -173,19 +229,25 @@ def anneal(
         r = int(draw() * planned)
         a = int(draw() * n)
         b = int(draw() * n)
-        if where[r][a] == where[r][b]:
+        ta, tb = where[r][a], where[r][b]
+        if ta == tb or (keep_balance and other[ta] != other[tb]):
             continue
         d = delta(r, a, b)
-        if d > EPSILON:
-            if draw() >= exp(-d / temperature):
-                continue
-            if best is None:
+        if d > EPSILON and draw() >= exp(-d / temperature):
+            continue
+        if best is None:  # about to leave the best seating seen: keep it if this is worse
+            spread = balance_delta(r, a, b)
+            first = d - tie * spread
+            if first > EPSILON or (first >= -EPSILON and spread > EPSILON):
                 best = state.snapshot()
         swap(r, a, b, d)
-        if state.cost < best_cost - EPSILON:
-            best_cost = state.cost
+        cost = state.cost
+        if cost < best_cost - EPSILON or (
+            cost <= best_cost + EPSILON and state.spread < best_spread - EPSILON
+        ):
+            best_cost, best_spread = cost, state.spread
             best = None
-            if best_cost <= target + EPSILON:
+            if best_cost <= goal_cost and best_spread <= goal_spread:
                 break
     if best is not None:
         state.tables = best

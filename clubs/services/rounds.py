@@ -161,9 +161,11 @@ def round_plan(
 
     ``rounds_total``: how many rounds the evening has in all (default: as planned before,
     else 3); the rounds not yet played are planned together so the evening as a whole repeats as
-    few opponents as it can, and the first of them becomes this round. ``seed`` makes the
-    plan reproducible (default: the evening's seed plus the round number). ``forbidden``:
-    pairs of player keys that never share a table.
+    few opponents as it can, and the first of them becomes this round. A re-plan (the round
+    before has started) starts from the rounds the previous plan had left: when the same players
+    are present they are kept unless the search finds a better seating, so re-planning never
+    makes the evening worse. ``seed`` makes the plan reproducible (default: the evening's seed
+    plus the round number). ``forbidden``: pairs of player keys that never share a table.
     """
     with transaction.atomic():
         evening = _lock_evening(evening_id)
@@ -206,6 +208,7 @@ def round_plan(
             history=history,
             other_table_counts=other_tables,
             forbidden=frozenset(frozenset(pair) for pair in forbidden),
+            current_plan=_remaining_rounds(last),
             seed=seed if seed is not None else evening.seating_seed + number,
         )
         try:
@@ -220,6 +223,19 @@ def round_plan(
         return EveningRound.objects.create(
             evening=evening, number=number, groups=groups, plan=_jsonable(explanation)
         )
+
+
+def _remaining_rounds(last: EveningRound | None) -> list[list[list[str]]]:
+    """The rounds the latest started round's plan had planned after it (empty when there are
+    none): the re-plan's candidate, which the seating service keeps unless the players
+    changed or it finds a better seating."""
+    if last is None or last.status == EveningRound.Status.PLANNED:
+        return []
+    rounds = last.plan.get("rounds")
+    fixed = last.plan.get("fixed_rounds")
+    if not isinstance(rounds, list) or not isinstance(fixed, int):
+        return []
+    return [[list(table) for table in round_] for round_ in rounds[fixed + 1 :]]
 
 
 def _jsonable(value: Any) -> Any:

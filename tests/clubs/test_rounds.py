@@ -156,3 +156,53 @@ def test_the_same_seed_gives_the_same_plan(world: ClubWorld) -> None:
     first = plan(world, seed=42).json()["tables"]
     world.client("admin").delete(url(world, "rounds/1/"))
     assert plan(world, seed=42).json()["tables"] == first
+
+
+def test_replanning_the_same_players_never_makes_the_evening_worse(world: ClubWorld) -> None:
+    # Issue 22: 16 players, seed 1080; re-planning after each start used to return worse
+    # evenings. The objective is lexicographic (issue 22, "Tables of four"): `objective` (the
+    # weighted repeats and history) first, then `objective_parts.balance`. The first plan has
+    # no repeat; a re-plan keeps the plan's rounds as announced unless it finds better.
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 12))
+    previous = plan(world, rounds_total=5, seed=1080).json()["plan"]
+    assert previous["objective"] == 0.0
+
+    def key(explanation: dict[str, Any]) -> tuple[float, float]:
+        return (explanation["objective"], explanation["objective_parts"]["balance"])
+
+    for number in (1, 2, 3, 4):
+        started = world.client("admin").post(url(world, f"rounds/{number}/start/"))
+        assert started.status_code == 200, started.json()
+        answer = plan(world, seed=1080)
+        assert answer.status_code == 201, answer.json()
+        body = answer.json()
+        assert key(body["plan"]) <= key(previous), f"round {number + 1}"
+        if body["plan"]["method"] == "the current plan's remaining rounds":
+            seated = [[s["player"] for s in t["seats"]] for t in body["tables"]]
+            assert seated == previous["rounds"][number]  # nothing better: the plan stands
+        previous = body["plan"]
+
+
+def test_replanning_after_a_late_arrival_plans_afresh(world: ClubWorld) -> None:
+    check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin", "owner")))
+    check_in(world.evening, *guests(world, 5))
+    plan(world, rounds_total=4, seed=7)
+    world.client("admin").post(url(world, "rounds/1/start/"))
+    late = guests(world, 1)[0]
+    check_in(world.evening, late)
+    body = plan(world, seed=7).json()
+    assert f"g:{late.pk}" in {s["player"] for t in body["tables"] for s in t["seats"]}
+    assert body["plan"]["method"] != "the current plan's remaining rounds"
+
+
+def test_a_pair_met_three_times_counts_two_repeats(world: ClubWorld) -> None:
+    people = [world.users[r] for r in ("member", "scorer", "admin", "owner")]
+    check_in(world.evening, *people[:3])
+    a, b = (f"u:{p.pk}" for p in people[:2])
+    for number in (1, 2, 3):
+        plan(world, rounds_total=3)
+        world.client("admin").post(url(world, f"rounds/{number}/start/"))
+    last = world.client("member").get(url(world, "rounds/3/")).json()["plan"]
+    pair = next(r for r in last["repeats"] if set(r["players"]) == {a, b})
+    assert pair["meetings"] == 3 and pair["repeats"] == 2

@@ -2,7 +2,8 @@
 
 The objective is recomputed here from the plan's rounds by its own formula (the rule in the
 ``clubs.seating`` docstring), not through the package, so a wrong incremental computation or a
-wrong report fails.
+wrong report fails. It is lexicographic: a pair (repeats plus history, balance), compared as a
+tuple.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubs.seating import (
@@ -66,8 +67,8 @@ def objective(
     prior: Mapping[Hashable, int] | None = None,
     lam: float = 0.5,
     mu: float = 0.25,
-) -> float:
-    """Σ pairs [Σ_{j≥1} max(0, w − j) + λ·h·w] + μ·Σ players Σ_{k<t} (k + λ·prior)²."""
+) -> tuple[float, float]:
+    """(Σ pairs [Σ_{j≥1} max(0, w − j) + λ·h·w], μ·Σ players Σ_{k<t} (k + λ·prior)²)."""
     history, prior = history or {}, prior or {}
     w: dict[frozenset[Hashable], Fraction] = {}
     t: Counter[Hashable] = Counter()
@@ -78,13 +79,14 @@ def objective(
                 w[pair] = w.get(pair, Fraction(0)) + share(len(table), shapes)
             for p in table:
                 t[p] += len(table) != preferred
-    total = 0.0
+    first = 0.0
     for pair, weight in w.items():
-        total += float(sum(max(Fraction(0), weight - j) for j in range(1, int(weight) + 1)))
-        total += lam * history.get(pair, 0.0) * float(weight)
+        first += float(sum(max(Fraction(0), weight - j) for j in range(1, int(weight) + 1)))
+        first += lam * history.get(pair, 0.0) * float(weight)
+    balance = 0.0
     for p, count in t.items():
-        total += mu * sum((k + lam * prior.get(p, 0)) ** 2 for k in range(count))
-    return total
+        balance += mu * sum((k + lam * prior.get(p, 0)) ** 2 for k in range(count))
+    return (first, balance)
 
 
 def meetings(rounds: Rounds) -> Counter[frozenset[Hashable]]:
@@ -115,7 +117,7 @@ def check(request: PlanRequest, result: Plan) -> None:
         for table in round_:
             for pair in request.forbidden:
                 assert not pair <= set(table)
-    expected = objective(
+    first, balance = objective(
         result.rounds,
         shapes=request.shapes,
         preferred=request.preferred,
@@ -124,9 +126,14 @@ def check(request: PlanRequest, result: Plan) -> None:
         lam=request.history_weight,
         mu=request.balance_weight,
     )
-    assert result.objective == pytest.approx(expected, abs=1e-9)
+    assert result.objective == pytest.approx(first, abs=1e-9)
+    assert result.parts.repeats + result.parts.history == pytest.approx(first, abs=1e-9)
+    assert result.parts.balance == pytest.approx(balance, abs=1e-9)
     assert result.lower_bound <= result.objective + 1e-9
-    assert result.proven_optimal == (result.objective <= result.lower_bound + 1e-6)
+    met = result.objective <= result.lower_bound + 1e-6
+    assert not met or result.balance_lower_bound <= result.parts.balance + 1e-9
+    met = met and result.parts.balance <= result.balance_lower_bound + 1e-6
+    assert result.proven_optimal == met
     repeated = {pair: n for pair, n in meetings(result.rounds).items() if n > 1}
     assert {frozenset(r.players): r.meetings for r in result.repeats} == repeated
     counts = Counter(
@@ -369,8 +376,9 @@ def test_is_resolution_rejects_a_repeated_pair_and_a_missing_player() -> None:
 # --- objective and lower bound ----------------------------------------------------------------
 
 
-def brute_force_optimum(request: PlanRequest) -> float:
-    """The least objective over every seating of the planned rounds (tiny requests only)."""
+def brute_force_optimum(request: PlanRequest) -> tuple[float, float]:
+    """The least objective (lexicographically) over every seating of the planned rounds (tiny
+    requests only)."""
     sizes = table_sizes(len(request.players), shapes=request.shapes, preferred=request.preferred)
     players = list(request.players)
 
@@ -432,8 +440,51 @@ def test_it_finds_the_optimum_of_tiny_requests_and_the_bound_is_below_it(
     best = brute_force_optimum(request_)
     result = plan(request_)
     check(request_, result)
-    assert result.lower_bound <= best + 1e-9
-    assert result.objective == pytest.approx(best)
+    assert result.lower_bound <= best[0] + 1e-9
+    assert result.balance_lower_bound <= best[1] + 1e-9
+    assert (result.objective, result.parts.balance) == pytest.approx(best)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_sixteen_players_at_mixed_tables_reach_the_proven_optimum(seed: int) -> None:
+    # Issue 22: four 3-tables and a 4-table a round, 5 rounds. The optimum is the lower bound:
+    # no repeat, and the 4-table's 4 seats a round spread evenly (4 players sit there twice,
+    # 0.25 each). One annealing run stopped at 1.5 and 1.75 (weighted sum) for these seeds.
+    request = PlanRequest(players=range(16), rounds=5, seed=seed)
+    result = plan(request)  # the default budget: a fixed number of moves, no clock
+    check(request, result)
+    assert (result.lower_bound, result.balance_lower_bound) == (0, 1.0)
+    assert (result.objective, result.parts.balance) == (0, 1.0) and result.proven_optimal
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "repeats", "balance"),
+    [(10, 4, 0.5, 5.5), (13, 5, 0.0, None), (14, 5, 0.0, None), (16, 6, 0.0, None)],
+)
+def test_mixed_tables_reach_the_proven_optimum_of_the_repeats(
+    players: int, rounds: int, repeats: float, balance: float | None
+) -> None:
+    """Issue 22, "Tables of four": the objective is lexicographic, repeats first. The optima
+    come from bench/seating_bench.py (OR-Tools CP-SAT, 2 workers, 30 s a stage, proven
+    optimal): weighted repeats 0.5 at 10 × 4 (and, with them held, a balance of 5.5, also
+    proven), 0 at 13 × 5, 14 × 5 and 16 × 6. The weighted sum (repeats + 0.25 × balance) gave
+    1, 2.5, 2 and 0 for seed 1 (1, 3, 2 and 2.5 with one annealing run): it kept repeats to even
+    out the four-table sittings."""
+    request = PlanRequest(players=range(players), rounds=rounds, seed=1)
+    result = plan(request)  # the default budget: a fixed number of moves, no clock
+    check(request, result)
+    assert result.objective == repeats == result.parts.repeats
+    if balance is not None:
+        assert result.parts.balance == balance
+
+
+def test_ten_players_five_rounds_reach_the_exact_solvers_best() -> None:
+    """Issue 22: at 10 × 5 (a four-table every round) CP-SAT's best weighted repeats within
+    30 s are 4 (not proven optimal; bench/seating_bench.py); the weighted sum gave 6."""
+    request = PlanRequest(players=range(10), rounds=5, seed=1)
+    result = plan(request)
+    check(request, result)
+    assert result.objective == 4.0
 
 
 def test_forced_repeats_give_a_positive_bound() -> None:
@@ -488,7 +539,7 @@ def _splittable(n: int, shapes: tuple[TableShape, ...], preferred: int) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(small_requests())
 def test_the_bound_never_exceeds_the_objective_and_the_report_is_right(
     request: PlanRequest,
@@ -496,7 +547,7 @@ def test_the_bound_never_exceeds_the_objective_and_the_report_is_right(
     check(request, plan(request))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(small_requests(), st.integers(0, 10**6))
 def test_incremental_costs_match_a_full_recount(request: PlanRequest, seed: int) -> None:
     problem, _ = compile_request(request)
@@ -519,6 +570,7 @@ def test_incremental_costs_match_a_full_recount(request: PlanRequest, seed: int)
         if state.where[r][a] != state.where[r][b]:
             state.swap(r, a, b, state.delta(r, a, b))
     assert state.cost == pytest.approx(state.total(forbidden=True), rel=1e-9, abs=1e-6)
+    assert state.spread == pytest.approx(state.balance(), rel=1e-9, abs=1e-6)
 
 
 def test_history_steers_away_from_pairs_met_earlier_in_the_season() -> None:
@@ -532,9 +584,11 @@ def test_history_steers_away_from_pairs_met_earlier_in_the_season() -> None:
 
 
 def test_the_four_table_goes_round() -> None:
-    result = plan(PlanRequest(players=range(10), rounds=5, seed=4))
-    counts = [result.other_table_counts.get(p, 0) for p in range(10)]
-    assert max(counts) <= math.ceil(4 * 5 / 10) + 1
+    # 16 players: the 4-table's seats spread as evenly as they can without a repeat. (At
+    # 10 x 5 repeats come first and force someone to the 4-table four times: issue 22.)
+    result = plan(PlanRequest(players=range(16), rounds=5, seed=4))
+    counts = [result.other_table_counts.get(p, 0) for p in range(16)]
+    assert max(counts) <= math.ceil(4 * 5 / 16)
     assert sum(counts) == 20
 
 
@@ -625,6 +679,61 @@ def test_replanning_avoids_pairs_of_the_played_rounds() -> None:
     result = plan(request)
     check(request, result)
     assert result.repeats == ()  # 12 players have 4 rounds without a repeat
+
+
+def test_replanning_with_the_current_plan_never_makes_the_evening_worse() -> None:
+    # Issue 22: 16 players, seed 1080: 1.0 (proven optimal), then 1.75, 2.0, 2.25 on re-plans
+    # (weighted sum). Now lexicographic: no repeat and the 4-table spread evenly, kept.
+    players = names(16)
+    current = plan(PlanRequest(players=players, rounds=5, seed=1080))
+    assert (current.objective, current.parts.balance) == (0, 1.0) and current.proven_optimal
+    played: list[Sequence[Sequence[Hashable]]] = []
+    for number in range(1, 5):
+        played.append(current.rounds[number - 1])
+        request = PlanRequest(
+            players=players,
+            rounds=5,
+            fixed_rounds=played,
+            current_plan=current.rounds[number:],
+            seed=1080,
+        )
+        result = plan(request)
+        check(request, result)
+        assert result.parts.key <= current.parts.key
+        current = result
+
+
+def test_the_current_plan_is_kept_only_when_nothing_is_better() -> None:
+    first = plan(PlanRequest(players=range(12), rounds=4, seed=3))
+    worse = [first.rounds[1]] * 3  # the same round three times: many repeats
+    request = PlanRequest(
+        players=range(12), rounds=4, fixed_rounds=first.rounds[:1], current_plan=worse, seed=3
+    )
+    result = plan(request)
+    check(request, result)
+    assert result.repeats == ()  # the search found better than the current plan
+
+
+def test_a_current_plan_for_other_players_is_ignored() -> None:
+    first = plan(PlanRequest(players=names(9), rounds=4, seed=1))
+    request = PlanRequest(
+        players=names(10),
+        rounds=4,
+        fixed_rounds=first.rounds[:1],
+        current_plan=first.rounds[1:],  # p09 arrived late
+        seed=1,
+    )
+    result = plan(request)
+    check(request, result)
+    assert all("p09" in {p for t in r for p in t} for r in result.rounds[1:])
+
+
+def test_repeats_count_the_meetings_beyond_the_first() -> None:
+    together = [[(0, 1, 2), (3, 4, 5)], [(0, 1, 3), (2, 4, 5)], [(0, 1, 4), (2, 3, 5)]]
+    result = plan(PlanRequest(players=range(6), rounds=3, fixed_rounds=together))
+    pair = next(r for r in result.repeats if set(r.players) == {0, 1})
+    assert (pair.meetings, pair.repeats) == (3, 2)
+    assert pair.to_json()["repeats"] == 2
 
 
 # --- forbidden pairs --------------------------------------------------------------------------
