@@ -124,7 +124,7 @@ Reading these figures (written by hand into the script's `ANALYSIS`; re-check af
   asks more of it.
 - Long polls wait in an ASGI worker: each holds a coroutine, a Redis subscription and (Django's
   ASGI handler) one parked helper thread, no database connection; database work of waiters is
-  limited to 8 at once per process (`games/api/events.py`, `DB_SLOTS`), so hundreds waking
+  limited to 8 at once per process (`games/live/db.py`, `DB_SLOTS`), so hundreds waking
   together cannot exhaust PostgreSQL's connections. Taking in 200 polls at once costs the
   events worker a few seconds of CPU (authentication and one check each); once they wait it
   is idle, so the view run starts when the events worker is idle again.

@@ -1,7 +1,12 @@
 """The layers stay as drawn: engine ← games ← clubs' evenings, seating, seasons ← tournaments,
 with ``User``, ``Club``, ``Membership`` (and a club's guests) as the base every app may use.
 A lower layer never imports a higher one; games learns who manages a table through
-``games.managers``, which the apps above fill in."""
+``games.managers``, which the apps above fill in.
+
+``config`` wires the apps together and uses only their public names. An app's ``api`` package
+is the top of the stack: the API layer (the apps' ``api`` packages; ``config/urls.py`` includes
+their urls by dotted string) may import it, nothing else may: services, selectors, the live
+consumer and ``config`` reach the database through selectors and services, never a view."""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE_NAMES = {"User", "Club", "Membership", "Guest"}
+APPS = ("engine", "games", "clubs", "tournaments")
+APPS_WITH_API = ("games", "clubs", "tournaments")
 CORES = ("seating.py", "seating/*.py", "standings.py", "ratings.py")
 
 
@@ -75,3 +82,35 @@ def test_the_tournament_cores_import_only_the_standard_library(name: str) -> Non
     path = ROOT / "tournaments" / name
     modules = {module.split(".")[0] for module, _ in _imports(path)}
     assert modules <= set(sys.stdlib_module_names) | {"__future__"}, f"{path}: {modules}"
+
+
+@pytest.mark.parametrize("path", _sources("config"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_config_imports_no_private_name_of_an_app(path: Path) -> None:
+    for module, names in _imports(path):
+        parts = module.split(".")
+        if parts[0] not in APPS:
+            continue
+        private = [n for n in [*parts[1:], *names] if n.startswith("_")]
+        assert not private, f"{path}: imports {private} from {module}; use its public names"
+
+
+def _in_an_api(path: Path) -> bool:
+    """Whether ``path`` is part of an app's API layer (``<app>/api/…``)."""
+    parts = path.relative_to(ROOT).parts
+    return len(parts) > 2 and parts[0] in APPS_WITH_API and parts[1] == "api"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for app in (*APPS, "config") for p in _sources(app) if not _in_an_api(p)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_nothing_outside_the_api_layer_imports_an_apps_api(path: Path) -> None:
+    for module, names in _imports(path):
+        parts = module.split(".")
+        if parts[0] not in APPS_WITH_API:
+            continue
+        assert parts[1:2] != ["api"] and not (len(parts) == 1 and "api" in names), (
+            f"{path}: imports {module} {names}; only an app's api (and config/urls.py's "
+            "include strings) may use an app's api"
+        )

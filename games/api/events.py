@@ -10,69 +10,32 @@ played, the request waits up to ``S`` seconds (default ``LONG_POLL_SECONDS``, at
 
 The view is async (adrf): while it waits it holds no worker slot and no database connection,
 only a coroutine on the worker's event loop and, with Redis, one pub/sub subscription
-(:func:`games.notify.wait_for_change`); other requests go on being served. (Django's ASGI
+(:func:`games.notify.wait_for_change`); other requests go on being served. Its reads are
+:mod:`games.selectors`, run by :func:`games.live.db.db_call` with the websocket's, at most
+``DB_SLOTS`` at once per process. (Django's ASGI
 handler still gives every request its own idle helper thread for its sync parts, so a waiting
 request keeps one parked thread; ``bench/games_bench.py`` counts them.)
 """
 
 from __future__ import annotations
 
-import asyncio
-import weakref
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from adrf.views import APIView  # type: ignore[import-untyped]
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs.models import User
 from config.api.schema import ErrorSerializer
-from games import notify, services
-from games.errors import InvalidInput
-from games.models import Hand, Table
-from games.permissions import can_read, seat_of
-
-T = TypeVar("T")
+from games import notify
+from games.live.db import db_call
+from games.models import Hand
+from games.selectors import hand_events_for_user, hand_moved_past
 
 MAX_WAIT_SECONDS = 60.0
-#: Database work of waiting requests at once, per process and event loop: hundreds of long
-#: polls that wake together must not open hundreds of connections (PostgreSQL refuses past
-#: ``max_connections``); the rest queue for a moment instead.
-DB_SLOTS = 8
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _db_slot() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    slot = _slots.get(loop)
-    if slot is None:
-        slot = _slots[loop] = asyncio.Semaphore(DB_SLOTS)
-    return slot
-
-
-async def _with_db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn`` in a thread and give its database connection back before leaving, with at
-    most ``DB_SLOTS`` such calls at once (so at most that many connections)."""
-    async with _db_slot():
-        return await sync_to_async(_then_release)(fn, *args, **kwargs)
-
-
-def _then_release(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        _release_connection()
 
 
 class EventSerializer(serializers.Serializer[dict[str, Any]]):
@@ -111,76 +74,19 @@ class EventsQuerySerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-def _release_connection() -> None:
-    """Give the database connection back before waiting (a waiter holds none). Inside a
-    transaction (tests) the connection is kept."""
-    if not connection.in_atomic_block:
-        connection.close()
-
-
-def hand_reader(
-    *, user: User | AnonymousUser, table_id: int, number: int
-) -> tuple[Table, Hand, str | None]:
-    """The table and hosted hand ``user`` may read, and their seat at it (None: a spectator);
-    404 for a table the user may not read or a hand that is not hosted."""
-    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
-    if table is None or not can_read(user, table):
-        raise NotFound("There is no such table.")
-    hand = Hand.objects.filter(table=table, number=number).first()
-    if hand is None or hand.deal is None:
-        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
-    seat = seat_of(user, table)
-    return table, hand, None if seat is None else seat.key
-
-
-def events_body(table: Table, hand: Hand, seat: str | None, after: int) -> dict[str, Any]:
-    """The events after ``after`` as ``seat`` (None: a spectator) may see them."""
-    if after > hand.version:
-        raise InvalidInput(
-            f"The hand is at version {hand.version}; 'after' cannot be beyond it.",
-            fields={"after": [f"at most {hand.version}"]},
-        )
-    seen = services.hand_view(table, hand, seat)
-    events = [
-        {
-            "version": i,
-            "seat": item["seat"],
-            "action": {k: v for k, v in item.items() if k != "seat"},
-        }
-        for i, item in enumerate(seen["actions"][after:], start=after + 1)
-    ]
-    return {
-        "version": hand.version,
-        "status": hand.status,
-        "phase": seen["phase"],
-        "to_act": seen["to_act"],
-        "events": events,
-    }
-
-
-def hand_events(
-    *, user: User | AnonymousUser, table_id: int, number: int, after: int
+async def _events_for(
+    user: Any, table_id: int, number: int, after: int
 ) -> tuple[dict[str, Any], int]:
-    """The events body for ``user`` and the hand's id; 404 for a table the user may not read
-    or a hand that is not hosted."""
-    table, hand, seat = hand_reader(user=user, table_id=table_id, number=number)
-    return events_body(table, hand, seat, after), hand.pk
-
-
-def seat_events(*, table_id: int, number: int, seat: str | None, after: int) -> dict[str, Any]:
-    """The events body for ``seat`` without asking who reads: only for a caller that checked
-    the reader with :func:`hand_reader` already (a websocket subscription, which shares one
-    read among the sockets of a process that would read the same thing)."""
-    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
-    hand = None if table is None else Hand.objects.filter(table=table, number=number).first()
-    if table is None or hand is None or hand.deal is None:
-        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
-    return events_body(table, hand, seat, after)
-
-
-def _version_beyond(hand_id: int, after: int) -> bool:
-    """Whether the hand moved past ``after``."""
-    return Hand.objects.filter(pk=hand_id, version__gt=after).exists()
+    """The events body for ``user`` and the hand's id, read on the request's own thread (which
+    holds no connection while the request waits)."""
+    return await db_call(
+        hand_events_for_user,
+        user=user,
+        table_id=table_id,
+        number=number,
+        after=after,
+        thread_sensitive=True,
+    )
 
 
 class HandEventsView(APIView):
@@ -204,17 +110,15 @@ class HandEventsView(APIView):
         after: int = query.validated_data["after"]
         wait = min(query.validated_data.get("wait", settings.LONG_POLL_SECONDS), MAX_WAIT_SECONDS)
         user = request.user
-        body, hand_id = await _with_db(
-            hand_events, user=user, table_id=table_id, number=number, after=after
-        )
+        body, hand_id = await _events_for(user, table_id, number, after)
         if body["events"] or wait <= 0 or body["status"] != Hand.Status.PLAYING:
             return Response(body)
 
         async def changed() -> bool:
-            return await _with_db(_version_beyond, hand_id, after)
+            return await db_call(
+                hand_moved_past, hand_id=hand_id, after=after, thread_sensitive=True
+            )
 
         if await notify.wait_for_change(hand_id, changed, wait):
-            body, _ = await _with_db(
-                hand_events, user=user, table_id=table_id, number=number, after=after
-            )
+            body, _ = await _events_for(user, table_id, number, after)
         return Response(body)

@@ -162,7 +162,7 @@ def test_a_reconnecting_client_resumes_without_gap_or_duplicate(live: LiveServer
 def test_a_spectator_whose_access_ends_stops_hearing_the_hand(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from config import live as consumer
+    from games.live import consumer
 
     monkeypatch.setattr(consumer, "RECHECK_SECONDS", 0.0)  # check with every move
     users, tokens = _players()

@@ -12,7 +12,7 @@ from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from config import live as consumer
+from games.live import consumer
 from tests.factories import UserFactory
 from tests.live.conftest import token_for
 from tests.live.server import LiveServer, socket_to

@@ -21,8 +21,8 @@ from websockets.frames import Close, Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
-from config import live as consumer
 from games import live
+from games.live import consumer
 from tests.live.server import TIMEOUT, LiveServer, socket_to
 from tests.live.worlds import public_tables
 

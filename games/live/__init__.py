@@ -10,8 +10,10 @@ with a version, as the lichess app uses) and the caller's own ``notifications`` 
 Games knows hands and tables. The apps above it (club evenings, tournaments) own their topics
 and register them here in their ``AppConfig.ready`` (:func:`register`, the way
 ``games.managers`` and ``games.deals`` are filled), together with where a user currently sits
-(:func:`register_seating`); games never imports them. The websocket consumer itself lives in
-``config/live.py``.
+(:func:`register_seating`); games never imports them. The websocket consumer that serves the
+topics is :mod:`games.live.consumer` (imported only by ``config/asgi.py``, so publishing from a
+service never loads it); the database calls it shares with the long poll are
+:func:`games.live.db.db_call`.
 
 Publishing goes through Django Channels' layer (``CHANNEL_LAYERS``): with Redis every process
 (web, worker, events) reaches the events process's sockets; the in-memory layer (no Redis)
@@ -19,7 +21,7 @@ reaches only sockets of the same process. Publishing is best effort: a lost mess
 client at most a late reload, and every message carries the version a client resumes from.
 Nothing seat-specific ever goes through the layer: hand messages say only "version V exists",
 and each socket reads its view from the database (shared by the sockets of a process that read
-the same seat's view of the same version: ``config/live.py``).
+the same seat's view of the same version: :mod:`games.live.consumer`).
 """
 
 from __future__ import annotations

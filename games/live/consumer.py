@@ -1,18 +1,21 @@
 """The websocket endpoint ``/ws/v1/`` (``docs/live.md`` is the protocol): one consumer per
-socket, served by the ASGI ``events`` process beside the long polls.
+socket, served by the ASGI ``events`` process beside the long polls (``config/asgi.py`` routes
+to it and checks the origin).
 
 A socket authenticates with the REST API's JWT, in its first message (``{"type": "auth",
 "token": …}``) or as the subprotocol ``bearer.<token>`` next to ``preference.v1`` (never in
 the URL, which proxies log). Anonymous sockets may subscribe to what anonymous users may read
 over REST; one with neither a token nor a subscription after ``LIVE_AUTH_SECONDS`` is closed.
-It subscribes by message to topics (:mod:`games.live`): every subscription is checked as the
-REST read of the same thing would be, and one the caller may not read is answered
+It subscribes by message to topics: ``hand`` and ``notifications`` here, the reload topics
+from the registry in :mod:`games.live` (which the apps above games fill, so this module never
+imports them). Every subscription is checked as the REST read of the same thing would be (a
+hand by the long poll's selectors), and one the caller may not read is answered
 ``not_found`` (as REST's 404), never a close.
 
 Outgoing messages pass one bounded queue per socket (``LIVE_QUEUE_LIMIT``) drained by a writer
 task; a client that does not read fills it and is closed with 4008 instead of being buffered
-without bound. Database work runs in threads, at most ``games.api.events.DB_SLOTS`` at once
-per process together with the long polls, and gives its connection back each time.
+without bound. Database work goes through :func:`games.live.db.db_call` like the long polls':
+in threads, at most ``DB_SLOTS`` at once per process, giving its connection back each time.
 """
 
 from __future__ import annotations
@@ -23,18 +26,13 @@ import json
 import logging
 import time
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
-from urllib.parse import ParseResult
+from typing import Any
 
-from channels.db import database_sync_to_async  # type: ignore[import-untyped]
 from channels.exceptions import StopConsumer  # type: ignore[import-untyped]
 from channels.generic.websocket import AsyncWebsocketConsumer  # type: ignore[import-untyped]
-from channels.security.websocket import OriginValidator  # type: ignore[import-untyped]
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from rest_framework.exceptions import AuthenticationFailed, NotFound
 from rest_framework_simplejwt.exceptions import ExpiredTokenError, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
@@ -42,11 +40,11 @@ from rest_framework_simplejwt.tokens import AccessToken
 from clubs.models import User
 from config.api.authentication import CachedJWTAuthentication
 from games import live
-from games.api.events import _db_slot, events_body, hand_reader, seat_events
 from games.errors import InvalidInput
+from games.live.db import db_call
+from games.selectors import hand_events_body, hand_events_for_seat, hosted_hand_for_user
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 PROTOCOL = "preference.v1"
 BEARER = "bearer."
@@ -101,33 +99,12 @@ class BadMessage(Exception):
         self.echo = echo
 
 
-def _release_connection() -> None:
-    """Give the thread's database connection back (kept inside a transaction: tests)."""
-    if not connection.in_atomic_block:
-        connection.close()
-
-
-def _then_release(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        _release_connection()
-
-
-async def _db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn`` in a worker thread with at most ``DB_SLOTS`` database calls at once per
-    process (shared with the long polls), closing its connection afterwards."""
-    async with _db_slot():
-        run = database_sync_to_async(_then_release, thread_sensitive=False)
-        return await run(fn, *args, **kwargs)
-
-
 def _read_as(
     user: Any, table_id: int, number: int, after: int
 ) -> tuple[dict[str, Any], str | None]:
     """The events body ``user`` may read and their seat: the check of a subscription."""
-    table, hand, seat = hand_reader(user=user, table_id=table_id, number=number)
-    return events_body(table, hand, seat, after), seat
+    table, hand, seat = hosted_hand_for_user(user=user, table_id=table_id, number=number)
+    return hand_events_body(table=table, hand=hand, seat=seat, after=after), seat
 
 
 #: Reads of a hand in flight on this process's loop, shared by every socket that would read
@@ -139,14 +116,14 @@ _SHARED: weakref.WeakKeyDictionary[
 
 
 async def _shared_read(key: tuple[Any, ...]) -> dict[str, Any]:
-    """:func:`seat_events` for ``key`` = (table id, number, seat, after, version), once for
-    all the sockets of this loop asking at the same time."""
+    """:func:`~games.selectors.hand_events_for_seat` for ``key`` = (table id, number, seat,
+    after, version), once for all the sockets of this loop asking at the same time."""
     reads = _SHARED.setdefault(asyncio.get_running_loop(), {})
     task = reads.get(key)
     if task is None:
         table_id, number, seat, after, _ = key
         task = asyncio.ensure_future(
-            _db(seat_events, table_id=table_id, number=number, seat=seat, after=after)
+            db_call(hand_events_for_seat, table_id=table_id, number=number, seat=seat, after=after)
         )
         reads[key] = task
         task.add_done_callback(lambda _: reads.pop(key, None))
@@ -202,7 +179,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the handler of ``message``'s type. Unlike Channels' own dispatch it does not
         hop to a thread to close old database connections before each message: every
-        database call here closes its connection itself (:func:`_db`), and the hop would
+        database call here closes its connection itself (:func:`db_call`), and the hop would
         slow a busy socket down until the layer drops its messages."""
         handler = getattr(self, message["type"].replace(".", "_"), None)
         if handler is None or message["type"].startswith("_"):
@@ -367,7 +344,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._close_with(CLOSE_TOKEN_INVALID, "token_invalid", "Give the token as a string.")
             return False
         try:
-            user, expires_at = await _db(authenticate, raw)
+            user, expires_at = await db_call(authenticate, raw)
         except ExpiredTokenError:
             self._close_with(
                 CLOSE_TOKEN_EXPIRED,
@@ -505,7 +482,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def _check_hand(self, key: tuple[Any, ...], sub: _Sub, after: int) -> dict[str, Any]:
         """Read as this socket's user, checking their right to read and their seat."""
-        body, sub.seat = await _db(_read_as, self.user, key[1], key[2], after)
+        body, sub.seat = await db_call(_read_as, self.user, key[1], key[2], after)
         sub.checked_at = time.monotonic()
         return body
 
@@ -520,7 +497,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             )
         assert isinstance(self.user, User)
         await self._join(key, live.user_group(self.user.pk))
-        now = await _db(live.notifications_now, self.user)
+        now = await db_call(live.notifications_now, self.user)
         self._out({"type": "subscribed", **echo})
         self._out({"type": "notifications", **now})
 
@@ -531,7 +508,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         assert found is not None
         known = _version(message, "version")
         sub = await self._join(key, live.group(found.name, key[1]))
-        version = await _db(found.read, self.user, key[1])
+        version = await db_call(found.read, self.user, key[1])
         if version is None:
             await self._drop(key)
             raise BadMessage("not_found", f"There is no such {found.name} for you.", **echo)
@@ -593,19 +570,3 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """One of the user's own notifications."""
         if ("notifications",) in self.subs:
             self._out({"type": "notification", **message["notification"]})
-
-
-class OriginCheck(OriginValidator):
-    """Refuse browser pages of other sites: a socket whose ``Origin`` is neither an
-    ``ALLOWED_HOSTS`` host nor one of ``CORS_ALLOWED_ORIGINS`` is refused (403). A socket
-    without ``Origin`` (phone apps, scripts) is let through: only browsers send it, and the
-    socket's credentials are a token the client sends, never a cookie a browser adds."""
-
-    def __init__(self, application: Any) -> None:
-        super().__init__(application, [])
-
-    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
-        if parsed_origin is None:
-            return True
-        self.allowed_origins = [*settings.ALLOWED_HOSTS, *settings.CORS_ALLOWED_ORIGINS]
-        return bool(self.validate_origin(parsed_origin))
