@@ -168,6 +168,12 @@ class EveningSettlementSerializer(serializers.Serializer[dict[str, Any]]):
     players = PlayerNetSerializer(many=True)
     pot_net = serializers.IntegerField(help_text="What the pot keeps (carried on) this evening.")
     payments = EveningPaymentSerializer(many=True)
+    payments_proven = serializers.BooleanField(
+        allow_null=True,
+        help_text="True: no settlement takes fewer payments (proven by the search); false: "
+        "these settle every net exactly but fewer might be possible; null: an evening "
+        "closed before this was recorded.",
+    )
 
 
 class EveningTableSerializer(serializers.Serializer[dict[str, Any]]):

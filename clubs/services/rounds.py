@@ -48,7 +48,7 @@ from clubs.seating.tables import WIEN_PREFERRED, WIEN_SHAPES, SeatingError, Tabl
 from clubs.services.seasons import season_evenings
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
-from games.settlement import describe, payments_for
+from games.settlement import describe, settle
 
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 30
@@ -378,7 +378,8 @@ def evening_nets(evening: Evening) -> tuple[dict[str, int], dict[str, str]]:
 def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any]:
     """The payments that settle the evening (final once closed, provisional before)."""
     if evening.status == Evening.Status.CLOSED and evening.settlement is not None:
-        return evening.settlement
+        # one stored before payments_proven was recorded does not say: null
+        return {"payments_proven": None, **evening.settlement}
     nets, names = evening_nets(evening)
     return _settle(nets, names, currency, final=False)
 
@@ -391,7 +392,7 @@ def _settle(
     if pot_net:
         parties[POT] = pot_net
     names = {**names, POT: "the pot"}
-    payments = payments_for(parties)
+    answer = settle(parties)
     return {
         "final": final,
         "players": [
@@ -408,8 +409,9 @@ def _settle(
                 "amount": p.amount,
                 "sentence": describe(p, names, currency),
             }
-            for p in payments
+            for p in answer.payments
         ],
+        "payments_proven": answer.proven,
     }
 
 

@@ -369,6 +369,12 @@ class SettlementSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="What the pot (the series) is owed by the players; negative: it owes them."
     )
     payments = PaymentSerializer(many=True)
+    payments_proven = serializers.BooleanField(
+        allow_null=True,
+        help_text="True: no settlement takes fewer payments (proven by the search); false: "
+        "these settle every net exactly but fewer might be possible; null: a settlement "
+        "stored before this was recorded.",
+    )
 
 
 class BalancesSerializer(serializers.Serializer[dict[str, Any]]):
@@ -438,7 +444,10 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
     @extend_schema_field(SettlementSerializer(allow_null=True))
     def get_closing(self, table: Table) -> dict[str, Any] | None:
-        return None if table.closing is None else with_sentences(table, table.closing)
+        if table.closing is None:
+            return None
+        # closings stored before payments_proven was recorded do not say: null
+        return {"payments_proven": None, **with_sentences(table, table.closing)}
 
 
 class SeriesSerializer(serializers.ModelSerializer[TableSeries]):

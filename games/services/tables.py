@@ -45,7 +45,7 @@ from games.services.common import (
     _writable,
     seat_keys,
 )
-from games.settlement import payments_for, split_evenly
+from games.settlement import settle, split_evenly
 
 # Parties of hand records and the ledger that no seat may be called.
 RESERVED_SEAT_KEYS = frozenset({POT, SERIES, "talon"})
@@ -101,7 +101,7 @@ def _club_for(user: User, club_id: int | None) -> Club | None:
     return club
 
 
-def series_create(*, user: User, name: str, club_id: int | None = None) -> TableSeries:
+def table_series_create(*, user: User, name: str, club_id: int | None = None) -> TableSeries:
     """Start a series of sittings that share a carried pot; a club's series is started by a
     member of that club."""
     club = _club_for(user, club_id)
@@ -279,19 +279,21 @@ def table_balances(table: Table) -> dict[str, int]:
 
 def settlement_for(table: Table) -> dict[str, Any]:
     """Each player's net at this sitting and the payments that settle them; the pot is one
-    more party when it carries money on (or out)."""
+    more party when it carries money on (or out). ``payments_proven``: no settlement takes
+    fewer payments (:func:`games.settlement.settle`)."""
     balances = table_balances(table)
     nets = {k: v for k, v in balances.items() if k not in (POT, SERIES)}
     pot_net = -sum(nets.values())
     parties = dict(nets)
     if pot_net:
         parties[POT] = pot_net
-    payments = payments_for(parties)
+    answer = settle(parties)
     return {
         "nets": nets,
         "pot": balances[POT],
         "pot_net": pot_net,
-        "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in payments],
+        "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in answer.payments],
+        "payments_proven": answer.proven,
     }
 
 

@@ -105,3 +105,16 @@ def test_a_hand_awaiting_confirmation_keeps_the_whole_evening_open(world: ClubWo
     assert "awaits confirmation" in answer.json()["message"]
     assert Table.objects.filter(pk__in=[t.pk for t in tables], status="closed").count() == 0
     assert Evening.objects.get(pk=world.evening.pk).status == Evening.Status.SCHEDULED
+
+
+def test_the_evening_settlement_says_its_payments_are_proven_fewest(world: ClubWorld) -> None:
+    evening_with_tables(world, 5)
+    url = f"/api/v1/clubs/{world.club.pk}/evenings/{world.evening.pk}/"
+    assert world.client("member").get(url + "settlement/").json()["payments_proven"] is True
+    closed = world.client("admin").post(url + "close/").json()
+    assert closed["payments_proven"] is True
+    # an evening closed before the field existed does not say
+    stored = Evening.objects.get(pk=world.evening.pk).settlement
+    del stored["payments_proven"]
+    Evening.objects.filter(pk=world.evening.pk).update(settlement=stored)
+    assert world.client("member").get(url + "settlement/").json()["payments_proven"] is None

@@ -172,3 +172,18 @@ def test_payments_name_guests_and_users_by_their_display_names(
         p["sentence"] for p in client_for(anna).get(url(table, "settlement/")).json()["payments"]
     ]
     assert "Carl pays bert 0.30 €" in sentences
+
+
+@pytest.mark.django_db
+def test_the_settlement_says_its_payments_are_proven_fewest(
+    client_for: Client, recorded: Table, anna: User
+) -> None:
+    client = client_for(anna)
+    record_all(client, recorded, FELL)
+    assert client.get(url(recorded, "settlement/")).json()["payments_proven"] is True
+    assert client.post(url(recorded, "close/")).json()["payments_proven"] is True
+    # a closing stored before the field existed does not say
+    stored = Table.objects.get(pk=recorded.pk).closing
+    del stored["payments_proven"]
+    Table.objects.filter(pk=recorded.pk).update(closing=stored)
+    assert client.get(url(recorded, "")).json()["closing"]["payments_proven"] is None

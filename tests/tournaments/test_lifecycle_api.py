@@ -426,3 +426,12 @@ def test_a_seating_that_fails_half_way_creates_no_table_and_says_why(
         f.post("rounds/", {}, status=202)
     again = f.get("rounds/1/")
     assert again["status"] == "seated" and len(again["tables"]) == 3
+
+
+def test_the_money_settlement_says_its_payments_are_proven_fewest(settings) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(7, real_money=True, deals_per_round=12)
+    seat(f)
+    play(f, 1, random.Random(13))
+    f.post("rounds/1/close/")
+    assert f.get("settlement/", user=f.players[0])["payments_proven"] is True

@@ -420,3 +420,7 @@ class TournamentSettlementSerializer(serializers.Serializer[dict[str, Any]]):
     nets = TournamentNetSerializer(many=True)
     pot = serializers.IntegerField()
     payments = TournamentPaymentSerializer(many=True)
+    payments_proven = serializers.BooleanField(
+        help_text="True: no settlement takes fewer payments (proven by the search); false: "
+        "these settle every net exactly but fewer might be possible."
+    )

@@ -9,7 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from games.models import Table
-from games.settlement import payments_for
+from games.settlement import settle
 from tournaments.errors import TournamentConflict
 from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
 
@@ -55,7 +55,7 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
         entry = int(party[1:])
         return {"entry": entry, "name": names.get(entry, "")}
 
-    payments = payments_for(parties)
+    answer = settle(parties)
     return {
         "tournament": t.pk,
         "final": t.status == Tournament.Status.FINISHED,
@@ -65,6 +65,7 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
         ],
         "pot": pot,
         "payments": [
-            {"from": who(p.payer), "to": who(p.payee), "amount": p.amount} for p in payments
+            {"from": who(p.payer), "to": who(p.payee), "amount": p.amount} for p in answer.payments
         ],
+        "payments_proven": answer.proven,
     }
