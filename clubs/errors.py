@@ -4,6 +4,7 @@
 from rest_framework import status
 
 from config.api.errors import Conflict, DomainError
+from config.api.errors import InvalidInput as InvalidInput  # one class, shared by the apps
 
 
 class ClubNotFound(DomainError):
@@ -21,14 +22,6 @@ class NotAllowed(DomainError):
     status_code = status.HTTP_403_FORBIDDEN
     code = "permission_denied"
     default_message = "Only the club's owners and admins may do that."
-
-
-class InvalidInput(DomainError):
-    """Input that is wrong for a reason a serializer cannot see (HTTP 400)."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    code = "validation_error"
-    default_message = "The request is invalid."
 
 
 class ClubConflict(Conflict):

@@ -1,9 +1,12 @@
 """Season standings: a club's table from its table sittings, as plain values (no ORM).
 
 The ORM side turns every table sitting of a season into the values below and calls
-``compute``; tournaments reuse it. Nothing here knows a particular game, so the same code
-ranks Préférence (money), Russian Preferans (points) and Doppelkopf (four players, all
-playing).
+``compute``; ratings (``clubs/ratings.py``) reuse its sittings and placings. Tournaments do
+not: ``tournaments/scoring.py`` has its own values (rounds, boards, scoring modes,
+tiebreaks), ranked the same way (frozen values, exact fractions, competition ranks), and
+imports only the standard library, so it cannot share this module. Nothing here knows a
+particular game, so the same code ranks Préférence (money), Russian Preferans (points) and
+Doppelkopf (four players, all playing).
 
 Terms:
 

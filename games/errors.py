@@ -3,6 +3,7 @@
 from rest_framework import status
 
 from config.api.errors import Conflict, DomainError
+from config.api.errors import InvalidInput as InvalidInput  # one class, shared by the apps
 
 
 class RuleViolation(DomainError):
@@ -11,14 +12,6 @@ class RuleViolation(DomainError):
     status_code = status.HTTP_400_BAD_REQUEST
     code = "rule_violation"
     default_message = "That action is not allowed by the rules."
-
-
-class InvalidInput(DomainError):
-    """Input that is not about card rules but still wrong (HTTP 400)."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    code = "validation_error"
-    default_message = "The request is invalid."
 
 
 class NotYourTurn(DomainError):

@@ -310,3 +310,22 @@ def series_for_user(*, user: AnyUser) -> QuerySet[TableSeries]:
         )
         .order_by("-created_at", "-id")
     )
+
+
+def all_users() -> QuerySet[User]:
+    """Every user: what a seat's ``user`` (by username) is looked up in."""
+    return User.objects.all()
+
+
+def open_seats_of(*, user: User) -> QuerySet[Seat]:
+    """The user's seats at open tables, with the table, newest table first."""
+    return (
+        Seat.objects.filter(user=user, table__status=Table.Status.OPEN)
+        .select_related("table")
+        .order_by("-table__created_at", "-table_id")
+    )
+
+
+def seats_of_tables(*, table_ids: list[int]) -> QuerySet[Seat]:
+    """Every seat of these tables, with the user or guest its display name comes from."""
+    return Seat.objects.filter(table_id__in=table_ids).select_related("user", "guest")

@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
-from typing import Any
 
-import kombu.exceptions
-import redis.exceptions
-from celery import Task, shared_task
+from celery import shared_task
 from django.utils import timezone
 
 from games import services
 from games.models import IdempotencyRecord
-
-log = logging.getLogger(__name__)
-
-#: What sending a task raises when the broker cannot be reached.
-BROKER_ERRORS = (
-    kombu.exceptions.OperationalError,
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-)
-
-
-def send(task: Task, *args: Any, **options: Any) -> bool:
-    """Queue ``task`` with ``args`` (``apply_async`` ``options``, e.g. ``countdown``) after a
-    commit; answers whether the broker took it. When the broker cannot be reached the data
-    the task follows is committed already, so the request must not fail: the loss is logged
-    and beat's kicks send the work again (:func:`kick_stalled_bots`,
-    ``clubs.tasks_seasons.kick_stale_standings``)."""
-    try:
-        task.apply_async(args, **options)
-    except BROKER_ERRORS as e:
-        log.warning("broker unreachable, %s%s not sent: %s", task.name, args, e)
-        return False
-    return True
 
 
 @shared_task

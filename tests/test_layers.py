@@ -114,3 +114,36 @@ def test_nothing_outside_the_api_layer_imports_an_apps_api(path: Path) -> None:
             f"{path}: imports {module} {names}; only an app's api (and config/urls.py's "
             "include strings) may use an app's api"
         )
+
+
+def _objects_reads(path: Path) -> list[str]:
+    """Every ``<Model>.objects`` use in ``path`` but an empty ``….objects.none()``: DRF's
+    generic views and the schema generator ask a class's ``queryset`` (or an ``as_view``
+    ``queryset``) for its model, and an empty queryset reads nothing."""
+    tree = ast.parse(path.read_text(), str(path))
+    empty = {
+        id(node.func.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "none"
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "objects"
+    }
+    return [
+        f"line {node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "objects" and id(node) not in empty
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for app in APPS_WITH_API for p in _sources(app) if _in_an_api(p)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_views_read_through_selectors_never_model_objects(path: Path) -> None:
+    """STYLE.md: views never touch ``Model.objects`` beyond a selector; the reads an API
+    module needs are selectors (``<app>/selectors``) named for what they return."""
+    reads = _objects_reads(path)
+    assert not reads, f"{path}: reads the database directly ({reads}); use a selector"

@@ -7,18 +7,29 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
-from clubs.models import Membership
+from clubs.models import Membership, User
 from clubs.permissions import AnyUser
 from games import rows
 from games.models import Hand, LedgerEntry
 from tournaments import permissions
 from tournaments.errors import NotAllowed, TournamentNotFound
-from tournaments.models import Entry, RoundSeat, RoundTable, Tournament
+from tournaments.models import (
+    Board,
+    Entry,
+    LogEntry,
+    Round,
+    RoundSeat,
+    RoundTable,
+    StandingRow,
+    TableTotals,
+    Tournament,
+)
 
 
 def tournaments_for_user(*, user: AnyUser) -> QuerySet[Tournament]:
@@ -270,3 +281,95 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
         }
         for s in mine
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# what the API reads besides the tournament
+
+
+def active_user(*, user_id: int) -> User | None:
+    """The active user with this id (a director or an entry to add), if any."""
+    return User.objects.filter(pk=user_id, is_active=True).first()
+
+
+def user_with_id(*, user_id: int) -> User | None:
+    """The user with this id, active or not (a director to remove), if any."""
+    return User.objects.filter(pk=user_id).first()
+
+
+def log_of(*, tournament: Tournament) -> QuerySet[LogEntry]:
+    """The tournament's audit log, newest first."""
+    return LogEntry.objects.filter(tournament=tournament).order_by("-at", "-id")
+
+
+def entries_of(*, tournament: Tournament) -> QuerySet[Entry]:
+    """The tournament's entries in order of entry."""
+    return Entry.objects.filter(tournament=tournament).order_by("registered_at", "id")
+
+
+def entry_in_tournament(*, tournament: Tournament, entry_id: int) -> Entry:
+    """One entry of the tournament, with its tournament; 404 when it has no such entry."""
+    entry = (
+        Entry.objects.filter(pk=entry_id, tournament=tournament)
+        .select_related("tournament")
+        .first()
+    )
+    if entry is None:
+        raise TournamentNotFound("There is no such entry.")
+    return entry
+
+
+def entry_of_user(*, tournament: Tournament, user: User) -> Entry | None:
+    """The user's entry in the tournament, if they entered."""
+    return Entry.objects.filter(tournament=tournament, user=user).first()
+
+
+def entered_tournaments(*, user: User) -> QuerySet[Tournament]:
+    """The tournaments the user entered, with their directors, newest first."""
+    entered = Entry.objects.filter(user=user).values("tournament_id")
+    return (
+        Tournament.objects.filter(pk__in=entered)
+        .prefetch_related("directors")
+        .order_by("-starts_on", "-created_at", "-id")
+    )
+
+
+def standing_of(*, tournament: Tournament, entry: Entry) -> Mapping[str, Any] | None:
+    """The entry's ``rank`` and ``points`` in the stored standings, if it has a row."""
+    return (
+        StandingRow.objects.filter(tournament=tournament, entry=entry)
+        .values("rank", "points")
+        .first()
+    )
+
+
+def unfinished_round_of(*, tournament: Tournament) -> Round | None:
+    """The newest round that is neither closed nor failed (being seated, seated, playing)."""
+    return (
+        tournament.rounds.exclude(status__in=(Round.Status.CLOSED, Round.Status.FAILED))
+        .order_by("-number")
+        .first()
+    )
+
+
+def round_seat_of(*, round: Round, entry: Entry) -> RoundSeat | None:
+    """The entry's seat in the round, with its table, if it plays there."""
+    return RoundSeat.objects.filter(round=round, entry=entry).select_related("round_table").first()
+
+
+def round_table_of(*, round: Round, number: int) -> RoundTable:
+    """The round's table with this number, with its round; 404 when there is none."""
+    link = RoundTable.objects.filter(round=round, number=number).select_related("round").first()
+    if link is None:
+        raise TournamentNotFound("There is no such table in this round.")
+    return link
+
+
+def table_totals_of(*, round_table: RoundTable) -> TableTotals | None:
+    """The totals entered for an offline table, if any."""
+    return TableTotals.objects.filter(round_table=round_table).first()
+
+
+def boards_of(*, round: Round) -> QuerySet[Board]:
+    """The round's boards (duplicate deals) by number."""
+    return Board.objects.filter(round=round).order_by("number")

@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from clubs.models import User
 from config import outbound
+from config.tasks import send_after_commit
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
 from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
 from tournaments.permissions import is_director
@@ -316,12 +317,7 @@ def _send_on_commit(delivery: Delivery) -> None:
     emitted the event; the delivery stays pending and can be replayed."""
     from tournaments.tasks_webhooks import deliver_webhook
 
-    delivery_id = str(delivery.pk)
-
-    def send_webhook_delivery() -> None:
-        deliver_webhook.delay(delivery_id)
-
-    transaction.on_commit(send_webhook_delivery, robust=True)
+    send_after_commit(deliver_webhook, str(delivery.pk))
 
 
 def _deliveries(

@@ -744,7 +744,7 @@ class SeriesListView(ClubScopedView, generics.ListAPIView[EveningSeries]):
         club = self.manager_club()
         serializer = EveningSeriesCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        series = services.series_create(
+        series = services.evening_series_create(
             user=signed_in(request), club_id=club.pk, **serializer.validated_data
         )
         series = selectors_evenings.series_in_club(club=club, series_id=series.pk)

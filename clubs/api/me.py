@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 from django.urls import path
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs.models import Attendance, Evening, EveningTable, Membership, User
+from clubs.models import Evening
+from clubs.selectors import evenings as evening_selectors
 from config.api.callers import signed_in
 from config.api.schema import ErrorSerializer
-from games.models import Seat, Table
+from games import selectors as games_selectors
+from games.models import Seat
 
 UNAUTHORISED = {401: OpenApiResponse(ErrorSerializer, description="Not signed in.")}
 
@@ -58,30 +59,12 @@ class MyEveningSerializer(serializers.ModelSerializer[Evening]):
         return self._local(evening, evening.ends_at)
 
 
-def my_evenings(user: User) -> QuerySet[Evening]:
-    """Scheduled evenings of my clubs that have not ended, soonest first, with my answer."""
-    mine = Attendance.objects.filter(evening=OuterRef("pk"), user=user)
-    return (
-        Evening.objects.filter(
-            club__in=Membership.objects.filter(user=user).values("club_id"),
-            status=Evening.Status.SCHEDULED,
-            ends_at__gte=timezone.now(),
-        )
-        .select_related("club")
-        .annotate(
-            my_answer=Subquery(mine.values("answer")[:1]),
-            my_waitlisted=Subquery(mine.values("waitlisted")[:1]),
-        )
-        .order_by("starts_at", "id")
-    )
-
-
 class MyEveningsView(generics.ListAPIView[Evening]):
     serializer_class = MyEveningSerializer
     queryset = Evening.objects.none()
 
     def get_queryset(self) -> QuerySet[Evening]:
-        return my_evenings(signed_in(self.request))
+        return evening_selectors.coming_evenings_of(user=signed_in(self.request))
 
     @extend_schema(
         summary="My coming evenings",
@@ -159,21 +142,14 @@ class MyTablesView(generics.GenericAPIView[Any]):
     )
     def get(self, request: Request) -> Response:
         user = signed_in(request)
-        seats = (
-            self.paginate_queryset(
-                Seat.objects.filter(user=user, table__status=Table.Status.OPEN)
-                .select_related("table")
-                .order_by("-table__created_at", "-table_id")
-            )
-            or []
-        )
+        seats = self.paginate_queryset(games_selectors.open_seats_of(user=user)) or []
         table_ids = [s.table_id for s in seats]
         links = {
             link.table_id: link
-            for link in EveningTable.objects.filter(table_id__in=table_ids).select_related("round")
+            for link in evening_selectors.evening_tables_for_tables(table_ids=table_ids)
         }
         everyone: dict[int, list[str]] = {}
-        for seat in Seat.objects.filter(table_id__in=table_ids).select_related("user", "guest"):
+        for seat in games_selectors.seats_of_tables(table_ids=table_ids):
             everyone.setdefault(seat.table_id, []).append(seat.display_name)
         out = []
         for seat in seats:

@@ -9,6 +9,7 @@ the role again under the club's row lock) and serializes the answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -381,7 +382,7 @@ class ClubFilter(filters.FilterSet):
         user = getattr(self.request, "user", None)
         if user is None or not user.is_authenticated:
             return queryset.none() if value else queryset
-        mine = Membership.objects.filter(user=user.pk).values("club_id")
+        mine = selectors.member_club_ids(user_id=user.pk)
         return queryset.filter(pk__in=mine) if value else queryset.exclude(pk__in=mine)
 
 
@@ -468,7 +469,7 @@ class MyInvitationFilter(filters.FilterSet):
 
     # ModelChoiceFilter like the other lists' club filters: an integer or a 400 (a number
     # filter took ``1e308`` to the database and failed there).
-    club = filters.ModelChoiceFilter(queryset=Club.objects.all(), label="Club id")
+    club = filters.ModelChoiceFilter(queryset=selectors.all_clubs(), label="Club id")
 
     class Meta:
         model = Invitation
@@ -990,47 +991,27 @@ DECIDED = _error(
 )
 
 
-class JoinRequestAcceptView(generics.GenericAPIView[JoinRequest]):
-    """Owners and admins let the user in."""
+class JoinRequestDecisionView(generics.GenericAPIView[JoinRequest]):
+    """Owners and admins decide a pending request: one view for both decisions, each URL
+    giving its service (``decide``), ``summary`` and ``description`` through ``as_view``."""
 
     serializer_class = JoinRequestSerializer
     queryset = JoinRequest.objects.none()
+    #: ``services.join_request_accept`` or ``services.join_request_decline``.
+    decide: Callable[..., JoinRequest] | None = None
+    summary: str | None = None
+    description: str | None = None
 
     @extend_schema(
-        summary="Accept a join request",
         parameters=[CLUB_ID, REQUEST_ID],
         request=None,
         responses={200: JoinRequestSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE, 409: DECIDED},
     )
     def post(self, request: Request, club_id: int, request_id: int) -> Response:
-        """The user becomes a member and is told by e-mail."""
+        assert self.decide is not None, "as_view(decide=...) names the decision"
         user = signed_in(request)
         club = selectors.club_for_manager(user=user, club_id=club_id)
-        join_request = services.join_request_accept(
-            club_id=club.pk, user=user, request_id=request_id
-        )
-        return Response(JoinRequestSerializer(join_request).data)
-
-
-class JoinRequestDeclineView(generics.GenericAPIView[JoinRequest]):
-    """Owners and admins turn a request down."""
-
-    serializer_class = JoinRequestSerializer
-    queryset = JoinRequest.objects.none()
-
-    @extend_schema(
-        summary="Decline a join request",
-        parameters=[CLUB_ID, REQUEST_ID],
-        request=None,
-        responses={200: JoinRequestSerializer, 403: MANAGERS_ONLY, 404: NOT_VISIBLE, 409: DECIDED},
-    )
-    def post(self, request: Request, club_id: int, request_id: int) -> Response:
-        """No e-mail goes out; the user may ask again later."""
-        user = signed_in(request)
-        club = selectors.club_for_manager(user=user, club_id=club_id)
-        join_request = services.join_request_decline(
-            club_id=club.pk, user=user, request_id=request_id
-        )
+        join_request = self.decide(club_id=club.pk, user=user, request_id=request_id)
         return Response(JoinRequestSerializer(join_request).data)
 
 
@@ -1194,12 +1175,20 @@ urlpatterns = [
     ),
     path(
         CLUB + "join-requests/<id:request_id>/accept/",
-        JoinRequestAcceptView.as_view(),
+        JoinRequestDecisionView.as_view(
+            decide=services.join_request_accept,
+            summary="Accept a join request",
+            description="The user becomes a member and is told by e-mail.",
+        ),
         name="club-join-request-accept",
     ),
     path(
         CLUB + "join-requests/<id:request_id>/decline/",
-        JoinRequestDeclineView.as_view(),
+        JoinRequestDecisionView.as_view(
+            decide=services.join_request_decline,
+            summary="Decline a join request",
+            description="No e-mail goes out; the user may ask again later.",
+        ),
         name="club-join-request-decline",
     ),
     path(CLUB + "guests/", GuestListView.as_view(), name="club-guests"),

@@ -30,7 +30,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors
-from clubs.errors import ClubNotFound
 from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
@@ -57,10 +56,7 @@ def _club(request: Request, club_id: int, *, manage: bool = False) -> Club:
 
 
 def _season(club: Club, season_id: int) -> Season:
-    season = Season.objects.filter(pk=season_id, club=club).select_related("club").first()
-    if season is None:
-        raise ClubNotFound("There is no such season.")
-    return season
+    return selectors.season_of_club(club=club, season_id=season_id)
 
 
 class SeasonSerializer(serializers.ModelSerializer[Season]):
@@ -168,7 +164,7 @@ class SeasonListView(generics.ListAPIView[Season]):
 
     def get_queryset(self) -> QuerySet[Season]:
         club = _club(self.request, self.kwargs["club_id"])
-        return Season.objects.filter(club=club).order_by("-starts_on", "-id")
+        return selectors.seasons_of(club=club)
 
     @extend_schema(
         summary="A club's seasons",
@@ -385,7 +381,7 @@ class RatingListView(generics.ListAPIView[Rating]):
 
     def get_queryset(self) -> QuerySet[Rating]:
         club = _club(self.request, self.kwargs["club_id"])
-        return Rating.objects.filter(club=club).order_by("-ordinal", "player")
+        return selectors.ratings_of(club=club)
 
     @extend_schema(
         summary="A club's ratings",
@@ -414,7 +410,7 @@ class RatingHistoryView(generics.ListAPIView[RatingChange]):
 
     def get_queryset(self) -> QuerySet[RatingChange]:
         club = _club(self.request, self.kwargs["club_id"])
-        return RatingChange.objects.filter(club=club).order_by("at", "table_id", "player")
+        return selectors.rating_changes_of(club=club)
 
     @extend_schema(
         summary="A club's rating history",

@@ -15,9 +15,19 @@ from django.db.models import Count, Field, OuterRef, Q, QuerySet, Subquery
 
 from clubs import permissions
 from clubs.errors import ClubNotFound, NotAllowed
-from clubs.models import Club, Membership, Season, SeasonStanding
+from clubs.models import Club, Membership, Rating, RatingChange, Season, SeasonStanding
 from clubs.permissions import AnyUser
 from games import rows
+
+
+def all_clubs() -> QuerySet[Club]:
+    """Every club: what a filter's ``club`` id is looked up in (visibility is the list's)."""
+    return Club.objects.all()
+
+
+def member_club_ids(*, user_id: int) -> QuerySet[Membership, Any]:
+    """The ids of the clubs the user belongs to, as a subquery (``values("club_id")``)."""
+    return Membership.objects.filter(user=user_id).values("club_id")
 
 
 def clubs_for_user(*, user: AnyUser) -> QuerySet[Club]:
@@ -27,8 +37,7 @@ def clubs_for_user(*, user: AnyUser) -> QuerySet[Club]:
     if not user.is_authenticated:
         qs = qs.filter(is_public=True)
     elif not user.is_staff:
-        mine = Membership.objects.filter(user=user.pk).values("club_id")
-        qs = qs.filter(Q(is_public=True) | Q(pk__in=mine))
+        qs = qs.filter(Q(is_public=True) | Q(pk__in=member_club_ids(user_id=user.pk)))
     return qs.annotate(members_count=Count("memberships"))
 
 
@@ -71,6 +80,29 @@ def club_for_manager(*, user: AnyUser, club_id: int) -> Club:
 
 def memberships_of(*, club: Club) -> QuerySet[Membership]:
     return Membership.objects.filter(club=club).select_related("user").order_by("joined_at", "id")
+
+
+def seasons_of(*, club: Club) -> QuerySet[Season]:
+    """The club's seasons, newest first."""
+    return Season.objects.filter(club=club).order_by("-starts_on", "-id")
+
+
+def season_of_club(*, club: Club, season_id: int) -> Season:
+    """One of the club's seasons, with its club; 404 when the club has no such season."""
+    season = Season.objects.filter(pk=season_id, club=club).select_related("club").first()
+    if season is None:
+        raise ClubNotFound("There is no such season.")
+    return season
+
+
+def ratings_of(*, club: Club) -> QuerySet[Rating]:
+    """The club's ratings, highest ``ordinal`` first."""
+    return Rating.objects.filter(club=club).order_by("-ordinal", "player")
+
+
+def rating_changes_of(*, club: Club) -> QuerySet[RatingChange]:
+    """The club's rating changes, oldest first (by table within a moment)."""
+    return RatingChange.objects.filter(club=club).order_by("at", "table_id", "player")
 
 
 # The standings columns an answer shows, in order (``SeasonStanding`` fields).

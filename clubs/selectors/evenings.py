@@ -33,6 +33,7 @@ from clubs.models import (
     Club,
     Evening,
     EveningSeries,
+    EveningTable,
     Membership,
     User,
 )
@@ -224,3 +225,48 @@ def confirmed_count(*, evening: Evening) -> int:
     return Attendance.objects.filter(
         evening=evening, answer=Attendance.Answer.YES, waitlisted=False
     ).count()
+
+
+def coming_evenings_of(*, user: User) -> QuerySet[Evening]:
+    """Scheduled evenings of the user's clubs that have not ended, soonest first, with the
+    club and the user's answer (``my_answer``, ``my_waitlisted``)."""
+    mine = Attendance.objects.filter(evening=OuterRef("pk"), user=user)
+    return (
+        Evening.objects.filter(
+            club__in=Membership.objects.filter(user=user).values("club_id"),
+            status=Evening.Status.SCHEDULED,
+            ends_at__gte=timezone.now(),
+        )
+        .select_related("club")
+        .annotate(
+            my_answer=Subquery(mine.values("answer")[:1]),
+            my_waitlisted=Subquery(mine.values("waitlisted")[:1]),
+        )
+        .order_by("starts_at", "id")
+    )
+
+
+def evening_with_club(*, club: Club, evening_id: int) -> Evening:
+    """One of the club's evenings with its club, without the counts of
+    :func:`evening_in_club`; 404 when the club has no such evening."""
+    evening = Evening.objects.filter(pk=evening_id, club=club).select_related("club").first()
+    if evening is None:
+        raise ClubNotFound("There is no such evening.")
+    return evening
+
+
+def evening_tables_of(*, evening: Evening) -> QuerySet[EveningTable]:
+    """The evening's tables by round and number, with their round, games table and seats
+    (each seat's user, and guest with whom they were merged into)."""
+    return (
+        EveningTable.objects.filter(evening=evening)
+        .select_related("round", "table")
+        .prefetch_related("table__seats__user", "table__seats__guest__merged_into")
+        .order_by("round__number", "number", "id")
+    )
+
+
+def evening_tables_for_tables(*, table_ids: list[int]) -> QuerySet[EveningTable]:
+    """The evening links of these games tables (those that belong to an evening), with
+    their round."""
+    return EveningTable.objects.filter(table_id__in=table_ids).select_related("round")

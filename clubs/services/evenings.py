@@ -452,7 +452,7 @@ def _generate(series: EveningSeries, *, now: dt.datetime) -> int:
     return len(starts)
 
 
-def series_create(
+def evening_series_create(
     *,
     user: User,
     club_id: int,

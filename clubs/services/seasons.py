@@ -27,7 +27,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -52,6 +51,7 @@ from clubs.models import (
 )
 from clubs.permissions import is_manager
 from clubs.players import PlayerInfo, seat_player
+from config.tasks import send, send_after_commit
 from games.models import Hand, LedgerEntry, Seat, Table
 
 # ---------------------------------------------------------------------------------------------
@@ -189,19 +189,12 @@ def seasons_for_table(table_id: int) -> list[int]:
 def season_request_recompute(*, season_id: int) -> None:
     """Ask for the season's standings to be computed again (coalesced: see the module)."""
     from clubs.tasks_seasons import recompute_season
-    from games.tasks import send
 
     Season.objects.filter(pk=season_id).update(requested_version=F("requested_version") + 1)
     version = Season.objects.filter(pk=season_id).values_list("requested_version", flat=True)[0]
     # A message the broker missed is sent again by kick_stale_standings (seasons_pending).
-    transaction.on_commit(
-        partial(
-            send,
-            recompute_season,
-            season_id,
-            version,
-            countdown=settings.STANDINGS_COALESCE_SECONDS,
-        )
+    send_after_commit(
+        recompute_season, season_id, version, countdown=settings.STANDINGS_COALESCE_SECONDS
     )
 
 
@@ -219,7 +212,7 @@ def ratings_request_recompute(*, club_id: int) -> None:
     """Ask the worker to replay the club's ratings from scratch (after a guest merge, say)."""
     from clubs.tasks_seasons import recompute_ratings
 
-    transaction.on_commit(partial(recompute_ratings.delay, club_id))
+    send_after_commit(recompute_ratings, club_id)
 
 
 def club_recompute_all(*, club_id: int) -> None:
@@ -237,7 +230,6 @@ def on_hands_changed(table_id: int, club_id: int | None) -> None:
     if club_id is None:
         return
     from clubs.tasks_seasons import table_changed
-    from games.tasks import send
 
     if not send(table_changed, table_id):
         # The broker is down and the hand is committed: ask for the standings here (a

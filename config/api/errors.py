@@ -65,6 +65,15 @@ class Conflict(DomainError):
     default_message = "The request conflicts with the current state of the resource."
 
 
+class InvalidInput(DomainError):
+    """Input that is wrong for a reason a serializer cannot see (HTTP 400). One class for
+    every app: ``games.errors``, ``clubs.errors`` and ``tournaments.errors`` re-export it."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "validation_error"
+    default_message = "The request is invalid."
+
+
 def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | None = None) -> dict:
     """Build the error body shared by every 4xx response."""
     return {"code": code, "message": message, "fields": dict(fields or {})}

@@ -13,7 +13,7 @@ from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema_serializer
-from rest_framework import permissions, serializers
+from rest_framework import permissions, serializers, viewsets
 
 from config.api.operations import OPERATIONS, TAGS
 
@@ -97,7 +97,19 @@ def conditional_headers(*, by_date: bool) -> list[OpenApiParameter]:
 
 class ApiAutoSchema(AutoSchema):
     """AutoSchema that documents the shared error responses for every operation and marks
-    the operations anyone may call."""
+    the operations anyone may call. One view class may serve several endpoints, each given
+    its ``summary`` and ``description`` through ``as_view`` (the join-request decisions, a
+    table's ledger and audit log); an ``extend_schema`` that names them wins."""
+
+    def get_summary(self) -> str | None:
+        return getattr(self.view, "summary", None) or super().get_summary()
+
+    def get_description(self) -> str:  # type: ignore[override]  # drf-spectacular's
+        # DRF's browsable API reads ``description`` the same way; a ViewSet's actions carry
+        # their raw docstring in it, which drf-spectacular reads (cleaned) by itself.
+        if isinstance(self.view, viewsets.ViewSetMixin):
+            return str(super().get_description())
+        return getattr(self.view, "description", None) or super().get_description()
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)

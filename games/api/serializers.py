@@ -15,8 +15,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import engine
-from clubs.models import User
-from games import services
+from games import selectors, services
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
 
@@ -268,7 +267,7 @@ class SeatInputSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(choices=Seat.Kind.choices)
     user = serializers.SlugRelatedField(
         slug_field="username",
-        queryset=User.objects.all(),
+        queryset=selectors.all_users(),
         required=False,
         allow_null=True,
         help_text="Username, for kind user.",

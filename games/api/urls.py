@@ -3,8 +3,11 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
+from games import selectors
 from games.api import views
 from games.api.events import HandEventsView
+from games.api.serializers import AuditEntrySerializer, LedgerEntrySerializer
+from games.models import AuditEntry, LedgerEntry
 
 router = SimpleRouter()
 router.register("pings", views.WorkerPingViewSet, basename="ping")
@@ -16,8 +19,32 @@ HAND = TABLE + "hands/<num:number>/"
 
 urlpatterns = router.urls
 urlpatterns += [
-    path(TABLE + "ledger/", views.TableLedgerView.as_view(), name="table-ledger"),
-    path(TABLE + "audit/", views.TableAuditView.as_view(), name="table-audit"),
+    path(
+        TABLE + "ledger/",
+        views.TableLogView.as_view(
+            select=selectors.ledger_for_table,
+            queryset=LedgerEntry.objects.none(),
+            serializer_class=LedgerEntrySerializer,
+            filterset_class=views.LedgerFilter,
+            summary="A table's ledger",
+            description="Every money movement at the table, oldest first.",
+        ),
+        name="table-ledger",
+    ),
+    path(
+        TABLE + "audit/",
+        views.TableLogView.as_view(
+            select=selectors.audit_for_table,
+            queryset=AuditEntry.objects.none(),
+            serializer_class=AuditEntrySerializer,
+            filterset_class=views.AuditFilter,
+            summary="A table's audit log",
+            description=(
+                "Who recorded, edited, deleted, confirmed, started and closed what, newest first."
+            ),
+        ),
+        name="table-audit",
+    ),
     path(TABLE + "hands/", views.HandListView.as_view(), name="hand-list"),
     path(HAND, views.HandDetailView.as_view(), name="hand-detail"),
     path(HAND + "confirm/", views.HandConfirmView.as_view(), name="hand-confirm"),

@@ -42,12 +42,10 @@ from games import idempotency, selectors, services
 from games.api.serializers import (
     MAX_ID,
     ActionInputSerializer,
-    AuditEntrySerializer,
     BalancesSerializer,
     HandRecordSerializer,
     HandSerializer,
     HandViewSerializer,
-    LedgerEntrySerializer,
     ScoreSheetEntrySerializer,
     ScoreSheetSerializer,
     SeriesCreateSerializer,
@@ -476,34 +474,23 @@ class TableScopedMixin(generics.GenericAPIView[Any]):
         return table
 
 
-@extend_schema(parameters=[TABLE_ID], summary="A table's ledger")
-class TableLedgerView(TableScopedMixin, generics.ListAPIView[LedgerEntry]):
-    """Every money movement at the table, oldest first."""
+@extend_schema(parameters=[TABLE_ID])
+class TableLogView(TableScopedMixin, generics.ListAPIView[Any]):
+    """A table's log, read through ``select`` (a selector taking ``table``): one view for
+    the ledger and the audit log, each URL giving its ``select``, ``queryset`` (the model,
+    empty), serializer, filter, ``summary`` and ``description`` through ``as_view``."""
 
-    serializer_class = LedgerEntrySerializer
-    filterset_class = LedgerFilter
     permission_classes = [TablePermissions, TableAccess]
-    queryset = LedgerEntry.objects.none()
+    filterset_class: type[filters.FilterSet] | None = None
+    select: Callable[..., QuerySet[Any]] | None = None
+    summary: str | None = None
+    description: str | None = None
 
-    def get_queryset(self) -> QuerySet[LedgerEntry]:
+    def get_queryset(self) -> QuerySet[Any]:
+        assert self.queryset is not None and self.select is not None
         if getattr(self, "swagger_fake_view", False):
-            return LedgerEntry.objects.none()
-        return selectors.ledger_for_table(table=self.get_table())
-
-
-@extend_schema(parameters=[TABLE_ID], summary="A table's audit log")
-class TableAuditView(TableScopedMixin, generics.ListAPIView[AuditEntry]):
-    """Who recorded, edited, deleted, confirmed, started and closed what, newest first."""
-
-    serializer_class = AuditEntrySerializer
-    filterset_class = AuditFilter
-    permission_classes = [TablePermissions, TableAccess]
-    queryset = AuditEntry.objects.none()
-
-    def get_queryset(self) -> QuerySet[AuditEntry]:
-        if getattr(self, "swagger_fake_view", False):
-            return AuditEntry.objects.none()
-        return selectors.audit_for_table(table=self.get_table())
+            return self.queryset.none()
+        return self.select(table=self.get_table())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -847,7 +834,7 @@ class SeriesViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = SeriesCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        series = services.series_create(
+        series = services.table_series_create(
             user=signed_in(request),
             name=serializer.validated_data["name"],
             club_id=serializer.validated_data["club"],

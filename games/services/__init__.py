@@ -33,7 +33,6 @@ from games.services.recorded import hand_confirm, hand_delete, hand_edit, table_
 from games.services.tables import (
     RESERVED_SEAT_KEYS,
     SeatSpec,
-    series_create,
     series_pot,
     settlement_for,
     table_balances,
@@ -41,6 +40,7 @@ from games.services.tables import (
     table_create,
     table_open,
     table_reopen,
+    table_series_create,
 )
 
 __all__ = [
@@ -67,7 +67,7 @@ __all__ = [
     "ping_complete",
     "ping_create",
     "seat_keys",
-    "series_create",
+    "table_series_create",
     "series_pot",
     "settlement_for",
     "table_balances",

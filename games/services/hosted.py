@@ -22,6 +22,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import User
+from config.tasks import send_after_commit
 from games import deals, hooks, live, managers, notify, rows
 from games.errors import (
     InvalidInput,
@@ -231,14 +232,14 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
 
 def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = True) -> None:
     """On commit: wake long-polling clients; if a bot is to act, ask a worker to move."""
-    from games.tasks import bot_act, send
+    from games.tasks import bot_act
 
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
     seat = state.to_act_seat
     if schedule and seat is not None and _seat(table, seat).kind == Seat.Kind.BOT:
         # Never fails the committed move: a message the broker missed, beat sends again.
-        transaction.on_commit(partial(send, bot_act, hand.pk, hand.version))
+        send_after_commit(bot_act, hand.pk, hand.version)
 
 
 def _apply(

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import socket
-from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import User
+from config.tasks import send_after_commit
 from games.models import (
     WorkerPing,
 )
@@ -21,7 +21,7 @@ def ping_create(*, user: User) -> WorkerPing:
 
     with transaction.atomic():
         ping = WorkerPing.objects.create(user=user, api_pid=os.getpid())
-        transaction.on_commit(partial(run_ping.delay, ping.pk))
+        send_after_commit(run_ping, ping.pk)
     return ping
 
 

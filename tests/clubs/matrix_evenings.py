@@ -41,7 +41,7 @@ def new_series(world: ClubWorld, role: str) -> dict[str, Any]:
 
 
 def a_series(world: ClubWorld) -> None:
-    series = evenings.series_create(
+    series = evenings.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Donnerstag",

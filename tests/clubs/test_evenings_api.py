@@ -258,7 +258,7 @@ def build_other_club_evening() -> Evening:
 
 
 def test_it_edits_only_the_one_evening_of_a_series(world: ClubWorld) -> None:
-    series = services.series_create(
+    series = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Dienstag",
@@ -302,7 +302,7 @@ def test_it_refuses_an_edit_that_ends_the_evening_before_it_starts(world: ClubWo
 def test_it_cancels_only_the_one_evening_of_a_series(
     world: ClubWorld, mails: Callable[[Callable[[], Any]], Any]
 ) -> None:
-    series = services.series_create(
+    series = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Dienstag",
@@ -391,7 +391,7 @@ def test_it_extends_series_in_the_beat_task_without_duplicates(
     world: ClubWorld, settings: Settings, eager_tasks: None
 ) -> None:
     settings.EVENING_SERIES_WEEKS_AHEAD = 4
-    series = services.series_create(
+    series = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Freitag",
@@ -416,7 +416,7 @@ def test_it_extends_series_in_the_beat_task_without_duplicates(
 
 
 def test_it_changes_a_series_and_its_future_unedited_evenings(world: ClubWorld) -> None:
-    series = services.series_create(
+    series = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Mittwoch",
@@ -449,7 +449,7 @@ def test_it_changes_a_series_and_its_future_unedited_evenings(world: ClubWorld) 
 
 
 def test_it_refuses_to_change_a_series_schedule(world: ClubWorld) -> None:
-    series = services.series_create(
+    series = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Mittwoch",
@@ -491,7 +491,7 @@ def test_it_refuses_rules_that_are_invalid_or_too_frequent(world: ClubWorld, rru
 def test_it_ends_a_series_cancelling_its_future_evenings_and_keeping_the_past(
     world: ClubWorld,
 ) -> None:
-    series = services.series_create(
+    series = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Montag",

@@ -41,7 +41,7 @@ def new_members(club: Club, n: int, prefix: str = "m") -> list[User]:
 
 
 def series(world: ClubWorld, rrule: str, first_start: dt.datetime, now: dt.datetime) -> Any:
-    return services.series_create(
+    return services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Runde",
@@ -362,7 +362,7 @@ def test_it_reminds_once_when_two_beat_runs_race() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_extends_a_series_from_the_beat_task(celery_worker_process: Any) -> None:
     world = build_club_world()
-    created = services.series_create(
+    created = services.evening_series_create(
         user=world.users["owner"],
         club_id=world.club.pk,
         title="Dienstag",

@@ -27,7 +27,8 @@ from rest_framework_simplejwt.tokens import AccessToken
 
 from clubs.models import User
 from config.celery import app
-from games.tasks import bot_act, send
+from config.tasks import send
+from games.tasks import bot_act
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Far below gunicorn's 60 s timeout and the 5 s database connect timeout (a refused port

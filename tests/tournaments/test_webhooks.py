@@ -512,7 +512,7 @@ def test_a_failing_receiver_never_fails_the_command_that_emitted(
     delivery = Delivery.objects.get()
     assert delivery.status == Delivery.Status.PENDING
     assert attempts(delivery) == [(1, 503)]
-    assert any("send_webhook_delivery" in r.getMessage() for r in caplog.records)
+    assert any("deliver_webhook" in r.getMessage() for r in caplog.records)
 
 
 def test_a_duplicate_run_of_a_delivered_delivery_sends_nothing(

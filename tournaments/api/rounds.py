@@ -29,7 +29,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.api.tournaments import ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import TournamentNotFound
-from tournaments.models import Board, Round, RoundTable, TableTotals
+from tournaments.models import Round, RoundTable, TableTotals
 
 ROUND_NUMBER = OpenApiParameter("round_number", OpenApiTypes.INT, OpenApiParameter.PATH)
 TABLE_NUMBER = OpenApiParameter("table_number", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -162,10 +162,7 @@ RoundCloseView = _round_command(
 
 
 def _link(rnd: Round, number: int) -> RoundTable:
-    link = RoundTable.objects.filter(round=rnd, number=number).select_related("round").first()
-    if link is None:
-        raise TournamentNotFound("There is no such table in this round.")
-    return link
+    return selectors.round_table_of(round=rnd, number=number)
 
 
 def _totals(link: RoundTable, row: TableTotals | None) -> dict[str, Any]:
@@ -217,7 +214,7 @@ class TotalsView(APIView):
         self, request: Request, tournament_id: int, round_number: int, table_number: int
     ) -> Response:
         link = _link(_round(request, tournament_id, round_number), table_number)
-        return Response(_totals(link, TableTotals.objects.filter(round_table=link).first()))
+        return Response(_totals(link, selectors.table_totals_of(round_table=link)))
 
     @extend_schema(
         summary="Enter an offline table's totals",
@@ -289,7 +286,7 @@ class BoardListView(APIView):
     )
     def get(self, request: Request, tournament_id: int, round_number: int) -> Response:
         rnd = _round(request, tournament_id, round_number)
-        boards = Board.objects.filter(round=rnd).order_by("number")
+        boards = selectors.boards_of(round=rnd)
         return Response(BoardSerializer(boards, many=True).data)
 
 

@@ -23,7 +23,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.models import User
 from config.api.callers import caller, signed_in
 from config.api.schema import ErrorSerializer, conditional_headers
 from tournaments import selectors, services
@@ -259,7 +258,7 @@ class DirectorListView(APIView):
         t = _tournament(request, tournament_id, direct=True)
         data = DirectorInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        director = User.objects.filter(pk=data.validated_data["user"], is_active=True).first()
+        director = selectors.active_user(user_id=data.validated_data["user"])
         if director is None:
             raise InvalidInput("There is no such user.", fields={"user": ["unknown user"]})
         services.director_add(user=signed_in(request), tournament=t, director=director)
@@ -275,7 +274,7 @@ class DirectorDetailView(APIView):
     )
     def delete(self, request: Request, tournament_id: int, user_id: int) -> Response:
         t = _tournament(request, tournament_id, direct=True)
-        director = User.objects.filter(pk=user_id).first()
+        director = selectors.user_with_id(user_id=user_id)
         if director is None:
             raise TournamentNotFound("There is no such user.")
         services.director_remove(user=signed_in(request), tournament=t, director=director)
@@ -288,7 +287,7 @@ class LogView(generics.ListAPIView[LogEntry]):
 
     def get_queryset(self) -> QuerySet[LogEntry]:
         t = _tournament(self.request, self.kwargs["tournament_id"], direct=True)
-        return LogEntry.objects.filter(tournament=t).order_by("-at", "-id")
+        return selectors.log_of(tournament=t)
 
     @extend_schema(
         summary="The audit log",
@@ -319,7 +318,7 @@ class EntryListView(generics.ListAPIView[Entry]):
 
     def get_queryset(self) -> QuerySet[Entry]:
         t = _tournament(self.request, self.kwargs["tournament_id"])
-        return Entry.objects.filter(tournament=t).order_by("registered_at", "id")
+        return selectors.entries_of(tournament=t)
 
     @extend_schema(
         summary="A tournament's entries",
@@ -369,7 +368,7 @@ class EntryListView(generics.ListAPIView[Entry]):
         else:
             player = None
             if "user" in values:
-                player = User.objects.filter(pk=values["user"], is_active=True).first()
+                player = selectors.active_user(user_id=values["user"])
                 if player is None:
                     raise InvalidInput("There is no such user.", fields={"user": ["unknown"]})
             entry = services.entry_add(
@@ -384,10 +383,7 @@ class EntryListView(generics.ListAPIView[Entry]):
 
 def _entry(request: Request, tournament_id: int, entry_id: int) -> Entry:
     t = _tournament(request, tournament_id)
-    entry = Entry.objects.filter(pk=entry_id, tournament=t).select_related("tournament").first()
-    if entry is None:
-        raise TournamentNotFound("There is no such entry.")
-    return entry
+    return selectors.entry_in_tournament(tournament=t, entry_id=entry_id)
 
 
 class EntryDetailView(APIView):

@@ -26,6 +26,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from clubs.models import User
+from config.tasks import send
 from games.models import Hand
 from tournaments import live
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
@@ -188,7 +189,7 @@ def on_hands_changed(table_id: int, club_id: int | None) -> None:
     from tournaments.tasks import table_changed
 
     if RoundTable.objects.filter(table_id=table_id).exists():
-        table_changed.delay(table_id)
+        send(table_changed, table_id)
 
 
 def table_hands_changed(*, table_id: int) -> None:

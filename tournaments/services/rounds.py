@@ -34,6 +34,7 @@ from django.utils import timezone
 import engine
 from clubs import seating
 from clubs.models import User
+from config.tasks import send_after_commit
 from games import services as games
 from games.models import Hand, Table
 from tournaments import live, swiss
@@ -101,7 +102,7 @@ def round_seat(
             # Still waiting for the worker (a lost message, a broker that was down): asking
             # again sends the task again; it seats the round once.
             log(t, user, "round_seat_again", round_number=current.number)
-            transaction.on_commit(lambda: seat_round.delay(current.pk, user.pk))
+            send_after_commit(seat_round, current.pk, user.pk)
             return current
         if current is not None:
             raise TournamentConflict(
@@ -153,7 +154,7 @@ def round_seat(
             byes=sorted(byes),
             players=len(players),
         )
-        transaction.on_commit(lambda: seat_round.delay(rnd.pk, user.pk))
+        send_after_commit(seat_round, rnd.pk, user.pk)
     return rnd
 
 
