@@ -1,7 +1,21 @@
-"""Admin registrations for clubs: users, clubs with their members and evenings."""
+"""Admin registrations for clubs: users, clubs with their members and evenings.
+
+Times show in the club's timezone (``LocalTimes``): a change page in the zone of the object
+it shows, a list's times each in the zone of its row, with the zone's abbreviation."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from contextlib import nullcontext
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 
 from clubs.models import (
     Club,
@@ -14,6 +28,59 @@ from clubs.models import (
     Season,
     User,
 )
+from games.settlement import format_money
+
+
+def zone(name: str | None) -> ZoneInfo | None:
+    """The timezone called ``name``; None for an empty or unknown name."""
+    try:
+        return ZoneInfo(name) if name else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def local_time(value: dt.datetime | None, zone_name: str | None) -> str:
+    """``value`` in the zone ``zone_name`` (the server's when unknown), with its abbreviation:
+    ``2026-11-24 19:30 CET``."""
+    if value is None:
+        return "–"
+    return timezone.localtime(value, zone(zone_name)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def local_column(field: str, zone_of: Callable[[Any], str | None], label: str) -> Any:
+    """A list column showing the datetime ``field`` in the zone ``zone_of(obj)`` names."""
+
+    @admin.display(description=label, ordering=field)
+    def column(self: Any, obj: Any) -> str:
+        return local_time(getattr(obj, field), zone_of(obj))
+
+    return column
+
+
+class LocalTimes(admin.ModelAdmin):
+    """A change page whose times (shown and entered) are in the timezone of its object's club
+    or tournament (``zone_name``); the page's subtitle names the zone."""
+
+    def zone_name(self, obj: Any) -> str | None:
+        raise NotImplementedError
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        obj = self.get_object(request, object_id) if object_id else None
+        tz = zone(self.zone_name(obj)) if obj is not None else None
+        with timezone.override(tz) if tz else nullcontext():
+            if obj is not None and tz is not None:
+                extra_context = {**(extra_context or {}), "subtitle": f"{obj} (times in {tz})"}
+            answer = super().changeform_view(request, object_id, form_url, extra_context)
+            render = getattr(answer, "render", None)
+            if callable(render):
+                render()  # the page is rendered lazily: render it in the zone
+        return answer
 
 
 @admin.register(User)
@@ -46,13 +113,17 @@ class EveningInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    """Clubs with their members and evenings inline."""
+class ClubAdmin(LocalTimes):
+    """Clubs with their members and evenings inline, times in the club's timezone."""
 
-    list_display = ("name", "slug", "city", "is_public", "created_at")
+    list_display = ("name", "slug", "city", "timezone", "is_public", "created")
     search_fields = ("name", "slug", "city")
     readonly_fields = ("created_at",)
     inlines = (MembershipInline, EveningInline)
+    created = local_column("created_at", lambda club: club.timezone, "created")
+
+    def zone_name(self, obj: Club) -> str | None:
+        return obj.timezone
 
 
 @admin.register(Membership)
@@ -67,17 +138,65 @@ class MembershipAdmin(admin.ModelAdmin):
     readonly_fields = ("joined_at",)
 
 
-@admin.register(Evening)
-class EveningAdmin(admin.ModelAdmin):
-    """Club evenings; their rounds and tables are made by the seating service."""
+def _money(amount: int) -> str:
+    return format_money(amount, "").strip()
 
-    list_display = ("title", "club", "starts_at", "status")
+
+def _sentence(payment: dict[str, Any]) -> str:
+    return f"{payment['from_name']} pays {payment['to_name']} {_money(payment['amount'])}"
+
+
+def _evening_zone(evening: Evening) -> str | None:
+    return evening.club.timezone
+
+
+@admin.register(Evening)
+class EveningAdmin(LocalTimes):
+    """Club evenings, times in the club's timezone; their rounds and tables are made by the
+    seating service, and a closed evening's settlement shows as its payments."""
+
+    list_display = ("title", "club", "starts", "status")
     list_filter = ("status", "club")
     list_select_related = ("club",)
     search_fields = ("title", "club__name")
     date_hierarchy = "starts_at"
     autocomplete_fields = ("club",)
-    readonly_fields = ("settlement", "closed_at", "reminder_sent_at", "status", "series")
+    exclude = ("settlement",)
+    readonly_fields = ("payments", "closed_at", "reminder_sent_at", "status", "series")
+    starts = local_column("starts_at", _evening_zone, "starts")
+
+    def zone_name(self, obj: Evening) -> str | None:
+        return _evening_zone(obj)
+
+    @admin.display(description="settlement")
+    def payments(self, obj: Evening) -> str:
+        """The stored settlement as people read it: who pays whom how much, each player's
+        net and what stayed in the pot."""
+        settled = obj.settlement
+        if not settled:
+            return "Not settled yet: the evening is settled when it is closed."
+        payments = settled.get("payments") or []
+        paid = (
+            format_html_join(
+                "",
+                "<li>{}</li>",
+                ((p.get("sentence") or _sentence(p),) for p in payments),
+            )
+            if payments
+            else format_html("<li>{}</li>", "Nobody pays anybody: everyone is even.")
+        )
+        nets = format_html_join(
+            "",
+            "<tr><td>{}</td><td style='text-align:right'>{}</td></tr>",
+            ((row["name"], _money(row["net"])) for row in settled.get("players", [])),
+        )
+        pot = settled.get("pot_net") or 0
+        return format_html(
+            "<strong>Payments</strong><ul>{}</ul><strong>Nets</strong><table>{}</table>{}",
+            paid,
+            nets,
+            format_html("<p>The pot keeps {}.</p>", _money(pot)) if pot else "",
+        )
 
 
 @admin.register(Season)

@@ -2,9 +2,10 @@
 
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api import health
+from config.api.redoc import RedocView
 from config.api.views import ApiRootView, api_not_found
 from config.sign_in import admin_login, session_urls
 
@@ -15,7 +16,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("tournaments.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
 ]
 
 urlpatterns = [

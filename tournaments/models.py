@@ -131,6 +131,7 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ("tournament", "registered_at", "id")
+        verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(
                 fields=("tournament", "user"),
@@ -231,6 +232,10 @@ class TableTotals(models.Model):
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        verbose_name = "table totals"
+        verbose_name_plural = "table totals"
+
     def __str__(self) -> str:
         return f"totals of {self.round_table_id} (v{self.version})"
 
@@ -300,6 +305,8 @@ class LogEntry(models.Model):
 
     class Meta:
         ordering = ("tournament", "at", "id")
+        verbose_name = "log entry"
+        verbose_name_plural = "log entries"
 
     def __str__(self) -> str:
         return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
@@ -354,6 +361,7 @@ class Delivery(models.Model):
 
     class Meta:
         ordering = ("webhook", "created_at")
+        verbose_name_plural = "deliveries"
 
     def __str__(self) -> str:
         return f"{self.event} → {self.webhook_id} ({self.status})"

@@ -166,6 +166,11 @@ class Standings:
                 return row
         raise KeyError(player)
 
+    def decided_by(self) -> dict[Player, tuple[str, ...]]:
+        """Each player's tiebreaks that decided a placing (module function ``decided_by``)."""
+        found = decided_by([(r.points, r.tiebreaks) for r in self.rows], self.tiebreaks)
+        return {row.player: names for row, names in zip(self.rows, found, strict=True)}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "scoring": self.scoring,
@@ -316,9 +321,20 @@ def lots_draw(seed: int, player: Player) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def lots_commitment(seed: int) -> str:
+    """The published commitment to a lots seed: the SHA-256 hex digest of ``"lots:<seed>"``.
+    Public from the start, so the seed cannot change, while the seed itself stays hidden
+    until the tournament is finished."""
+    return hashlib.sha256(f"lots:{seed}".encode()).hexdigest()
+
+
 def lots(data: TiebreakInput, group: frozenset[Player]) -> dict[Player, Fraction]:
     """``lots``: a reproducible random order from the recorded seed: the higher
-    ``lots_draw(seed, player)`` ranks higher. Record the seed before the tournament."""
+    ``lots_draw(seed, player)`` ranks higher. Record the seed before the tournament.
+
+    Nobody may know the draw in advance, so the server applies ``lots`` only to the final
+    standings (``tournaments.services.standings.rank``) and shows a player's draw only where
+    it decided a placing (``decided_by``)."""
     return {p: Fraction(lots_draw(data.seed, p)) for p in group}
 
 
@@ -380,6 +396,29 @@ def standings(
     )
     moves = movement(before, now)
     return replace(now, rows=tuple(replace(row, movement=moves[row.player]) for row in now.rows))
+
+
+def decided_by(
+    rows: Sequence[tuple[Any, Mapping[str, Any]]], tiebreaks: Sequence[str]
+) -> list[tuple[str, ...]]:
+    """For standings rows in order, each given as (points, tiebreak values by name): the
+    tiebreaks that decided each row's place, in the order chosen. Against the row above and
+    the row below, when it has the same points: the first of ``tiebreaks`` on which the two
+    differ (none when they are equal on all of them and share the rank). Players with the
+    same points are neighbours in the standings, so this is every placing a tiebreak decided.
+    A value missing on one side counts as different. Works on exact values or on their text
+    (``points_text`` writes one text per value)."""
+    out: list[set[str]] = [set() for _ in rows]
+    for i in range(len(rows) - 1):
+        (points, values), (next_points, next_values) = rows[i], rows[i + 1]
+        if points != next_points:
+            continue
+        for name in tiebreaks:
+            if values.get(name) != next_values.get(name):
+                out[i].add(name)
+                out[i + 1].add(name)
+                break
+    return [tuple(name for name in tiebreaks if name in found) for found in out]
 
 
 def movement(previous: Standings, current: Standings) -> dict[Player, int | None]:

@@ -39,7 +39,7 @@ from rest_framework.views import APIView
 from config.api.callers import caller, signed_in
 from config.api.schema import conditional_headers
 from tournaments import permissions as tperms
-from tournaments import selectors, services
+from tournaments import scoring, selectors, services
 from tournaments.api.serializers import (
     EntrySerializer,
     MyTournamentSerializer,
@@ -51,8 +51,9 @@ from tournaments.api.serializers import (
 )
 from tournaments.api.tournaments import ENTRY_ID, ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import NotAllowed, TournamentNotFound
-from tournaments.models import Entry, Round, RoundSeat, StandingRow, Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.selectors import hands_export, player_rounds
+from tournaments.services.standings import entrant_rows
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag or date sent.")
 STANDING_FIELDS = TournamentStandingRowSerializer.Meta.fields
@@ -126,12 +127,13 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
             item["by_round"] = _json(item["by_round"])
             item["tiebreaks"] = _json(item["tiebreaks"])
             out.append(item)
-        return out
+    # until a first result is stored, the standings list the entrants
+    return out or entrant_rows(selectors.entries_of(tournament=t))
 
 
 def standings_body(t: Tournament) -> bytes:
     """The standings answer, rendered once per computation and kept in this process."""
-    key = (t.pk, t.computed_at, t.computed_version, t.requested_version, t.status)
+    key = (t.pk, t.computed_at, t.computed_version, t.requested_version, t.status, t.changed_at)
     with _LOCK:
         body = _BODIES.get(key)
     if body is None:
@@ -162,7 +164,9 @@ class StandingsView(APIView):
         summary="A tournament's standings",
         description="Stored by the worker after each result (coalesced): rank, points, each "
         "tiebreak's value, points by round, movement since the previous round and, once "
-        "finished, the prizes. `up_to_date` is false while a recomputation is pending. "
+        "finished, the prizes. The lots draw breaks ties only in the final standings and shows "
+        "only where it decided a placing. Before the first result: the entrants, no points. "
+        "`up_to_date` is false while a recomputation is pending. "
         "Conditional: `ETag`/`If-None-Match` and `Last-Modified`/`If-Modified-Since` → 304.",
         parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={200: TournamentStandingsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
@@ -190,11 +194,7 @@ class StandingsView(APIView):
                             "points": "5/2",
                             "rounds": 1,
                             "by_round": {"1": "5/2"},
-                            "tiebreaks": {
-                                "declarer_wins": "1",
-                                "best_round": "5/2",
-                                "lots": "10908390569847560401",
-                            },
+                            "tiebreaks": {"declarer_wins": "1", "best_round": "5/2"},
                             "movement": None,
                             "prize": 0,
                             "pending": 0,
@@ -253,7 +253,7 @@ class RecomputeView(APIView):
 
 
 def _results(t: Tournament, entry: Entry) -> dict[str, Any]:
-    row = StandingRow.objects.filter(tournament=t, entry=entry).values("rank", "points").first()
+    row = selectors.standing_of(tournament=t, entry=entry)
     return {
         "entry": EntrySerializer(entry).data,
         "rank": row["rank"] if row else None,
@@ -275,9 +275,7 @@ class PlayerResultsView(APIView):
     )
     def get(self, request: Request, tournament_id: int, entry_id: int) -> HttpResponse:
         t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
-        entry = Entry.objects.filter(tournament=t, pk=entry_id).first()
-        if entry is None:
-            raise TournamentNotFound("There is no such entry.")
+        entry = selectors.entry_in_tournament(tournament=t, entry_id=entry_id)
         return conditional(request, t, f"results-{entry.pk}", lambda: _results(t, entry))
 
 
@@ -292,19 +290,15 @@ class MyTournamentView(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         user = signed_in(request)
         t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
-        entry = Entry.objects.filter(tournament=t, user=user).first()
+        entry = selectors.entry_of_user(tournament=t, user=user)
         if entry is None:
             raise TournamentNotFound("You have not entered this tournament.")
         out = _results(t, entry)
         out.update(next_table=None, next_seat=None, round_status=None)
-        rnd = (
-            t.rounds.exclude(status__in=(Round.Status.CLOSED, Round.Status.FAILED))
-            .order_by("-number")
-            .first()
-        )
+        rnd = selectors.unfinished_round_of(tournament=t)
         if rnd is not None:
             out["round_status"] = rnd.status
-            mine = RoundSeat.objects.filter(round=rnd, entry=entry).first()
+            mine = selectors.round_seat_of(round=rnd, entry=entry)
             if mine is not None:
                 tables = services.round_assignments(rnd)
                 out["next_table"] = next(
@@ -319,13 +313,7 @@ class MyTournamentsView(generics.ListAPIView[Tournament]):
     queryset = Tournament.objects.none()
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        user = signed_in(self.request)
-        entered = Entry.objects.filter(user=user).values("tournament_id")
-        return (
-            Tournament.objects.filter(pk__in=entered)
-            .prefetch_related("directors")
-            .order_by("-starts_on", "-created_at", "-id")
-        )
+        return selectors.entered_tournaments(user=signed_in(self.request))
 
     @extend_schema(
         summary="My tournaments",
@@ -506,12 +494,23 @@ class PrintView(APIView):
 
     @staticmethod
     def page(request: Request, t: Tournament) -> HttpResponse:
+        """Players by their display names; each row's deciding tiebreak (``lots`` only once
+        it decided a placing at the end); provisional until the tournament is finished."""
         rows = standings_rows(t)
+        entries = selectors.entries_of(tournament=t).select_related("user")
+        names = {e.pk: (e.user.display_name if e.user else "") or e.name for e in entries}
         rounds = sorted({int(r) for row in rows for r in row["by_round"]})
-        shown = [name for name in t.tiebreaks if name != "lots"]  # a draw says nothing on paper
-        for row in rows:
+        shown = [name for name in t.tiebreaks if name != "lots"]  # a draw's digits say nothing
+        decided = scoring.decided_by([(r["points"], r["tiebreaks"]) for r in rows], t.tiebreaks)
+        for row, deciding in zip(rows, decided, strict=True):
+            row["name"] = names.get(row["entry"], row["name"])
             row["round_points"] = [row["by_round"].get(str(r), "–") for r in rounds]
             row["tiebreak_values"] = [row["tiebreaks"].get(name, "") for name in shown]
+            row["decided_by"] = ", ".join(
+                name.replace("_", " ")
+                + ("" if name == "lots" else f" {row['tiebreaks'].get(name, '')}")
+                for name in deciding
+            )
             row["prize_text"] = f"{row['prize'] / 100:.2f}" if row["prize"] else ""
         return render(
             request._request,
@@ -520,7 +519,9 @@ class PrintView(APIView):
                 "tournament": t,
                 "rows": rows,
                 "rounds": rounds,
+                "played": bool(rounds) or any(row["pending"] for row in rows),
                 "tiebreaks": [name.replace("_", " ") for name in shown],
+                "deciding": any(row["decided_by"] for row in rows),
                 "final": t.status == Tournament.Status.FINISHED,
                 "prizes": any(row["prize"] for row in rows),
             },

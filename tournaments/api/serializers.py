@@ -324,7 +324,9 @@ class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
     tiebreaks = ExactByName(
         read_only=True,
         help_text=f"Each tiebreak's value by name, {EXACT_HELP}. `lots` is an unsigned 64-bit "
-        "integer (the verifiable draw of docs/tournaments.md): parse it as a big integer.",
+        "integer (the verifiable draw of docs/tournaments.md): parse it as a big integer; it "
+        "is absent until the tournament is finished, and then present only on the rows where "
+        "the draw decided a placing.",
     )
     pending = serializers.IntegerField(
         read_only=True,

@@ -3,8 +3,11 @@
 :func:`compute` reads every round's tables (hands, pot shares, confirmed offline totals,
 duplicate boards) into :mod:`tournaments.scoring` values and ranks the entries;
 :func:`tournament_recompute` (the worker, coalesced by version like club seasons) stores the
-result as :class:`~tournaments.models.StandingRow` rows, with each tiebreak's value, the
-movement since the previous round and, once the tournament is finished, the prizes.
+result as :class:`~tournaments.models.StandingRow` rows, with each tiebreak's value (a
+``lots`` draw only once the tournament is finished and only where it decided a placing:
+:func:`applied_tiebreaks`, :func:`shown_tiebreaks`), the movement since the previous round and,
+once the tournament is finished, the prizes. Until a first result is stored, the standings
+are the entrants (:func:`entrant_rows`).
 
 What counts: rounds seated, played or closed; at a table, the settled hands numbered up to
 ``deals_per_round`` (hand deltas) and, once the table is closed, the pot shared out at close;
@@ -18,6 +21,7 @@ are ``pending`` instead of showing the round with no points).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -198,11 +202,12 @@ def rank(
     *,
     rounds_up_to: int | None = None,
 ) -> scoring.Standings:
-    """The standings of ``inputs(t)`` by the tournament's scoring and tiebreaks."""
+    """The standings of ``inputs(t)`` by the tournament's scoring and tiebreaks; ``lots``
+    only once the tournament is finished (``applied_tiebreaks``)."""
     return scoring.standings(
         sittings,
         scoring=t.scoring,
-        tiebreaks=list(t.tiebreaks),
+        tiebreaks=applied_tiebreaks(t),
         seed=t.lots_seed,
         duplicate=boards,
         players=players,
@@ -210,12 +215,37 @@ def rank(
     )
 
 
+def applied_tiebreaks(t: Tournament) -> list[str]:
+    """The tiebreaks that order the standings now: the chosen ones, without ``lots`` until
+    the tournament is finished. The draw is hidden while it runs (nobody knows it before it
+    decides), and an order by lots among tied players would tell it; so tied players share
+    the rank until the end, and swiss seating sees them in entry order."""
+    finished = t.status == Tournament.Status.FINISHED
+    return [name for name in t.tiebreaks if name != "lots" or finished]
+
+
+def shown_tiebreaks(table: scoring.Standings) -> dict[Any, dict[str, str]]:
+    """Each player's tiebreak values as stored and published: every applied tiebreak's value,
+    but a ``lots`` draw only where it decided the player's placing."""
+    decided = table.decided_by()
+    return {
+        row.player: {
+            name: value
+            for name, value in row.to_json()["tiebreaks"].items()
+            if name != "lots" or name in decided[row.player]
+        }
+        for row in table.rows
+    }
+
+
 def store(
     t: Tournament, table: scoring.Standings, *, pending: dict[int, int] | None = None
 ) -> None:
     """Replace the stored rows with ``table`` (prizes once the tournament is finished;
-    ``pending``: each entry's duplicate boards waiting for other tables)."""
+    ``pending``: each entry's duplicate boards waiting for other tables; tiebreak values as
+    ``shown_tiebreaks`` says)."""
     pending = pending or {}
+    tiebreaks = shown_tiebreaks(table)
     entries = {e.pk: e for e in Entry.objects.filter(tournament=t)}
     won: dict[Any, int] = {}
     if t.status == Tournament.Status.FINISHED and t.prizes:
@@ -236,13 +266,40 @@ def store(
                 points=data["points"],
                 rounds=row.rounds,
                 by_round=data["by_round"],
-                tiebreaks=data["tiebreaks"],
+                tiebreaks=tiebreaks[row.player],
                 movement=row.movement,
                 prize=won.get(row.player, 0),
                 pending=pending.get(int(row.player), 0),
             )
         )
     StandingRow.objects.bulk_create(rows)
+
+
+def entrant_rows(entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """The standings before the first result counts: every entrant (not waitlisted, not
+    withdrawn) by name, no points, all sharing rank 1; rows shaped like the stored ones, so
+    players and spectators find the field from the moment entries open."""
+    field = sorted(
+        (e for e in entries if e.status not in (Entry.Status.WAITLISTED, Entry.Status.WITHDRAWN)),
+        key=lambda e: (e.name.casefold(), e.pk),
+    )
+    return [
+        {
+            "position": position,
+            "rank": 1,
+            "entry": e.pk,
+            "user": e.user_id,
+            "name": e.name,
+            "points": "0",
+            "rounds": 0,
+            "by_round": {},
+            "tiebreaks": {},
+            "movement": None,
+            "prize": 0,
+            "pending": 0,
+        }
+        for position, e in enumerate(field, 1)
+    ]
 
 
 def tournament_recompute(*, tournament_id: int, version: int | None = None) -> bool:

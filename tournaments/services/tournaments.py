@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,6 +29,7 @@ from django.utils.text import slugify
 import engine
 from clubs.models import Club, Membership, User
 from clubs.models.people import DEFAULT_RULES
+from config.tasks import send_after_commit
 from tournaments import live, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
 from tournaments.models import Entry, Tournament
@@ -174,10 +174,13 @@ def tournament_create(
 
 
 def _snapshot(t: Tournament) -> dict[str, Any]:
+    """The tournament's settings for the log; the lots seed as its commitment only (the log
+    is read while the tournament runs, and nobody may know the draw in advance)."""
     out: dict[str, Any] = {}
     for name in (*FORMAT_FIELDS, *INFO_FIELDS, "status"):
         value = getattr(t, name)
         out[name] = value.isoformat() if isinstance(value, dt.date | dt.datetime) else value
+    out["lots_commitment"] = scoring.lots_commitment(out.pop("lots_seed"))
     return out
 
 
@@ -484,10 +487,6 @@ def request_standings(tournament_id: int) -> None:
     from tournaments.tasks import recompute_standings
 
     version = common.bump_version(tournament_id)
-    transaction.on_commit(
-        partial(
-            recompute_standings.apply_async,
-            (tournament_id, version),
-            countdown=settings.STANDINGS_COALESCE_SECONDS,
-        )
+    send_after_commit(
+        recompute_standings, tournament_id, version, countdown=settings.STANDINGS_COALESCE_SECONDS
     )
