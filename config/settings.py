@@ -223,7 +223,9 @@ SIMPLE_JWT = {
     "BLACKLIST_AFTER_ROTATION": True,
 }
 
-# Where clients reach the API: the schema's server, which generated clients use by default.
+# Where clients reach the API: the schema's server (Swagger UI's "Try it out"), which generated
+# clients use by default, and the default of the contact link and of PUBLIC_BASE_URL below.
+# `make run HOST=... PORT=...` sets it to the address it serves unless the environment does.
 API_PUBLIC_URL = env("API_PUBLIC_URL", "http://127.0.0.1:8000")
 # Who answers questions about this deployment's API, and the licence its API description is
 # given under: the schema's info.contact and info.license. The project is released under the
@@ -383,8 +385,9 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Préférence <noreply@localhost>")
-# The address links in e-mails and calendar feeds start with (invitation links, iCal URLs).
-PUBLIC_BASE_URL = env("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
+# The address links in e-mails and calendar feeds start with (invitation links, iCal URLs):
+# where the API is reached unless set apart.
+PUBLIC_BASE_URL = env("PUBLIC_BASE_URL", API_PUBLIC_URL)
 # How far ahead a recurring evening series creates its evenings.
 EVENING_SERIES_WEEKS_AHEAD = int(env("EVENING_SERIES_WEEKS_AHEAD", "12"))
 # Standings wait this long after a change so a burst of entries is computed once.

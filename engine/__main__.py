@@ -1,6 +1,8 @@
 """Command line: ``python -m engine settle|legal|play|verify``.
 
-Every command reads JSON (a file or ``-`` for standard input) and prints JSON. Bad input
+Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A record may
+also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
+"record", "result"}``), saved as it is: the commands read the record inside it. Bad input
 exits with status 1 and prints ``{"error": {"at": ..., "message": ...}}``, never a traceback.
 """
 
@@ -20,6 +22,7 @@ from engine.record import (
     commitment,
     deal_from_deck,
     deal_masks,
+    from_answer,
     replay,
     settle,
     shuffled_deck,
@@ -49,11 +52,11 @@ def _read(path: str) -> Any:
 
 
 def cmd_settle(args: argparse.Namespace) -> Any:
-    return settle(_read(args.file))
+    return settle(from_answer(_read(args.file)))
 
 
 def cmd_legal(args: argparse.Namespace) -> Any:
-    state = replay(_read(args.file))
+    state = replay(from_answer(_read(args.file)))
     return {
         "to_act": state.to_act_seat,
         "legal": [action_to_json(a, state.deck, seat=False) for a in legal_actions(state)],
@@ -81,7 +84,7 @@ def cmd_play(args: argparse.Namespace) -> Any:
 
 
 def cmd_verify(args: argparse.Namespace) -> Any:
-    return verify(_read(args.file))
+    return verify(from_answer(_read(args.file), dealt=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("verify", help="check a finished hosted hand's deal against its commitment")
-    p.add_argument("file", help="JSON file, or - for standard input")
+    p.add_argument(
+        "file",
+        help="JSON file (a full record with its proof, or the answer of GET …/hands/{n}/record/),"
+        " or - for standard input",
+    )
     p.set_defaults(run=cmd_verify)
     args = parser.parse_args(argv)
     try:

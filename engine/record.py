@@ -21,6 +21,28 @@ SHEET_KEYS = {*COMMON, "game", "declarer", "defence", "tricks", "negotiated"}
 FULL_KEYS = {*COMMON, "deal", "actions", "proof"}
 
 
+#: The keys of the API's answer to ``GET …/hands/{n}/record/``, which holds a record.
+ANSWER_KEYS = {"mode", "number", "status", "record", "result"}
+
+
+def from_answer(data: Any, *, dealt: bool = False) -> Any:
+    """The record in the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number",
+    "status", "record", "result"}``: the record sits in ``record``, its result beside it), or
+    ``data`` unchanged when it is a record itself. ``dealt``: the caller needs a hand the
+    server dealt (:func:`verify`), so a recorded hand's answer (a score-sheet entry, played
+    with real cards) is refused by name."""
+    if not (isinstance(data, dict) and "record" in data and set(data) <= ANSWER_KEYS):
+        return data
+    if dealt and data.get("mode") == "recorded":
+        raise EngineError(
+            "mode", "a recorded hand was played with real cards: it has no deal to verify"
+        )
+    record = data["record"]
+    if not isinstance(record, dict):
+        raise EngineError("record", "record must be a JSON object")
+    return record
+
+
 def is_full_record(record: dict[str, Any]) -> bool:
     """Form 2 (a deal played move by move) rather than form 1 (a score-sheet entry)."""
     return "deal" in record or "actions" in record

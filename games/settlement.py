@@ -105,8 +105,33 @@ def format_money(amount: int, currency: str = "€") -> str:
     return f"{sign}{whole}.{cents:02d} {currency}"
 
 
-def describe(payment: Payment, names: Mapping[str, str], currency: str = "€") -> str:
-    """A sentence for a payment: ``carl pays anna 3.40 €``."""
+#: The pot's party key in nets and payments (``games.models.POT``).
+POT = "pot"
+
+
+def pot_keeper(*, pot_at_close: str, club: bool) -> str:
+    """Who holds the money paid into the pot, as the sentences say it. A table's pot is a house
+    rule at the end of a sitting (wien.md, "End of a sitting"): ``"split"`` shares it among the
+    sitting's players at the close; ``"carry"`` keeps it for the table's next sitting, which at
+    a club's tables (and so for a club evening) means the club keeps it."""
+    if pot_at_close == "split":
+        return "shared among the players at the close"
+    return "kept by the club" if club else "kept for the table's next sitting"
+
+
+def describe(
+    payment: Payment, names: Mapping[str, str], currency: str = "€", *, pot_keeper: str = ""
+) -> str:
+    """A sentence for a payment: ``carl pays anna 3.40 €``. A payment into or out of the pot
+    says so and, given ``pot_keeper`` (:func:`pot_keeper`), who holds the pot:
+    ``emil pays 78.50 € into the pot (kept by the club)``,
+    ``The pot (kept by the club) pays anna 3.00 €``."""
+    money = format_money(payment.amount, currency)
+    pot = names.get(POT, "the pot") + (f" ({pot_keeper})" if pot_keeper else "")
+    if payment.payee == POT:
+        return f"{names.get(payment.payer, payment.payer)} pays {money} into {pot}"
+    if payment.payer == POT:
+        return f"{pot[:1].upper()}{pot[1:]} pays {names.get(payment.payee, payment.payee)} {money}"
     payer = names.get(payment.payer, payment.payer)
     payee = names.get(payment.payee, payment.payee)
-    return f"{payer} pays {payee} {format_money(payment.amount, currency)}"
+    return f"{payer} pays {payee} {money}"

@@ -30,6 +30,7 @@ from clubs import selectors
 from clubs.errors import ClubNotFound
 from clubs.models import Club, Evening, EveningRound, EveningTable
 from clubs.players import names_for, seat_player
+from clubs.selectors.evenings import evening_tables_of, evening_with_club
 from clubs.services import rounds
 from config.api.callers import caller, signed_in
 from config.api.fields import JSONObjectField
@@ -62,10 +63,7 @@ def evening_for(
         if manage
         else selectors.club_for_user(user=user, club_id=club_id)
     )
-    evening = Evening.objects.filter(pk=evening_id, club=club).select_related("club").first()
-    if evening is None:
-        raise ClubNotFound("There is no such evening.")
-    return club, evening
+    return club, evening_with_club(club=club, evening_id=evening_id)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,12 +358,7 @@ class EveningTablesView(generics.GenericAPIView[Any]):
     )
     def get(self, request: Request, club_id: int, evening_id: int) -> Response:
         _, evening = evening_for(request, club_id, evening_id)
-        links = (
-            EveningTable.objects.filter(evening=evening)
-            .select_related("round", "table")
-            .prefetch_related("table__seats__user", "table__seats__guest__merged_into")
-            .order_by("round__number", "number", "id")
-        )
+        links = evening_tables_of(evening=evening)
         out = []
         for link in self.paginate_queryset(links) or []:
             seats = [
@@ -457,9 +450,10 @@ class EveningSettlementView(APIView):
                             "to": "pot",
                             "to_name": "the pot",
                             "amount": 200,
-                            "sentence": "Carl pays the pot 2.00 €",
+                            "sentence": "Carl pays 2.00 € into the pot (kept by the club)",
                         },
                     ],
+                    "payments_proven": True,
                 },
             )
         ],

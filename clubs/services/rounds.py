@@ -48,7 +48,7 @@ from clubs.seating.tables import WIEN_PREFERRED, WIEN_SHAPES, SeatingError, Tabl
 from clubs.services.seasons import season_evenings
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
-from games.settlement import describe, settle
+from games.settlement import describe, pot_keeper, settle
 
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 30
@@ -381,11 +381,21 @@ def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any
         # one stored before payments_proven was recorded does not say: null
         return {"payments_proven": None, **evening.settlement}
     nets, names = evening_nets(evening)
-    return _settle(nets, names, currency, final=False)
+    return _settle(nets, names, currency, final=False, keeper=_pot_keeper(evening))
+
+
+def _pot_keeper(evening: Evening) -> str:
+    """Who holds the evening's pot: its tables are the club's (games.settlement.pot_keeper)."""
+    return pot_keeper(pot_at_close=evening_rules(evening).get("pot_at_close", "carry"), club=True)
 
 
 def _settle(
-    nets: Mapping[str, int], names: Mapping[str, str], currency: str, *, final: bool
+    nets: Mapping[str, int],
+    names: Mapping[str, str],
+    currency: str,
+    *,
+    final: bool,
+    keeper: str,
 ) -> dict[str, Any]:
     pot_net = -sum(nets.values())
     parties = {k: v for k, v in nets.items()}
@@ -407,7 +417,7 @@ def _settle(
                 "to": p.payee,
                 "to_name": names[p.payee],
                 "amount": p.amount,
-                "sentence": describe(p, names, currency),
+                "sentence": describe(p, names, currency, pot_keeper=keeper),
             }
             for p in answer.payments
         ],
@@ -427,7 +437,7 @@ def evening_close(*, user: User, evening_id: int, currency: str = "€") -> Even
             if link.table.status == Table.Status.OPEN:
                 games.table_close(table_id=link.table_id, user=user)
         nets, names = evening_nets(evening)
-        evening.settlement = _settle(nets, names, currency, final=True)
+        evening.settlement = _settle(nets, names, currency, final=True, keeper=_pot_keeper(evening))
         evening.status = Evening.Status.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["settlement", "status", "closed_at"])

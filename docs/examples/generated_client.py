@@ -6,6 +6,9 @@ With ``make run`` serving the demo data, generate and install the client, then p
     .venv/bin/pip install ./clients/python
     .venv/bin/python docs/examples/generated_client.py --user anna --password demo-pass-1
 
+The server's address is ``--base``, by default ``$API_PUBLIC_URL`` or http://127.0.0.1:8000:
+after ``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``.
+
 It signs in, finds your hosted table among the tables you sit at, deals the next hand when
 the last one is over, and plays your seat to the end of the hand: on your turn one of your
 legal actions, sent with the version you saw and an ``Idempotency-Key`` (a retry after a
@@ -16,6 +19,7 @@ Every call goes through the generated client; there is no hand-written HTTP here
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import uuid
@@ -46,7 +50,11 @@ def answer(result: Any) -> Any:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="http://127.0.0.1:8000")
+    parser.add_argument(
+        "--base",
+        default=os.environ.get("API_PUBLIC_URL", "http://127.0.0.1:8000"),
+        help="the API's address (default: $API_PUBLIC_URL, else http://127.0.0.1:8000)",
+    )
     parser.add_argument("--user", required=True)
     parser.add_argument("--password", required=True)
     parser.add_argument("--seed", type=int, default=None, help="for a repeatable choice of moves")

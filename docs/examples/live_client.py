@@ -7,13 +7,16 @@ With ``make run`` serving and the demo data loaded:
 
 plays anna's seat at the demo's hosted table "Online-Tisch" (two bots) to the end of its hand
 (dealing the next hand when the last one is over), printing every move it hears. It uses only
-the standard library and the ``websockets`` package; the REST calls are plain HTTP.
+the standard library and the ``websockets`` package; the REST calls are plain HTTP. The
+server's address is ``--base``, by default ``$API_PUBLIC_URL`` or http://127.0.0.1:8000: after
+``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import urllib.error
@@ -125,7 +128,11 @@ def move(api: Api, base: str, rng: random.Random) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", default="http://127.0.0.1:8000", help="the API's address")
+    parser.add_argument(
+        "--base",
+        default=os.environ.get("API_PUBLIC_URL", "http://127.0.0.1:8000"),
+        help="the API's address (default: $API_PUBLIC_URL, else http://127.0.0.1:8000)",
+    )
     parser.add_argument("--user", required=True)
     parser.add_argument("--password", required=True)
     parser.add_argument("--seed", type=int, default=None, help="seed for our random player")

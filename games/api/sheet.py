@@ -15,7 +15,7 @@ from rest_framework.renderers import BaseRenderer
 
 from engine.rules.wien import PREMIUM_NAMES
 from games.models import POT, SERIES, Hand, Table
-from games.settlement import Payment, describe
+from games.settlement import Payment, describe, pot_keeper
 
 POT_NAME = "the pot"
 SERIES_NAME = "the series"
@@ -38,10 +38,15 @@ def with_sentences(table: Table, settlement: Mapping[str, Any]) -> dict[str, Any
     """A settlement (``services.settlement_for``) with a sentence for each payment."""
     names = party_names(table)
     currency = settings.CURRENCY_SYMBOL
+    keeper = pot_keeper(
+        pot_at_close=table.rules.get("pot_at_close", "carry"), club=table.club_id is not None
+    )
     payments = [
         {
             **p,
-            "sentence": describe(Payment(p["from"], p["to"], p["amount"]), names, currency),
+            "sentence": describe(
+                Payment(p["from"], p["to"], p["amount"]), names, currency, pot_keeper=keeper
+            ),
         }
         for p in settlement["payments"]
     ]

@@ -178,6 +178,41 @@ def test_verify_fails_on_a_tampered_proof(tmp_path: Path, how: str, at: str) -> 
     assert err["at"].startswith(at)
 
 
+def api_answer(rec: dict[str, Any], mode: str = "hosted") -> dict[str, Any]:
+    """``rec`` as ``GET …/hands/{n}/record/`` answers it: the record inside, its result beside
+    (tests/games/test_hosted_hands.py runs verify on the endpoint's own answer)."""
+    plain = {k: v for k, v in rec.items() if k != "proof"}
+    return {
+        "mode": mode,
+        "number": 1,
+        "status": "done",
+        "record": rec,
+        "result": engine.settle(plain),
+    }
+
+
+def test_verify_settle_and_legal_read_the_record_endpoints_answer(tmp_path: Path) -> None:
+    rec = ok("play", "--seed", "4")
+    path = write(tmp_path, api_answer(rec))
+    assert ok("verify", path) == {"verified": True, "commitment": rec["proof"]["commitment"]}
+    assert ok("settle", path) == engine.settle(rec)
+    assert ok("legal", path) == {"to_act": None, "legal": []}
+
+
+def test_verify_on_the_endpoints_answer_still_catches_a_tampered_proof(tmp_path: Path) -> None:
+    rec = ok("play", "--seed", "8")
+    err = error("verify", write(tmp_path, api_answer(tampered(rec, "deck"))))
+    assert err["at"] == "proof.commitment"
+
+
+def test_verify_says_a_recorded_hand_has_no_deal(tmp_path: Path) -> None:
+    entry = sheet(suit("D"), {}, defence={"bert": "home", "carl": "home"})
+    answer = {"mode": "recorded", "number": 1, "status": "done", "record": entry, "result": {}}
+    err = error("verify", write(tmp_path, answer))
+    assert err["at"] == "mode"
+    assert "no deal to verify" in err["message"]
+
+
 def test_help_shows_the_defaults() -> None:
     proc = run("play", "--help")
     assert proc.returncode == 0

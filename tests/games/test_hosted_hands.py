@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +19,7 @@ from games.models import Hand, LedgerEntry, Table
 from tests.games.conftest import hand_url, hands_url
 
 Client = Callable[[User | None], APIClient]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(client: APIClient, table: Table, **headers: str) -> Any:
@@ -277,6 +282,30 @@ def test_a_whole_hand_played_through_the_api_verifies_and_settles_into_the_ledge
     second = start(clients["bert"], table)
     assert second["dealer"] == "anna"
     assert second["pot_before"] == body["result"]["pot"]
+
+
+@pytest.mark.django_db
+def test_the_documented_verify_command_checks_the_record_endpoints_answer(
+    clients: dict[str, APIClient], public_hosted: Table, tmp_path: Path
+) -> None:
+    """README and docs/deal-verification.md: save ``GET …/record/`` as it is, then
+    ``python -m engine verify record.json``."""
+    dealt = start(clients["anna"], public_hosted)
+    play_out(clients, public_hosted, random.Random(5))
+    response = clients["carl"].get(hand_url(public_hosted, 1, "record/"))
+    assert response.status_code == 200
+    saved = tmp_path / "record.json"
+    saved.write_bytes(response.content)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(saved)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stdout
+    assert json.loads(proc.stdout) == {"verified": True, "commitment": dealt["commitment"]}
 
 
 @pytest.mark.django_db(transaction=True)

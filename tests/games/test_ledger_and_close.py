@@ -75,8 +75,8 @@ def test_balances_and_the_settlement_preview_come_from_the_ledger(
     assert preview["pot"] == 200
     assert preview["pot_net"] == 200
     assert [p["sentence"] for p in preview["payments"]] == [
-        "anna pays the pot 1.60 €",
-        "carl pays the pot 0.40 €",
+        "anna pays 1.60 € into the pot (kept for the table's next sitting)",
+        "carl pays 0.40 € into the pot (kept for the table's next sitting)",
         "carl pays bert 0.30 €",
     ]
     assert Table.objects.get(pk=recorded.pk).status == "open"
@@ -99,7 +99,9 @@ def test_closing_with_carry_moves_the_pot_to_the_next_table_of_the_series(
     payments = closing["payments"]
     assert any(p["to"] == "pot" for p in payments)
     assert sum(p["amount"] for p in payments if p["to"] == "pot") == 200
-    assert closing["payments"][0]["sentence"] == "anna pays the pot 1.60 €"
+    assert closing["payments"][0]["sentence"] == (
+        "anna pays 1.60 € into the pot (kept for the table's next sitting)"
+    )
 
     detail = client.get(f"/api/v1/tables/{table.pk}/").json()
     assert detail["status"] == "closed"

@@ -14,6 +14,7 @@ from games.settlement import (
     describe,
     format_money,
     payments_for,
+    pot_keeper,
     settle,
     split_evenly,
 )
@@ -93,6 +94,25 @@ def test_a_payment_reads_as_a_sentence() -> None:
     payment = Payment("c", "a", 340)
     assert describe(payment, {"c": "carl", "a": "anna"}) == "carl pays anna 3.40 €"
     assert describe(payment, {}, "EUR") == "c pays a 3.40 EUR"
+
+
+@pytest.mark.parametrize(
+    ("pot_at_close", "club", "keeper"),
+    [
+        ("carry", True, "kept by the club"),  # wien.md "End of a sitting": stays with the table
+        ("carry", False, "kept for the table's next sitting"),
+        ("split", True, "shared among the players at the close"),
+    ],
+)
+def test_a_payment_into_or_out_of_the_pot_says_who_holds_the_pot(
+    pot_at_close: str, club: bool, keeper: str
+) -> None:
+    assert pot_keeper(pot_at_close=pot_at_close, club=club) == keeper
+    names = {"e": "Emil", "a": "Anna", "pot": "the pot"}
+    into = describe(Payment("e", "pot", 7850), names, pot_keeper=keeper)
+    assert into == f"Emil pays 78.50 € into the pot ({keeper})"
+    out = describe(Payment("pot", "a", 300), names, pot_keeper=keeper)
+    assert out == f"The pot ({keeper}) pays Anna 3.00 €"
 
 
 def most_zero_sum_groups(values: list[int]) -> int:
@@ -226,7 +246,7 @@ def test_planted_groups_are_never_missed_up_to_24_parties(
     planted: tuple[dict[str, int], int],
 ) -> None:
     nets, groups = planted
-    answer = settle(nets, node_budget=20_000)
+    answer = settle(nets)  # the service's budget: what an evening gets
     parties = sum(1 for v in nets.values() if v)
     assert answer.proven
     assert len(answer.payments) == answer.least <= parties - groups

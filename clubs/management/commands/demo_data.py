@@ -2,44 +2,46 @@
 
 What it makes (nothing, when it finds the club's tables already there):
 
-- the admin and the players anna, bert, carl and dave;
-- the club "Wiener Préférence-Runde" (anna admin, the others members) and a club evening;
-- "Dienstagsrunde": a public recorded table of anna, bert and carl (G 1 €, cap 3 €) with a
-  dozen score-sheet entries covering every kind of result (:data:`DIENSTAG_HANDS`);
+- 13 accounts: the admin and the players anna, bert, carl, dave and the eight more members
+  of :data:`clubs.management.demo_evenings.MORE_PLAYERS`;
+- the club "Wiener Préférence-Runde" (anna owner, the others members);
+- "Dienstagsrunde": a public recorded table of the club, anna, bert and carl (G 1 €, cap 3 €),
+  with a dozen score-sheet entries covering every kind of result (:data:`DIENSTAG_HANDS`); a
+  table of its own, in no evening;
 - "Viererrunde": a recorded table with dave as a fourth seat (the dealer sits out);
 - "Online-Tisch": a hosted table of anna and two random bots with one hand dealt;
-- club life (:mod:`clubs.management.demo_evenings`): eight more members, a season with league
-  points, last week's evening with three rounds seated by the seating service, hands at every
-  table, closed and settled, standings and ratings, and next week's evening with a waitlist.
+- club life (:mod:`clubs.management.demo_evenings`): a season with league points, last week's
+  evening with three rounds seated by the seating service, hands at every table, closed and
+  settled, standings and ratings, and next week's evening with a waitlist.
 
 Every hand goes through ``games.services`` (the engine checks and settles it), so the demo is
-exactly what the API would have stored. Table ids are printed for ``make run``.
+exactly what the API would have stored. Celery's line per task is held back while it loads;
+it ends with a summary of the logins and ids (README, "Quick start").
 """
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import timezone
 
 from clubs.management import demo_evenings
-from clubs.models import Club, Evening, EveningTable, Membership, User
+from clubs.management.quiet import quiet_task_logs
+from clubs.models import Club, Membership, User
 from games import services
 from games.models import Seat, Table
 
 DEMO_ADMIN = ("admin", "admin-demo-1")
 DEMO_PLAYERS = ("anna", "bert", "carl", "dave")
 DEMO_PLAYER_PASSWORD = "demo-pass-1"
+#: Every player account, the club's twelve members.
+ALL_PLAYERS = (*DEMO_PLAYERS, *demo_evenings.MORE_PLAYERS)
 
 CLUB_NAME = "Wiener Préférence-Runde"
-EVENT_NAME = "Clubabend"
 RECORDED_TABLE = "Dienstagsrunde"
 FOUR_SEAT_TABLE = "Viererrunde"
 HOSTED_TABLE = "Online-Tisch"
-HOURS_4 = datetime.timedelta(hours=4)
 BOTS = ("bot-1", "bot-2")
 RULES = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 
@@ -158,7 +160,8 @@ VIERER_HANDS: tuple[dict[str, Any], ...] = (
 )
 
 
-def _users(stdout: Any) -> dict[str, User]:
+def _users() -> tuple[dict[str, User], int]:
+    """The admin and every player (made when missing); how many were made."""
     username, password = DEMO_ADMIN
     admin, created = User.objects.get_or_create(
         username=username,
@@ -169,7 +172,7 @@ def _users(stdout: Any) -> dict[str, User]:
         admin.save(update_fields=["password"])
     made = int(created)
     players = {}
-    for name in DEMO_PLAYERS:
+    for name in ALL_PLAYERS:
         player, created = User.objects.get_or_create(
             username=name, defaults={"display_name": name.capitalize()}
         )
@@ -178,11 +181,10 @@ def _users(stdout: Any) -> dict[str, User]:
             player.save(update_fields=["password"])
             made += 1
         players[name] = player
-    stdout.write(f"Demo accounts ready ({made} created).")
-    return players
+    return players, made
 
 
-def _club(players: dict[str, User]) -> tuple[Club, Evening]:
+def _club(players: dict[str, User]) -> Club:
     club = Club.objects.filter(name=CLUB_NAME).order_by("id").first()
     if club is None:
         club = Club.objects.create(
@@ -192,17 +194,10 @@ def _club(players: dict[str, User]) -> tuple[Club, Evening]:
             is_public=True,
             default_rules=RULES,
         )
-    for name, user in players.items():
+    for name in DEMO_PLAYERS:
         role = Membership.Role.OWNER if name == "anna" else Membership.Role.MEMBER
-        Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
-    evening = club.evenings.filter(title=EVENT_NAME).order_by("id").first()
-    if evening is None:
-        today = timezone.localdate()
-        starts = timezone.make_aware(datetime.datetime.combine(today, datetime.time(19, 0)))
-        evening = Evening.objects.create(
-            club=club, title=EVENT_NAME, starts_at=starts, ends_at=starts + HOURS_4
-        )
-    return club, evening
+        Membership.objects.get_or_create(club=club, user=players[name], defaults={"role": role})
+    return club
 
 
 def _recorded_table(
@@ -213,7 +208,6 @@ def _recorded_table(
     first_dealer: str,
     hands: tuple[dict[str, Any], ...],
     club: Club,
-    evening: Evening | None,
 ) -> Table:
     table = Table.objects.filter(name=name, club=club).order_by("id").first()
     if table is not None:
@@ -229,8 +223,6 @@ def _recorded_table(
         club_id=club.pk,
         is_public=True,
     )
-    if evening is not None:
-        EveningTable.objects.create(evening=evening, number=evening.tables.count() + 1, table=table)
     for entry in hands:
         services.table_record_hand(table_id=table.pk, user=anna, entry=entry)
     return table
@@ -258,14 +250,16 @@ def _hosted_table(players: dict[str, User]) -> Table:
 
 class Command(BaseCommand):
     help = (
-        "Create the demo accounts (admin/admin-demo-1; anna, bert, carl, dave/demo-pass-1), "
-        "a club with an evening, two recorded tables and a hosted table (idempotent)."
+        "Create the demo accounts (admin/admin-demo-1; anna, bert, carl, dave and eight more "
+        "members/demo-pass-1), the club, its tables, last and next week's evenings and a "
+        "season (idempotent); prints the logins and ids."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with transaction.atomic():
-            players = _users(self.stdout)
-            club, evening = _club(players)
+        # The hosted hand's bots move on commit (at once without a broker), inside the quiet.
+        with quiet_task_logs(), transaction.atomic():
+            players, made = _users()
+            club = _club(players)
             recorded = _recorded_table(
                 name=RECORDED_TABLE,
                 players=players,
@@ -273,7 +267,6 @@ class Command(BaseCommand):
                 first_dealer="carl",
                 hands=DIENSTAG_HANDS,
                 club=club,
-                evening=evening,
             )
             four = _recorded_table(
                 name=FOUR_SEAT_TABLE,
@@ -282,21 +275,28 @@ class Command(BaseCommand):
                 first_dealer="dave",
                 hands=VIERER_HANDS,
                 club=club,
-                evening=None,
             )
             hosted = _hosted_table(players)
             latest = hosted.hands.order_by("-number").values_list("number", flat=True).first()
-            club_life = demo_evenings.build(club, players, DEMO_PLAYER_PASSWORD)
-        # The hosted hand's bots move on commit (at once without a broker).
+            club_life = demo_evenings.build(club, players)
+        accounts = len(players) + 1
+        admin, password = DEMO_ADMIN
         self.stdout.write(
             "\n".join(
                 [
-                    f"  Demo club: {CLUB_NAME} (id {club.pk}; anna is its owner)",
-                    f"  Demo:      recorded table {recorded.pk} '{RECORDED_TABLE}', "
+                    "",
+                    f"Demo data ready: {accounts} accounts ({made} created, "
+                    f"{accounts - made} already there).",
+                    f"  Logins:     {admin} / {password} (staff: the admin site); "
+                    f"anna (club owner), {', '.join(ALL_PLAYERS[1:7])},",
+                    f"              {', '.join(ALL_PLAYERS[7:])} / {DEMO_PLAYER_PASSWORD}",
+                    f"  Club:       {CLUB_NAME} (id {club.pk}; anna owns it, "
+                    f"{club.memberships.count()} members): GET /api/v1/clubs/{club.pk}/",
+                    f"  Tables:     recorded table {recorded.pk} '{RECORDED_TABLE}', "
                     f"{recorded.hands.count()} hands: GET /api/v1/tables/{recorded.pk}/sheet/",
-                    f"             4-seat table {four.pk} '{FOUR_SEAT_TABLE}' (dealer sits out):"
+                    f"              4-seat table {four.pk} '{FOUR_SEAT_TABLE}' (dealer sits out):"
                     f" GET /api/v1/tables/{four.pk}/sheet/",
-                    f"             hosted table {hosted.pk} '{HOSTED_TABLE}' (anna + 2 bots), "
+                    f"              hosted table {hosted.pk} '{HOSTED_TABLE}' (anna + 2 bots), "
                     f"log in as anna: GET /api/v1/tables/{hosted.pk}/hands/{latest}/view/",
                     *club_life,
                 ]

@@ -15,6 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from clubs.management.quiet import quiet_task_logs
 from clubs.models import Club, User
 from games import services as games
 from games.random_entries import random_entry
@@ -76,6 +77,21 @@ class Command(BaseCommand):
     help = "Create the demo tournament of the demo club (idempotent; after demo_data)."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        with quiet_task_logs():
+            t = self._build()
+        base = f"/api/v1/tournaments/{t.pk}"
+        self.stdout.write(
+            "\n".join(
+                [
+                    f"  Tournament: {NAME} (id {t.pk}; anna directs it), {len(PLAYERS)} players,"
+                    f" round 2 being played: GET {base}/rounds/2/",
+                    f"              standings: GET {base}/standings/ "
+                    f"(printable: {base}/standings/print/)",
+                ]
+            )
+        )
+
+    def _build(self) -> Tournament:
         with transaction.atomic():
             t = build()
         # Seating runs on commit (at once without a broker; with one, the worker seats and
@@ -92,14 +108,4 @@ class Command(BaseCommand):
             second = t.rounds.get(number=2)
             if second.status == Round.Status.SEATED:
                 services.round_start(user=director, round=second)
-        base = f"/api/v1/tournaments/{t.pk}"
-        self.stdout.write(
-            "\n".join(
-                [
-                    f"  Tournament: {NAME} (id {t.pk}; anna directs it), 12 players, round 2 "
-                    f"being played: GET {base}/rounds/2/",
-                    f"             standings: GET {base}/standings/ "
-                    f"(printable: {base}/standings/print/)",
-                ]
-            )
-        )
+        return t
