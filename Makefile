@@ -23,20 +23,60 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install run test lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker beat soak faults clean
+.PHONY: help install lock lock-check run test test-quick lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+	@echo "Variables: HOST (127.0.0.1) and PORT (8000) of run and serve-pg, e.g. make run PORT=8080;"
+	@echo "  run gives API_PUBLIC_URL http://HOST:PORT unless set (the schema's server, links; README)."
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+# The locked dependencies (README, "Dependencies"): requirements/runtime.txt for the Docker
+# image, requirements/dev.txt (the same runtime pins plus the dev extra) for .venv and CI.
+# Every file is pinned by its hash; the project itself installs from the tree without deps.
+LOCK := requirements/runtime.txt
+DEV_LOCK := requirements/dev.txt
+# One resolution for any platform (markers), Python 3.11 the lowest; existing pins are kept.
+UV_COMPILE := $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+  --custom-compile-command 'make lock'
+# `make lock UPGRADE=1` moves every pin to the newest release pyproject.toml allows.
+UV_UPGRADE := $(if $(UPGRADE),--upgrade)
+# A lock's requirement lines (name==version ; markers), without comments and hashes.
+lock_pins = grep -E '^[A-Za-z0-9]' $(1) | sed -E 's/[[:space:]]*\\$$//'
+
+$(STAMP): $(DEV_LOCK) pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+	@$(PY) -m pip check >/dev/null || { $(PY) -m pip check; \
+	  echo "$(DEV_LOCK) does not satisfy pyproject.toml: run make lock"; exit 1; }
 	touch $(STAMP)
 
-install: $(STAMP) ## Create .venv and install dependencies (only when pyproject.toml changed).
+install: $(STAMP) ## Create .venv and install the locked dependencies (when the lock or pyproject.toml changed).
+
+# uv alone at its locked version and hashes, so `make lock` works while the lock is stale.
+$(BIN)/uv: | $(PY)
+	awk '/^uv==/ {p = 1; print; next} p && /^[^ ]/ {exit} p' $(DEV_LOCK) > $(VENV)/uv-lock.txt
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(VENV)/uv-lock.txt
+
+lock: $(BIN)/uv ## Update requirements/*.txt from pyproject.toml, keeping pins (UPGRADE=1: newest allowed).
+	$(UV_COMPILE) $(UV_UPGRADE) pyproject.toml -o $(LOCK)
+	$(UV_COMPILE) $(UV_UPGRADE) pyproject.toml --extra dev -c $(LOCK) -o $(DEV_LOCK)
+
+# Resolves again into a scratch copy (from PyPI) and compares the pinned versions, not the
+# comments or hashes (a release may gain wheels later).
+lock-check: $(BIN)/uv ## Fail when requirements/*.txt do not match pyproject.toml.
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && mkdir -p "$$tmp/requirements" \
+	  && cp $(LOCK) $(DEV_LOCK) "$$tmp/requirements/" \
+	  && $(UV_COMPILE) pyproject.toml -o "$$tmp/$(LOCK)" \
+	  && $(UV_COMPILE) pyproject.toml --extra dev -c "$$tmp/$(LOCK)" -o "$$tmp/$(DEV_LOCK)" \
+	  && for f in $(LOCK) $(DEV_LOCK); do \
+	    if ! diff -u --label "$$f" --label "$$f (from pyproject.toml)" \
+	      <($(call lock_pins,"$$f")) <($(call lock_pins,"$$tmp/$$f")); then \
+	      echo "$$f does not match pyproject.toml: run make lock and commit the result"; exit 1; \
+	    fi; \
+	  done && echo "requirements/*.txt match pyproject.toml"
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
@@ -45,30 +85,44 @@ $(NPM_STAMP): package.json package-lock.json
 migrate: $(STAMP) ## Apply database migrations.
 	$(PY) manage.py migrate --noinput
 
-demo: migrate ## Load the demo accounts (idempotent).
+demo: migrate ## Load the demo accounts, club, tables, evenings and tournament (idempotent); prints their ids.
 	$(PY) manage.py demo_data
 	$(PY) manage.py demo_tournament
 
 run: export DEBUG ?= 1
-run: demo ## Serve the API and its websockets on http://127.0.0.1:8000 with the embedded defaults.
+# The schema's server, its contact link and the invitation and calendar links follow the served
+# address (config/settings.py) unless the environment sets API_PUBLIC_URL (or PUBLIC_BASE_URL).
+run: export API_PUBLIC_URL ?= http://$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
+run: demo ## Serve the API and its websockets on http://HOST:PORT (127.0.0.1:8000; make run PORT=8080).
 	@echo ""
 	@echo "  API root:  http://$(HOST):$(PORT)/api/v1/"
 	@echo "  API docs:  http://$(HOST):$(PORT)/api/v1/docs/  (ReDoc: /api/v1/redoc/, schema: /api/v1/schema/)"
 	@echo "  Admin:     http://$(HOST):$(PORT)/admin/"
-	@echo "  Live:      ws://$(HOST):$(PORT)/ws/v1/  (docs/live.md; try docs/examples/live_client.py)"
-	@echo "  Logins:    admin / admin-demo-1 (staff);  anna (club owner), bert, carl, dave, emil, franz,"
-	@echo "             gerti, hilde, ida, jakob, karl, lena / demo-pass-1"
-	@echo "  Demo:      the tables and ids printed above by demo_data; log in as anna to play"
-	@echo "             Online-Tisch (docs/games.md, docs/deal-verification.md)"
+	@echo "  Live:      ws://$(HOST):$(PORT)/ws/v1/  (docs/live.md; try docs/examples/live_client.py --base $(API_PUBLIC_URL))"
+	@echo "  Public:    $(API_PUBLIC_URL) (API_PUBLIC_URL: the schema's server; links too unless PUBLIC_BASE_URL is set)"
+	@echo "  Demo:      the logins and ids printed above; log in as anna to play Online-Tisch"
+	@echo "             (docs/games.md, docs/deal-verification.md)"
 	@echo ""
 	exec $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off --no-server-header
 
+# The suite runs in parallel, one pytest-xdist worker process per core (PYTEST_WORKERS=0: all
+# in this process), each on its own test database and Redis names (tests/settings.py);
+# loadgroup keeps the tests of one xdist_group on one worker. PYTEST_ARGS adds options or
+# paths, e.g. PYTEST_ARGS="tests/engine -x".
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
 test: export SECRET_KEY := $(TEST_SECRET_KEY)
-test: $(STAMP) ## Run the whole test suite.
-	$(BIN)/pytest
+test: $(STAMP) ## Run the whole test suite on every core; prints the 15 slowest tests.
+	$(PYTEST) --durations=15 $(PYTEST_ARGS)
+
+test-quick: export SECRET_KEY := $(TEST_SECRET_KEY)
+test-quick: $(STAMP) ## The inner loop: all but the `services` and `slow` tests (under a minute).
+	$(PYTEST) -m "not services and not slow" $(PYTEST_ARGS)
 
 lint: export SECRET_KEY := $(TEST_SECRET_KEY)
-lint: $(STAMP) $(NPM_STAMP) ## ruff, mypy, migrations, schema validation, Redocly lint, tsc --strict of the TS example.
+lint: $(STAMP) $(NPM_STAMP) ## The lock check, ruff, mypy, migrations, schema validation, Redocly lint, tsc --strict of the TS example.
+	$(MAKE) --no-print-directory lock-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(MYPY_PATHS)
