@@ -117,7 +117,7 @@ test: $(STAMP) ## Run the whole test suite on every core; prints the 15 slowest 
 	$(PYTEST) --durations=15 $(PYTEST_ARGS)
 
 test-quick: export SECRET_KEY := $(TEST_SECRET_KEY)
-test-quick: $(STAMP) ## The inner loop: all but the `services` and `slow` tests (under a minute).
+test-quick: $(STAMP) ## The inner loop: all but the `services` and `slow` tests.
 	$(PYTEST) -m "not services and not slow" $(PYTEST_ARGS)
 
 lint: export SECRET_KEY := $(TEST_SECRET_KEY)

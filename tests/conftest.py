@@ -3,6 +3,15 @@
 Tests marked ``services`` need PostgreSQL (``DATABASE_URL=postgres://...``) and a broker
 (``CELERY_BROKER_URL``). Without them they are skipped with a reason, unless
 ``REQUIRE_SERVICES=1``, which turns the skip into a failure (CI sets it).
+
+Hypothesis runs under one of two profiles registered here: ``ci`` (``CI=true``, as .ci/run
+sets it) and ``dev`` (everything else); ``HYPOTHESIS_PROFILE`` picks one by name. Neither has
+a deadline nor the ``too_slow`` health check: both measure the machine (a busy CI runner, a
+laptop compiling something), not the code. The other health checks stay on, since they
+find strategies that filter away most of what they draw. ``ci`` runs Hypothesis' usual
+100 examples derandomized, so a CI run is reproducible and fails the same way on a rerun
+(``dev`` runs find new examples); ``dev`` runs fewer examples for a quick inner loop. Tests
+that set ``max_examples`` themselves need that many to reach what they test.
 """
 
 from __future__ import annotations
@@ -11,13 +20,16 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
@@ -26,6 +38,29 @@ from tests.factories import UserFactory
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 WORKER_READY_TIMEOUT_SECONDS = 60.0
+
+hypothesis_settings.register_profile(
+    "ci",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+    print_blob=True,
+)
+hypothesis_settings.register_profile(
+    "dev", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def hypothesis_profile() -> str:
+    """``HYPOTHESIS_PROFILE`` when set, else ``ci`` on CI (``CI=true``) and ``dev`` elsewhere."""
+    chosen = os.environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    return "ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev"
+
+
+# Loaded before any test module is imported: a test's own @settings builds on the profile.
+hypothesis_settings.load_profile(hypothesis_profile())
 
 
 def services_missing_reason() -> str | None:
@@ -36,6 +71,27 @@ def services_missing_reason() -> str | None:
     if not os.environ.get("CELERY_BROKER_URL"):
         return "services tests need CELERY_BROKER_URL (Redis) for a real Celery worker"
     return None
+
+
+#: Tests that take seconds each (fuzzing every operation, whole demo data, end-to-end runs
+#: through a real server or a generated client), marked ``slow`` here: ``make test`` runs
+#: them, ``make test-quick`` leaves them out.
+SLOW_TESTS = (
+    "tests/clients/",
+    "tests/clubs/test_demo_data.py",
+    "tests/config/test_no_server_errors.py",
+    "tests/config/test_schemathesis.py",
+    "tests/live/",
+    "tests/tournaments/test_lifecycle_api.py",
+    "tests/tournaments/test_printable.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of ``SLOW_TESTS`` ``slow``."""
+    for item in items:
+        if item.nodeid.startswith(SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -82,6 +138,43 @@ def fresh_rate_limits() -> Iterator[None]:
     clear_cache()
     forget_everyone()
     yield
+
+
+class FakeClock:
+    """Stands in for the ``time`` module inside the modules a test hands to
+    :func:`fake_clock`: ``time()`` and ``monotonic()`` read the clock, which moves only when
+    the test calls :meth:`advance`; every other name is the real ``time`` module's."""
+
+    def __init__(self, now: float = 1_750_000_000.0) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeClock]:
+    """``fake_clock(module, ...)``: one :class:`FakeClock` as the ``time`` those modules
+    imported (``import time``), for this test; time-dependent behaviour then never depends on
+    how fast the machine runs the test."""
+
+    def install(*modules: ModuleType) -> FakeClock:
+        clock = FakeClock()
+        for module in modules:
+            assert getattr(module, "time", None) is time, f"{module.__name__} has no `time`"
+            monkeypatch.setattr(module, "time", clock)
+        return clock
+
+    return install
 
 
 @pytest.fixture
@@ -148,18 +241,25 @@ def celery_worker_process(
 ) -> Iterator[WorkerProcess]:
     """Start a real ``celery -A config worker`` on the test database; stop it at teardown.
 
+    Under pytest-xdist each worker process starts its own, on its own test database and
+    reading only its own queue (tests/settings.py), so workers never take each other's tasks.
+
     Use with ``pytest.mark.services`` and ``pytest.mark.django_db(transaction=True)`` so the
     rows a test writes are committed and visible to the worker.
     """
+    from config.celery import app
+
     reason = services_missing_reason()
     if reason is not None:
         pytest.skip(reason)
     log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    # DJANGO_SETTINGS_MODULE (tests/settings.py) and PYTEST_XDIST_WORKER come along: the
+    # worker uses this process's queue, cache and channel-layer names.
     env = {**os.environ, "DATABASE_URL": _test_database_url()}
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
         "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
-        "--hostname", f"pytest-{os.getpid()}@%h",
+        "--hostname", f"pytest-{os.getpid()}@%h", "--queues", app.conf.task_default_queue,
     ]  # fmt: skip
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(

@@ -33,6 +33,9 @@ from tests.conftest import WorkerProcess
 PACKAGE = "preference_api_client"
 PASSWORD = "kaffee-und-karten-7"
 WAIT_SECONDS = 60.0
+# One worker of a parallel run (make test) generates and installs the client once for all of
+# this file's tests (the session fixture in conftest.py), rather than each worker its own.
+pytestmark = pytest.mark.xdist_group("generated_client")
 
 
 @dataclass

@@ -46,6 +46,11 @@ the examples and the coverage phase's cases. 15 keeps the two runs (about 15,300
 over the 139 operations) near two minutes on two cores, well inside CI's budget, while every
 operation still gets random bodies beyond the coverage phase's one-field-at-a-time cases.
 
+The operations are tested in parts (``PARTS``, by path), each a test of its own on a world of
+its own, so a parallel run (``make test``) spreads them over its workers. A long poll answers
+as soon as it finds no event, as if its wait had run out (what it answers is the same;
+tests/games/test_events.py tests the waiting).
+
 The schema has no OpenAPI links (drf-spectacular writes none), so there is no link-based
 stateful run; requests still change the world as they go (a hand recorded, a feed revoked),
 and later operations see those changes.
@@ -54,7 +59,7 @@ and later operations see those changes.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +74,7 @@ from schemathesis.config import SchemathesisConfig
 
 from clubs.models import Attendance, CalendarFeed, Evening, Invitation, Membership, Season, User
 from clubs.services import evenings, people, seasons
+from games import notify
 from games import services as games
 from games.models import Table
 from tests.factories import UserFactory
@@ -87,6 +93,14 @@ MADE = {
     "declarer": "player",
     "defence": {"bert": "play", "carl": "play"},
     "tricks": {"player": 6, "bert": 2, "carl": 2},
+}
+#: The parts the operations are tested in: those under each path (a regular expression), and
+#: ``others``, the rest.
+PARTS = {
+    "evenings": r"^/api/v1/clubs/\{club_id\}/evenings",
+    "clubs": r"^/api/v1/clubs/(?!\{club_id\}/evenings)",
+    "tables": r"^/api/v1/tables/",
+    "tournaments": r"^/api/v1/tournaments/",
 }
 #: Limits raised out of the way: one test sends thousands of requests from one address.
 RATE_SETTINGS = ("LOGIN_RATE_PER_IP", "REGISTER_RATE_PER_IP", "USER_WRITE_RATE", "ANON_RATE_PER_IP")
@@ -197,14 +211,24 @@ def ids_config(w: FuzzWorld) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_schema(settings: Any, world: FuzzWorld, *, signed_in: bool) -> Any:
-    """The served schema bound to the WSGI application, signed in as the world's player (a
-    JWT for the ``jwtAuth`` scheme) or anonymous, with the rate limits raised."""
+def part_config(part: str) -> str:
+    """Schemathesis configuration that turns off every operation outside ``part`` (a filter
+    on the fixture's schema would not do: the test's own filters replace it)."""
+    if part in PARTS:
+        return f"\n[[operations]]\nexclude-path-regex = '{PARTS[part]}'\nenabled = false\n"
+    others = "|".join(PARTS.values())
+    return f"\n[[operations]]\ninclude-path-regex = '{others}'\nenabled = false\n"
+
+
+def load_schema(settings: Any, world: FuzzWorld, part: str, *, signed_in: bool) -> Any:
+    """The operations of ``part`` of the served schema bound to the WSGI application, signed
+    in as the world's player (a JWT for the ``jwtAuth`` scheme) or anonymous, with the rate
+    limits raised."""
     for name in RATE_SETTINGS:
         if hasattr(settings, name):
             setattr(settings, name, "100000/min")
     settings.ALLOWED_HOSTS = ["localhost", "testserver"]
-    config = CONFIG + ids_config(world)
+    config = CONFIG + ids_config(world) + part_config(part)
     if signed_in:
         token = RefreshToken.for_user(world.player).access_token
         config += f'\n[auth.openapi.jwtAuth]\nbearer = "{token}"\n'
@@ -216,11 +240,23 @@ def load_schema(settings: Any, world: FuzzWorld, *, signed_in: bool) -> Any:
     )
 
 
+@pytest.fixture(params=[*PARTS, "others"])
+def part(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+async def _no_wait(hand_id: int, changed: Callable[[], Awaitable[bool]], timeout: float) -> bool:
+    """``notify.wait_for_change`` whose wait runs out at once."""
+    return await changed()
+
+
 @pytest.fixture
-def world(db: None) -> Iterator[FuzzWorld]:
+def world(db: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[FuzzWorld]:
     """The world, with Django's per-request connection closing off while the WSGI
     application is called directly (as Django's test client does): inside the test's
-    transaction it would close PostgreSQL's connection and roll the world back."""
+    transaction it would close PostgreSQL's connection and roll the world back. Long polls
+    answer without waiting."""
+    monkeypatch.setattr(notify, "wait_for_change", _no_wait)
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     try:
@@ -231,13 +267,13 @@ def world(db: None) -> Iterator[FuzzWorld]:
 
 
 @pytest.fixture
-def player_schema(settings: Any, world: FuzzWorld) -> Any:
-    return load_schema(settings, world, signed_in=True)
+def player_schema(settings: Any, world: FuzzWorld, part: str) -> Any:
+    return load_schema(settings, world, part, signed_in=True)
 
 
 @pytest.fixture
-def anonymous_schema(settings: Any, world: FuzzWorld) -> Any:
-    return load_schema(settings, world, signed_in=False)
+def anonymous_schema(settings: Any, world: FuzzWorld, part: str) -> Any:
+    return load_schema(settings, world, part, signed_in=False)
 
 
 @schemathesis.pytest.from_fixture("player_schema").parametrize()

@@ -90,13 +90,13 @@ def run_side_by_side(seed: int, uniform: bool) -> None:
         assert result["delta"][seat] == delta[i] - (g if seat == "carl" else 0)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.integers(0, 2**32))
 def test_fast_path_matches_the_engine_with_the_bot_policy(seed: int) -> None:
     run_side_by_side(seed, uniform=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.integers(0, 2**32))
 def test_fast_path_matches_the_engine_with_uniform_moves(seed: int) -> None:
     run_side_by_side(seed, uniform=True)

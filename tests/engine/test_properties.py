@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -49,10 +49,6 @@ CONTRIBUTIONS = (10, 50, 100, 200)
 CAP_MULTIPLES = (None, 1, 2, 3, 5)  # pot_cap = multiple * G, or no cap
 POTS = (0, 10, 90, 100, 200, 300, 450, 1000, 5000)
 WHY = {"dealer", "game", "tricks", "fall", "premium", "ausfechten"}
-
-PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-"""Whole hands take milliseconds each; no per-example deadline."""
-
 
 # ---------------------------------------------------------------------------------------------
 # drawing and playing random hands
@@ -366,7 +362,7 @@ def check_views(state: State, rng: random.Random) -> None:
 # properties
 
 
-@settings(PROPERTY, max_examples=1200)
+@settings(max_examples=1200)
 @given(table=tables())
 def test_random_hands_keep_the_rules_promises(table: Table) -> None:
     """One random hand, checked step by step and at the end:
@@ -426,7 +422,7 @@ def test_random_hands_keep_the_rules_promises(table: Table) -> None:
         raise AssertionError("an unfinished hand was settled")
 
 
-@settings(PROPERTY, max_examples=300)
+@settings(max_examples=300)
 @given(table=tables())
 def test_every_listed_action_applies(table: Table) -> None:
     """Each action ``legal_actions`` lists applies without error, records itself in the history
@@ -441,7 +437,7 @@ def test_every_listed_action_applies(table: Table) -> None:
     play(table, each_step)
 
 
-@settings(PROPERTY, max_examples=500)
+@settings(max_examples=500)
 @given(table=tables())
 def test_views_hide_what_the_rules_hide(table: Table) -> None:
     """At random points of random hands, every seat's view (and a spectator's) shows only cards

@@ -27,10 +27,13 @@ from websockets.sync.client import ClientConnection, connect
 TIMEOUT = 10.0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def listening_socket() -> socket.socket:
+    """A socket bound to a port the system picked: held from here on, so no other test
+    process (pytest-xdist runs several) can take the port before the server listens."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 @dataclass
@@ -80,12 +83,15 @@ def serve() -> Iterator[LiveServer]:
     from config.asgi import application
 
     channel_layers.backends.clear()  # a fresh layer on the new server's loop
-    port = free_port()
+    sock = listening_socket()
+    port = int(sock.getsockname()[1])
     config = uvicorn.Config(
         application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="live-test-server", daemon=True)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="live-test-server", daemon=True
+    )
     thread.start()
     deadline = time.monotonic() + TIMEOUT
     while not server.started:
@@ -97,6 +103,7 @@ def serve() -> Iterator[LiveServer]:
     finally:
         server.should_exit = True
         thread.join(TIMEOUT)
+        sock.close()
         channel_layers.backends.clear()
 
 

@@ -189,7 +189,6 @@ def fields(
 
 
 @given(fields(), st.integers(0, 2**32))
-@settings(deadline=None)
 def test_it_partitions_the_players_with_no_more_repeats_and_nobody_moved_far(
     field: tuple[list[str], list[int], dict[frozenset[str], int]], seed: int
 ) -> None:
@@ -226,7 +225,7 @@ def displacement(assignment: list[int], sizes: list[int]) -> int:
 
 
 @given(fields(max_tables=3))
-@settings(deadline=None, max_examples=40)
+@settings(max_examples=40)
 def test_no_candidate_has_fewer_repeats_or_less_displacement(
     field: tuple[list[str], list[int], dict[frozenset[str], int]],
 ) -> None:
