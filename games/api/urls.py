@@ -9,7 +9,7 @@ from games.api.events import HandEventsView
 from games.api.serializers import AuditEntrySerializer, LedgerEntrySerializer
 from games.models import AuditEntry, LedgerEntry
 
-router = SimpleRouter()
+router = SimpleRouter(use_regex_path=False)  # ids through the <id:…> converter
 router.register("pings", views.WorkerPingViewSet, basename="ping")
 router.register("tables", views.TableViewSet, basename="table")
 router.register("series", views.SeriesViewSet, basename="series")

@@ -266,6 +266,7 @@ class TableViewSet(
     filterset_class = TableFilter
     permission_classes = [TablePermissions, TableAccess]
     lookup_url_kwarg = "table_id"
+    lookup_value_converter = "id"  # as every <id:…> path: other values 404
     queryset = Table.objects.none()
 
     def get_queryset(self) -> QuerySet[Table]:
@@ -279,12 +280,7 @@ class TableViewSet(
     def get_object(self) -> Table:
         """The table, when the caller may read it; else one 404 sentence, the same as for an
         id nobody uses."""
-        raw = str(self.kwargs["table_id"])
-        table = (
-            self.get_queryset().filter(pk=int(raw)).first()
-            if raw.isascii() and raw.isdigit()
-            else None
-        )
+        table = self.get_queryset().filter(pk=self.kwargs["table_id"]).first()
         if table is None:
             raise NotFound(NO_SUCH_TABLE)
         self.check_object_permissions(self.request, table)
@@ -816,6 +812,7 @@ class SeriesViewSet(
     serializer_class = SeriesSerializer
     permission_classes = [TablePermissions]
     lookup_url_kwarg = "series_id"
+    lookup_value_converter = "id"  # as every <id:…> path: other values 404
     queryset = TableSeries.objects.none()
 
     def get_queryset(self) -> QuerySet[TableSeries]:
@@ -867,6 +864,7 @@ class WorkerPingViewSet(
     serializer_class = WorkerPingSerializer
     filterset_class = WorkerPingFilter
     lookup_url_kwarg = "ping_id"
+    lookup_value_converter = "id"  # as every <id:…> path: other values 404
     queryset = WorkerPing.objects.none()
 
     def get_queryset(self) -> QuerySet[WorkerPing]:
