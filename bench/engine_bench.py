@@ -1,5 +1,6 @@
 """Engine benchmark: complete random hands per second (deal, auction, play, settle) on the fast
-path, and ``engine.legal_actions`` calls per second, on one core.
+path, card-play playouts per second on the shared board, and ``engine.legal_actions`` calls per
+second, on one core.
 
     python bench/engine_bench.py [--hands N] [--seconds S]
 
@@ -20,10 +21,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.report import write_section  # noqa: E402
-from engine import State, apply, legal_actions, new_hand, outcome, settle_outcome  # noqa: E402
+from engine import PIQUET, State, apply, legal_actions, new_hand, outcome, settle_outcome  # noqa: E402
+from engine.board import CardBoard  # noqa: E402
 from engine.bots.random_bot import choose  # noqa: E402
 from engine.fast import play_random_hand  # noqa: E402
 from engine.rules.wien import WienRules  # noqa: E402
+from engine.tricks import HEAD, HEAD_LOW, suit_order  # noqa: E402
 
 SEATS = ("anna", "bert", "carl")
 
@@ -38,6 +41,30 @@ def fast_hands(n: int, rules: WienRules) -> float:
     start = time.perf_counter()
     for _ in range(n):
         play_random_hand(rules, 200, rng)
+    return n / (time.perf_counter() - start)
+
+
+def board_playouts(n: int) -> float:
+    """Card play only, on the shared board: ten tricks of random legal cards from a random deal
+    of 3 x 10 cards, trumps drawn from the four suits and none, wien's obligations
+    (Largierpflicht for the player after the leader)."""
+    rng = random.Random(3)
+    orders = [suit_order(PIQUET, t) for t in (None, 0, 1, 2, 3)]
+    duty = (HEAD, HEAD_LOW, HEAD)
+    cards = list(range(32))
+    rand = rng.random
+    start = time.perf_counter()
+    for _ in range(n):
+        for i in range(31, 0, -1):  # Fisher-Yates, as the fast path deals
+            j = int(rand() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+        board = CardBoard([sum(1 << c for c in cards[i * 10 : i * 10 + 10]) for i in range(3)])
+        board.start_tricks(orders[int(rng.random() * 5)], duty, 0, 0b111)
+        while board.tricks < 10:
+            mask = board.legal_card_mask()
+            for _ in range(int(rng.random() * mask.bit_count())):
+                mask &= mask - 1
+            board.play_card((mask & -mask).bit_length() - 1)
     return n / (time.perf_counter() - start)
 
 
@@ -81,12 +108,15 @@ def main() -> None:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
     rules = WienRules(100, 300)
     hands = best_of(args.runs, lambda: fast_hands(args.hands, rules))
+    playouts = best_of(args.runs, lambda: board_playouts(args.hands))
     slow, states = validating_hands(max(args.hands // 20, 200), rules)
     legal = best_of(args.runs, lambda: legal_calls(states))
     body = (
         "| figure | value | target |\n|---|---|---|\n"
         f"| complete random hands/s, fast path (`engine.fast.play_random_hand`) | {hands:,.0f} "
         "| ≥ 10,000 |\n"
+        f"| card-play playouts/s, shared board (`engine.board.CardBoard`, 10 tricks) "
+        f"| {playouts:,.0f} | — |\n"
         f"| complete random hands/s, validating `engine.apply` + `settle` | {slow:,.0f} | — |\n"
         f"| `engine.legal_actions` calls/s ({len(states):,} positions from random hands) "
         f"| {legal:,.0f} | — |\n\n"
@@ -101,6 +131,7 @@ def main() -> None:
     )
     if not args.no_write:
         write_section("engine", "Engine (issue 3)", body)
+    print(f"board playouts/s: {playouts:,.0f}")
     print(f"validating hands/s: {slow:,.0f}")
     print(f"legal_actions/s: {legal:,.0f}")
     print(f"hands/s: {hands:.0f}")

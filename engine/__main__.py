@@ -17,21 +17,11 @@ from typing import Any
 from engine.actions import action_to_json
 from engine.bots.random_bot import choose
 from engine.errors import EngineError
-from engine.play import active_seats, apply, legal_actions, new_hand
-from engine.record import (
-    commitment,
-    deal_from_deck,
-    deal_masks,
-    from_answer,
-    replay,
-    settle,
-    shuffled_deck,
-    to_record,
-    verify,
-)
-from engine.rules import parse_rules
+from engine.play import apply, legal_actions, to_act
+from engine.record import commitment, from_answer, replay, settle, to_record, verify
+from engine.rules import VARIANTS, default, parse_rules, rule_set
 
-DEFAULT_RULES = '{"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}'
+DEFAULT_RULES = json.dumps(default().examples[0])
 
 
 def _read(path: str) -> Any:
@@ -57,10 +47,10 @@ def cmd_settle(args: argparse.Namespace) -> Any:
 
 def cmd_legal(args: argparse.Namespace) -> Any:
     state = replay(from_answer(_read(args.file)))
-    return {
-        "to_act": state.to_act_seat,
-        "legal": [action_to_json(a, state.deck, seat=False) for a in legal_actions(state)],
-    }
+    deck = rule_set(state.rules.variant).deck
+    seat = next((s for s in state.seats if s in to_act(state)), None)
+    legal = [] if seat is None else legal_actions(state, seat)
+    return {"to_act": seat, "legal": [action_to_json(a, deck, seat=False) for a in legal]}
 
 
 def cmd_play(args: argparse.Namespace) -> Any:
@@ -69,14 +59,16 @@ def cmd_play(args: argparse.Namespace) -> Any:
     except json.JSONDecodeError as e:
         raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
     rules = parse_rules(rules_json)
+    rs = rule_set(rules.variant)
     seats = [s for s in args.seats.split(",") if s]
     dealer = args.dealer or seats[-1]
     rng = random.Random(args.seed)
-    order, salt = shuffled_deck(rng)
+    order, salt = rs.shuffled_deck(rng)
     if dealer not in seats:
         raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
-    deal = deal_from_deck(order, active_seats(seats, dealer))
-    state = new_hand(rules, seats, dealer, args.pot, deal_masks(deal))
+    active = rs.active_seats(seats, dealer)
+    deal = rs.dealing.parse(rs.deal_from_deck(order, active), rs.deck, active)
+    state = rs.new_hand(rules, seats, dealer, args.pot, deal)
     while legal_actions(state):
         state = apply(state, choose(state, rng))
     proof = {"commitment": commitment(salt, order), "salt": salt, "deck": order}
@@ -89,7 +81,8 @@ def cmd_verify(args: argparse.Namespace) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m engine", description="Viennese Préférence rules engine."
+        prog="python -m engine",
+        description=f"Card-game rules engine (rule sets: {', '.join(VARIANTS)}).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("settle", help="print the Result of a score-sheet entry or finished record")

@@ -1,149 +1,46 @@
-"""Settlement: what a finished deal pays (``spec/wien.md``, "Settlement").
+"""Settlement as a list of transfers, for any rule set that settles in money or points.
 
-Terms: *Stake* S (what the pot pays or a fall costs, the pot after the dealer's payment, capped
-at L), *trick value* t = S / 10 (Stichgeld), *Fallstrafe* (fall: paying S into the pot),
-*Prämie* (premium, paid player to player, never through the pot).
+Terms: a *party* is a seat or the table's carry (the pot, a Kasse); a *transfer* is
+``{"from", "to", "amount", "why"}`` between two parties, ``why`` a word of the rule set
+(``dealer``, ``game``, ``fall`` …). A rule set writes a deal's transfers into a :class:`Book`;
+:func:`totals` sums them into each seat's change and the carry after the deal, so every deal
+balances by construction (``sum(delta) + carry_after - carry_before == 0``).
 
-The parties are the seats and the pot. A result lists every transfer with its reason
-(``dealer``, ``game``, ``tricks``, ``fall``, ``premium``, ``ausfechten``); ``delta`` and ``pot``
-are sums of those transfers, so they always balance.
+The rules of what a deal pays are the rule set's (``engine.rules.<name>``); the dispatching
+``settle_outcome`` is in ``engine.record``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from engine.rules.wien import MISERE_LEVELS, WienRules
-from engine.state import Game
 
-POT = "pot"
-PLAYING = ("play", "invite", "invited")
+class Book:
+    """The transfers of one deal, in the order they are made."""
 
+    __slots__ = ("transfers",)
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What happened in a deal, as a score sheet records it (``hand-record.md`` form 1)."""
-
-    rules: WienRules
-    seats: tuple[str, ...]
-    dealer: str
-    pot_before: int
-    active: tuple[str, str, str]
-    game: Game
-    declarer: str | None
-    defence: dict[str, str] = field(default_factory=dict)
-    tricks: dict[str, int] = field(default_factory=dict)
-    negotiated: bool = False
-
-
-class _Book:
     def __init__(self) -> None:
         self.transfers: list[dict[str, Any]] = []
 
     def pay(self, payer: str, payee: str, amount: int, why: str) -> None:
+        """``payer`` pays ``amount`` to ``payee`` for ``why``; a payment of 0 is not listed."""
         if amount:
             self.transfers.append({"from": payer, "to": payee, "amount": amount, "why": why})
 
 
-def premium_factor(game: Game) -> int:
-    """k for premium games: 5 → 1 … 8 → 4, plus 1 von der Hand (wien.md)."""
-    assert isinstance(game.level, int)
-    return game.level - 4 + (1 if game.hand else 0)
-
-
-def premium_made(game: Game, declarer_tricks: int, defender_tricks: int) -> bool:
-    """A misère (5, 7) is made with no trick, a slam (6, 8) with every trick."""
-    if game.level in MISERE_LEVELS:
-        return declarer_tricks == 0
-    return defender_tricks == 0
-
-
-def settle_outcome(o: Outcome) -> dict[str, Any]:
-    """The Result (``hand-record.md``) of a checked outcome."""
-    g = o.rules.dealer_contribution
-    s = o.rules.stake(o.pot_before)
-    t = s // 10
-    book = _Book()
-    book.pay(o.dealer, POT, g, "dealer")
-    fallen: list[str] = []
-    made: bool | None = None
-    d = o.declarer
-    others = [p for p in o.active if p != d]
-    tricks = o.tricks
-
-    if o.game.kind == "ausfechten":
-        most = max(tricks[p] for p in o.active)
-        fallen = [p for p in o.active if tricks[p] == most]
-        for p in fallen:
-            book.pay(p, POT, g, "ausfechten")
-    elif o.game.kind == "premium":
-        assert d is not None
-        k = premium_factor(o.game)
-        made = premium_made(o.game, tricks.get(d, 0), sum(tricks.get(p, 0) for p in others))
-        if made:
-            book.pay(POT, d, s, "game")
-            for p in others:
-                book.pay(p, d, k * g, "premium")
-        else:
-            book.pay(d, POT, s, "fall")
-            fallen = [d]
-            for p in others:
-                book.pay(d, p, k * g, "premium")
-    else:
-        assert d is not None
-        players = [p for p in others if o.defence[p] in PLAYING]
-        if not players:
-            made = True
-            book.pay(POT, d, s, "game")
-        else:
-            made = tricks[d] >= 6
-            if made:
-                book.pay(POT, d, s, "game")
+def totals(
+    transfers: Sequence[dict[str, Any]], seats: Sequence[str], party: str, before: int
+) -> tuple[dict[str, int], int]:
+    """Each seat's net change and the carry ``party`` after the deal (``before`` it), summed
+    from ``transfers``."""
+    delta = dict.fromkeys(seats, 0)
+    carry = before
+    for tr in transfers:
+        for who, sign in ((tr["from"], -1), (tr["to"], 1)):
+            if who == party:
+                carry += sign * tr["amount"]
             else:
-                book.pay(d, POT, s, "fall")
-            inviter = next((p for p in players if o.defence[p] == "invite"), None)
-            if inviter is not None and o.rules.invitation_tricks == "inviter":
-                book.pay(d, inviter, t * sum(tricks[p] for p in players), "tricks")
-            else:
-                for p in players:
-                    book.pay(d, p, t * tricks[p], "tricks")
-            if inviter is not None:
-                if sum(tricks[p] for p in players) < 4:
-                    book.pay(inviter, POT, s, "fall")
-            else:
-                for p in players:
-                    if tricks[p] < 2:
-                        book.pay(p, POT, s, "fall")
-            if not made:
-                fallen.append(d)
-            fallen += [
-                tr["from"] for tr in book.transfers if tr["why"] == "fall" and tr["from"] != d
-            ]
-        if o.game.is_herz:
-            for p in others:
-                if made:
-                    book.pay(p, d, g, "premium")
-                else:
-                    book.pay(d, p, g, "premium")
-
-    delta = {seat: 0 for seat in o.seats}
-    pot = o.pot_before
-    for tr in book.transfers:
-        for party, sign in ((tr["from"], -1), (tr["to"], 1)):
-            if party == POT:
-                pot += sign * tr["amount"]
-            else:
-                delta[party] += sign * tr["amount"]
-    order = {p: i for i, p in enumerate(o.active)}
-    return {
-        "stake": s,
-        "declarer": d,
-        "game": o.game.to_json(),
-        "made": made,
-        "fallen": sorted(set(fallen), key=order.__getitem__),
-        "tricks": dict(tricks),
-        "delta": delta,
-        "pot": pot,
-        "transfers": book.transfers,
-    }
+                delta[who] += sign * tr["amount"]
+    return delta, carry

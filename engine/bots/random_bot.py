@@ -1,24 +1,16 @@
-"""The ``random`` bot level: a legal move chosen at random, with a bias that makes hands look
-like real ones (most players pass, few look into the talon), so random deals cover every kind
-of game rather than mostly premium games raised by Nachschauen."""
+"""The ``random`` bot level: a random legal move by the rule set's random policy (wien's is
+biased like real players: most pass, few look into the talon; a rule set without its own
+policy picks uniformly among the legal actions)."""
 
 from __future__ import annotations
 
 import random
 
-from engine.actions import Action, Call, Look
-from engine.play import legal_actions
-from engine.state import State
+from engine.actions import Action
+from engine.rules import rule_set
+from engine.ruleset import HandState
 
 
-def choose(state: State, rng: random.Random) -> Action:
-    """A random legal action for the player to act."""
-    legal = legal_actions(state)
-    if not legal:
-        raise ValueError("the hand is over")
-    first = legal[0]
-    if isinstance(first, Call) and len(legal) > 1 and rng.random() < 0.55:
-        return first  # pass
-    if isinstance(first, Look):
-        return legal[1] if rng.random() < 0.1 else legal[0]
-    return rng.choice(legal)
+def choose(state: HandState, rng: random.Random) -> Action:
+    """A random legal action for a seat that may act."""
+    return rule_set(state.rules.variant).random_action(state, rng)

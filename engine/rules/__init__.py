@@ -1,28 +1,93 @@
-"""Rule sets by variant name.
+"""Rule sets by name: the registry.
 
-Each rule set is a module in this package with a ``Rules`` value (its options, validated on
-construction). Only ``wien`` exists so far; ``engine/README.md`` says where the next ones go
-and what the core already shares with them.
+Each rule set is a package in this folder (``wien/``) that builds one
+:class:`engine.ruleset.RuleSet` value; :func:`register` adds it under its name, the ``variant``
+of a record's ``rules``. The core looks rule sets up here by name (:func:`rule_set`) and never
+imports a rule set's package itself (``tests/engine/test_seam.py``). Only ``wien`` exists so
+far; ``engine/README.md`` says where the next ones go and how they meet the seam.
+
+``Rules``, ``State`` and ``Phase`` are the types of the registered rule sets' options, hand
+states and phases: with one rule set they are wien's. Code outside the engine still imports
+them (through ``engine``), and ``DEFAULT`` names the rule set of callers that do not name one
+(``engine.active_seats(seats, dealer)`` and the like); both go once those callers ask the
+table's rule set.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import EngineError
+from engine.rules.wien import RULE_SET as _WIEN
+from engine.rules.wien import Phase as _WienPhase
+from engine.rules.wien import State as _WienState
 from engine.rules.wien import WienRules
+from engine.ruleset import RuleSet
+
+AnyRuleSet = RuleSet[Any, Any, Any]
+
+_REGISTRY: dict[str, AnyRuleSet] = {}
+
+
+def register(rule_set: AnyRuleSet) -> None:
+    """Make ``rule_set`` known by its name (each name once)."""
+    if rule_set.name in _REGISTRY:
+        raise ValueError(f"a rule set named {rule_set.name!r} is registered already")
+    _REGISTRY[rule_set.name] = rule_set
+
+
+def rule_set(variant: object) -> AnyRuleSet:
+    """The rule set named ``variant``; an unknown name is an error listing the known ones."""
+    found = _REGISTRY.get(variant) if isinstance(variant, str) else None
+    if found is not None:
+        return found
+    known = ", ".join(sorted(_REGISTRY))
+    raise EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
+
+
+def rule_sets() -> tuple[AnyRuleSet, ...]:
+    """Every registered rule set, in the order registered."""
+    return tuple(_REGISTRY.values())
+
+
+register(_WIEN)
+
+VARIANTS: tuple[str, ...] = tuple(_REGISTRY)
+"""The variant names ``parse_rules`` knows: a rules object's ``variant``, which it requires."""
+
+DEFAULT = _WIEN.name
+"""The rule set of callers that name none (see the module docstring)."""
 
 Rules = WienRules
+"""The options of a registered rule set (wien's ``WienRules``, the only one so far)."""
+State = _WienState
+"""A hand of a registered rule set (wien's ``State``, the only one so far)."""
+Phase = _WienPhase
+"""The phases of a registered rule set's hand (wien's, the only one so far)."""
 
-_RULES: dict[str, type[WienRules]] = {"wien": WienRules}
+
+def default() -> AnyRuleSet:
+    """The rule set of callers that name none (:data:`DEFAULT`)."""
+    return _REGISTRY[DEFAULT]
 
 
 def parse_rules(data: Any) -> Rules:
-    """The ``Rules`` value for a record's ``rules`` object, validated."""
+    """The ``Rules`` value for a record's ``rules`` object, validated by its rule set."""
     if not isinstance(data, dict):
         raise EngineError("rules", "rules must be an object")
-    variant = data.get("variant")
-    if not isinstance(variant, str) or variant not in _RULES:
-        known = ", ".join(sorted(_RULES))
-        raise EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
-    return _RULES[variant].from_json(data)
+    return cast(Rules, rule_set(data.get("variant")).parse_rules(data))
+
+
+__all__ = [
+    "DEFAULT",
+    "VARIANTS",
+    "AnyRuleSet",
+    "Phase",
+    "Rules",
+    "State",
+    "default",
+    "parse_rules",
+    "register",
+    "rule_set",
+    "rule_sets",
+]

@@ -10,20 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import apply, legal_actions, new_hand, outcome, settle_outcome
-from engine.actions import (
-    Accept,
-    Action,
-    Call,
-    Declare,
-    Defence,
-    Discard,
-    GeschaeftSuit,
-    Look,
-    Negotiate,
-    PlayCard,
-)
-from engine.fast import PHASE_NAMES, FastHand, play_random_hand, random_move
+from engine.actions import Action, Call, Declare, Defence, Discard, PlayCard
+from engine.fast import play_random_hand
 from engine.rules.wien import WienRules
+from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
+from engine.rules.wien.fast import PHASE_NAMES, FastHand, random_move
 
 SEATS = ("anna", "bert", "carl")
 

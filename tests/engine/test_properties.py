@@ -28,21 +28,11 @@ from hypothesis import strategies as st
 
 import engine
 from engine import PIQUET, IllegalAction, NotYourTurn, Phase, State
-from engine.actions import (
-    Accept,
-    Action,
-    Call,
-    Declare,
-    Defence,
-    Discard,
-    GeschaeftSuit,
-    Look,
-    Negotiate,
-    PlayCard,
-)
+from engine.actions import Action, Call, Declare, Defence, Discard, PlayCard
 from engine.bots.random_bot import choose as bot_choose
 from engine.cards import cards_of, mask_of
 from engine.rules.wien import ALL_CALLS, MISERE_LEVELS
+from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
 
 NAMES = ("anna", "bert", "carl", "dave", "eva")
 CONTRIBUTIONS = (10, 50, 100, 200)

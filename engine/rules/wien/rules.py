@@ -1,4 +1,4 @@
-"""Rule set ``wien``: Viennese Préférence (``seeds/000``, made exact by ``spec/wien.md``).
+"""The options of a ``wien`` table, the auction ladder and the stake rule.
 
 Terms: *Geberbeitrag* (dealer contribution, G), *Topf* (pot), *Topfsperre* (pot cap, L),
 *Lizitieren* (auction), *Halten* (hold), *Geschäft* (a suit hand game in C/S/D), *Herz* (the

@@ -1,4 +1,4 @@
-"""The hand as a sequence of phases (``spec/wien.md``).
+"""A ``wien`` hand as a sequence of phases (``spec/wien.md``).
 
 DEAL → AUCTION (Lizitieren) → [GESCHAEFT (resolving several Geschäfte)] → TALON (taking the
 talon and discarding two) → DECLARE (naming the game) → LOOK (Nachschauen) → DEFENCE (play or
@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import PIQUET, Deck
-from engine.rules.wien import CALL_RANK, WienRules, premium_rank
+from engine.rules.wien.rules import CALL_RANK, WienRules, premium_rank
 
 
 class Phase(StrEnum):
@@ -116,6 +116,7 @@ class State:
 
     @property
     def deck(self) -> Deck:
+        """wien's deck: the 32 piquet cards."""
         return PIQUET
 
     @property

@@ -1,0 +1,127 @@
+"""The fast card-play board shared by every trick-taking rule set: mutable ints and bit masks,
+no per-step re-validation, for bots, solvers and simulations.
+
+A :class:`CardBoard` holds the hands, the trick in progress and the tricks won, and plays by
+the rule set's obligations (:class:`engine.tricks.Obligations`, one per player) over the
+game's :class:`engine.tricks.CardOrder`. The cards a player may play come from
+:func:`engine.tricks.legal_mask`, the same function the validating path uses. A rule set's
+fast hand subclasses the board with what truly differs (its auction and contracts, when its
+play ends, its settlement) and is proven equal to its validating ``apply`` by tests.
+
+Players are numbered ``0 .. n-1`` in playing order from forehand; ``playing`` is the mask of
+those who play cards in this game (a defender at home does not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.tricks import CardOrder, Obligations, legal_mask
+
+
+class CardBoard:
+    """Tricks being played: ``hands`` (a mask per player), ``to_act``, the ``trick`` so far
+    (cards in play order), its led game suit ``led`` and best card ``best`` (played by
+    ``best_by``), ``won`` (tricks per player) and ``tricks`` (tricks completed)."""
+
+    __slots__ = (
+        "n",
+        "hands",
+        "to_act",
+        "playing",
+        "trick_size",
+        "suit_of",
+        "suit_mask",
+        "above",
+        "trump",
+        "duty",
+        "trick",
+        "led",
+        "best",
+        "best_by",
+        "won",
+        "tricks",
+    )
+
+    def __init__(self, hands: Sequence[int]) -> None:
+        self.n = len(hands)
+        self.hands = list(hands)
+        self.to_act = 0
+        self.playing = (1 << self.n) - 1
+        self.trick_size = self.n
+        self.suit_of: Sequence[int] = ()
+        self.suit_mask: Sequence[int] = ()
+        self.above: Sequence[int] = ()
+        self.trump = -1
+        self.duty: list[int] = []
+        self.trick: list[int] = []
+        self.led = -1
+        self.best = -1
+        self.best_by = -1
+        self.won = [0] * self.n
+        self.tricks = 0
+
+    def start_tricks(
+        self, order: CardOrder, duty: Sequence[Obligations], leader: int, playing: int
+    ) -> None:
+        """Begin the card play of a game ranked by ``order``, each player bound by
+        ``duty[player]``, ``leader`` leading, the players in mask ``playing`` taking part."""
+        self.suit_of = order.suit_of
+        self.suit_mask = order.suit_mask
+        self.above = order.above
+        self.trump = order.trump
+        self.duty = [d.bits for d in duty]
+        self.playing = playing
+        self.trick_size = playing.bit_count()
+        self.to_act = leader
+
+    def legal_card_mask(self) -> int:
+        """The cards the player to act may play."""
+        p = self.to_act
+        if not self.trick:
+            return self.hands[p]
+        return legal_mask(
+            self.hands[p],
+            self.led,
+            self.best,
+            self.suit_of,
+            self.suit_mask,
+            self.above,
+            self.trump,
+            self.duty[p],
+        )
+
+    def play_card(self, c: int) -> None:
+        """The player to act plays ``c`` (not re-validated); a full trick goes to its best card,
+        whose player leads next, and :meth:`trick_done` is told."""
+        p = self.to_act
+        self.hands[p] &= ~(1 << c)
+        trick = self.trick
+        if trick:
+            b = self.best
+            suit_of = self.suit_of
+            if self.above[b] >> c & 1 or (suit_of[c] == self.trump and suit_of[b] != self.trump):
+                self.best = c
+                self.best_by = p
+        else:
+            self.led = self.suit_of[c]
+            self.best = c
+            self.best_by = p
+        trick.append(c)
+        if len(trick) < self.trick_size:
+            n = self.n
+            q = (p + 1) % n
+            while not self.playing >> q & 1:
+                q = (q + 1) % n
+            self.to_act = q
+            return
+        w = self.best_by
+        self.won[w] += 1
+        self.tricks += 1
+        self.trick = []
+        self.to_act = w
+        self.trick_done(w)
+
+    def trick_done(self, winner: int) -> None:
+        """Called after each complete trick: a rule set ends its play here (all tricks played,
+        a misère lost early …)."""

@@ -1,0 +1,130 @@
+"""The action vocabulary of ``wien`` records (``spec/hand-record.md``, "Full record"): the
+shared shapes of ``engine.actions`` (``call``, ``discard``, ``declare``, ``defence``, ``card``)
+and wien's own (``geschaeft_suit``, ``look``, ``negotiate``, ``accept``), and reading them from
+JSON with the values wien allows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.actions import Action, Call, Declare, Defence, Discard, PlayCard, read_action
+from engine.cards import Deck
+from engine.errors import EngineError
+from engine.rules.wien.rules import ALL_CALLS
+
+
+@dataclass(frozen=True, slots=True)
+class GeschaeftSuit(Action):
+    """Naming the suit of a contested Geschäft (``C``, ``S``, ``D``) or ``pass``."""
+
+    KEY: ClassVar[str] = "geschaeft_suit"
+
+    suit: str
+
+    def value_json(self, deck: Deck) -> Any:
+        return self.suit
+
+
+@dataclass(frozen=True, slots=True)
+class Look(Action):
+    """Nachschauen: ``True`` to take the talon and raise to a premium game, ``False`` not."""
+
+    KEY: ClassVar[str] = "look"
+
+    look: bool
+
+    def value_json(self, deck: Deck) -> Any:
+        return self.look
+
+
+@dataclass(frozen=True, slots=True)
+class Negotiate(Action):
+    """Aushandeln: a proposed split of the ten tricks."""
+
+    KEY: ClassVar[str] = "negotiate"
+
+    declarer: int
+    defender: int
+
+    def value_json(self, deck: Deck) -> Any:
+        return {"declarer": self.declarer, "defender": self.defender}
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Action):
+    """The answer to the last proposed split."""
+
+    KEY: ClassVar[str] = "accept"
+
+    accept: bool
+
+    def value_json(self, deck: Deck) -> Any:
+        return self.accept
+
+
+KEYS = (
+    "call",
+    "geschaeft_suit",
+    "discard",
+    "declare",
+    "look",
+    "defence",
+    "negotiate",
+    "accept",
+    "card",
+)
+
+
+def action_from_json(data: Any, deck: Deck, at: str = "action") -> Action:
+    """Read one action of the wien vocabulary; the shape is checked here, legality by
+    ``apply``."""
+    seat, key, value = read_action(data, KEYS, at)
+    if key == "call":
+        if value not in ALL_CALLS:
+            raise EngineError(at, f"{value!r} is not a call ({', '.join(ALL_CALLS)})")
+        return Call(seat, value)
+    if key == "geschaeft_suit":
+        if value not in ("C", "S", "D", "pass"):
+            raise EngineError(at, f"geschaeft_suit must be C, S, D or pass, not {value!r}")
+        return GeschaeftSuit(seat, value)
+    if key == "discard":
+        mask = deck.parse_hand(value, f"{at}.discard")
+        if not isinstance(value, list) or len(value) != 2:
+            raise EngineError(at, "a discard is exactly two cards")
+        return Discard(seat, mask)
+    if key == "declare":
+        if not isinstance(value, dict) or set(value) != {"type", "level"}:
+            raise EngineError(at, 'declare is {"type": "suit"|"premium", "level": ...}')
+        kind, level = value["type"], value["level"]
+        if kind == "suit" and level in ("C", "S", "D", "H"):
+            return Declare(seat, "suit", level)
+        if kind == "premium" and type(level) is int and 5 <= level <= 8:
+            return Declare(seat, "premium", level)
+        raise EngineError(
+            at, f"{value!r} is not a game: a suit game C, S, D, H or a premium game 5..8"
+        )
+    if key in ("look", "accept"):
+        if type(value) is not bool:
+            raise EngineError(at, f"{key} must be true or false")
+        return Look(seat, value) if key == "look" else Accept(seat, value)
+    if key == "defence":
+        if value not in ("play", "home", "invite", "alone"):
+            raise EngineError(at, f"defence must be play, home, invite or alone, not {value!r}")
+        return Defence(seat, value)
+    if key == "negotiate":
+        if (
+            not isinstance(value, dict)
+            or set(value) != {"declarer", "defender"}
+            or type(value["declarer"]) is not int
+            or type(value["defender"]) is not int
+        ):
+            raise EngineError(at, 'negotiate is {"declarer": d, "defender": n} with whole numbers')
+        return Negotiate(seat, value["declarer"], value["defender"])
+    return PlayCard(seat, deck.parse(value, f"{at}.card"))
+
+
+WienAction = (
+    Call | GeschaeftSuit | Discard | Declare | Look | Defence | Negotiate | Accept | PlayCard
+)
+"""Every action of a wien hand."""

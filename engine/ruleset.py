@@ -1,0 +1,248 @@
+"""The seam between the core and the rule sets: what every rule set answers.
+
+The core (cards, tables, tricks, records, dispatch) knows no rule set. A rule set is a package
+under ``engine/rules/`` that builds one :class:`RuleSet` value and is registered by its name
+(``engine.rules``: ``rule_set("wien")``), the way OpenSpiel registers a game and python-chess
+finds a variant. ``engine.new_hand``, ``legal_actions``, ``apply``, ``view``, ``replay`` and
+``settle`` look the rule set up by the ``variant`` of the state's or record's rules and ask it.
+
+A rule set gives data (its deck, table shape, dealing, what carries between deals and in which
+unit, example rules) and answers questions about its own hand states (who may act, what they
+may do, what happens, what a seat may see and know, what a deal pays). ``engine/README.md``,
+"Rule sets: the seam", maps the rule sets to come onto it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from engine.actions import Action
+from engine.cards import Deck
+from engine.table import Dealing, TableShape
+
+
+class RuleOptions(Protocol):
+    """A rule set's ``Rules`` value: its validated options, naming the variant."""
+
+    @property
+    def variant(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The full ``rules`` object of a record, defaults spelled out."""
+        ...
+
+
+class HandState(Protocol):
+    """What the core reads of any rule set's hand state (an immutable value)."""
+
+    @property
+    def rules(self) -> RuleOptions: ...
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+
+    @property
+    def dealer(self) -> str: ...
+
+    @property
+    def active(self) -> tuple[str, ...]: ...
+
+    @property
+    def history(self) -> tuple[Action, ...]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+
+class HasRules(Protocol):
+    """A rule set's outcome of a deal: what a score sheet records, naming its rules."""
+
+    @property
+    def rules(self) -> RuleOptions: ...
+
+
+StateT = TypeVar("StateT", bound=HandState)
+RulesT = TypeVar("RulesT", bound=RuleOptions)
+OutcomeT = TypeVar("OutcomeT", bound=HasRules)
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """What a table carries from one deal to the next, and the unit of its results.
+
+    ``keys``: the record keys that hold it before a deal (all required; ``("pot",)`` for
+    ``wien``); ``optional``: keys that may be left out (a Preferans ``streak`` and ``sheet``);
+    ``unit``: ``"cents"`` (money) or ``"points"`` (a score sheet); ``party``: its name as a
+    party to transfers (``"pot"``, ``"kasse"``), ``None`` when it is none.
+    """
+
+    keys: tuple[str, ...]
+    unit: str
+    party: str | None
+    optional: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """Closing a table (the end of a sitting): the ``transfers`` it makes (a pot shared out)
+    and what carries to the table's next sitting (``carry``: the record keys of
+    :attr:`Carry.keys`)."""
+
+    transfers: tuple[dict[str, Any], ...]
+    carry: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Common:
+    """The record envelope, checked: a rule set's options, the seats, the dealer, the
+    carry."""
+
+    rules: Any
+    seats: tuple[str, ...]
+    dealer: str
+    carry: Any
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
+    """One rule set: its data, and the answers about its hands (``StateT``), its options
+    (``RulesT``) and its outcomes (``OutcomeT``, a deal as a score sheet records it)."""
+
+    name: str
+    description: str
+    deck: Deck
+    table: TableShape
+    dealing: Dealing
+    carry: Carry
+    sheet_keys: frozenset[str]
+    examples: tuple[dict[str, Any], ...] = field(default=())
+    """Example ``rules`` objects, the first the default one (CLI, documentation, tests)."""
+    carry_examples: tuple[dict[str, Any], ...] = field(default=())
+    """Example carries before a deal (tests)."""
+
+    # --- options and the table -------------------------------------------------------------
+
+    @abstractmethod
+    def parse_rules(self, data: Any) -> RulesT:
+        """The validated options of a record's ``rules`` object (unknown options, bad values
+        are errors naming them)."""
+
+    @abstractmethod
+    def read_carry(self, record: Mapping[str, Any]) -> Any:
+        """The carry of a record (its :attr:`Carry.keys`), validated."""
+
+    def active_seats(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
+        """The active players of a deal, forehand first."""
+        return self.table.active(seats, dealer)
+
+    def first_dealer(self, draws: Mapping[str, str]) -> str:
+        """Who deals first when each seat draws a card: the highest card in deck order."""
+        return max(draws, key=lambda seat: self.deck.parse(draws[seat], f"draws.{seat}"))
+
+    # --- dealing -------------------------------------------------------------------------
+
+    def shuffled_deck(self, rng: random.Random) -> tuple[list[str], str]:
+        """A shuffled order of the deck (every copy) and a fresh 64-hex-digit salt for its
+        commitment, drawn from ``rng`` (a server passes ``secrets.SystemRandom()``)."""
+        order = list(self.deck.codes)
+        rng.shuffle(order)
+        salt = f"{rng.getrandbits(256):064x}"
+        return order, salt
+
+    def deal_from_deck(self, order: Sequence[str], active: Sequence[str]) -> dict[str, list[str]]:
+        """Deal a deck order to the active players and the piles."""
+        return self.dealing.deal(order, active)
+
+    # --- a hand --------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_hand(
+        self, rules: RulesT, seats: Sequence[str], dealer: str, carry: Any, deal: Mapping[str, int]
+    ) -> StateT:
+        """The state before the first action; ``deal`` maps each active player and pile to a
+        card mask."""
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> frozenset[str]:
+        """The seats that may act now (empty once the hand is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: str | None) -> list[Action]:
+        """Every action ``seat`` may take now, in a stable order (empty when it may not act);
+        ``None``: the actions of every seat that may act now, seat by seat in playing order."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: Action) -> StateT:
+        """The state after ``action``; always validates and refuses with the rule in words."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may know, JSON-ready (``None``: a spectator); the only exit of hidden
+        information."""
+
+    @abstractmethod
+    def known(self, state: StateT, seat: str | None) -> int:
+        """The mask of cards ``seat`` may know now: its own cards and every card the rules have
+        shown it (before the hand is over). A view shows no other card."""
+
+    # --- records -------------------------------------------------------------------------
+
+    @abstractmethod
+    def action_from_json(self, data: Any, at: str) -> Action:
+        """One action of the rule set's vocabulary; shape checked here, legality by
+        :meth:`apply`."""
+
+    @abstractmethod
+    def carry_json(self, state: StateT) -> dict[str, Any]:
+        """The carry keys of the state's record."""
+
+    @abstractmethod
+    def dealt(self, state: StateT) -> dict[str, list[str]]:
+        """The record's ``deal``: each active player and pile, in record order, to its cards as
+        dealt (in card order, or in the order a pile's cards are used where that matters)."""
+
+    # --- results -------------------------------------------------------------------------
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> OutcomeT:
+        """A finished hand as its score sheet records it (an error before the end)."""
+
+    @abstractmethod
+    def parse_sheet(self, record: Mapping[str, Any], common: Common) -> OutcomeT:
+        """A score-sheet entry (form 1) checked against the rules; ``common`` is its
+        envelope, already checked."""
+
+    @abstractmethod
+    def sheet_json(self, outcome: OutcomeT) -> dict[str, Any]:
+        """The score-sheet keys (beyond the envelope) of an outcome."""
+
+    @abstractmethod
+    def settle_outcome(self, outcome: OutcomeT) -> dict[str, Any]:
+        """The Result of a deal: what it pays or scores, as transfers with reasons."""
+
+    @abstractmethod
+    def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The carry keys for the next deal's record, after a deal with ``result``."""
+
+    @abstractmethod
+    def close(self, rules: RulesT, seats: Sequence[str], carry: Any) -> Closing:
+        """Closing a table with ``carry`` left after its last deal."""
+
+    # --- bots and the fast path -----------------------------------------------------------
+
+    def random_action(self, state: StateT, rng: random.Random) -> Action:
+        """The ``random`` bot: a legal action of a seat that may act, chosen with ``rng``
+        (uniformly, unless the rule set biases it like real players)."""
+        legal = self.legal_actions(state, None)
+        if not legal:
+            raise ValueError("the hand is over")
+        return rng.choice(legal)
+
+    def play_random_hand(self, rules: RulesT, carry: Any, rng: random.Random) -> Any:
+        """Deal, bid, play and settle one random hand on the rule set's fast path (bots,
+        simulations, the benchmark)."""
+        raise NotImplementedError(f"{self.name} has no fast path yet")

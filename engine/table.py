@@ -1,0 +1,146 @@
+"""Tables and deals, for any rule set: who sits, who plays this deal, who gets which cards.
+
+Terms: the *seats* (Plätze) are the players at the table in playing order, a fixed cycle; the
+*dealer* (Geber) moves round it; the *active* players of a deal are the seats after the dealer
+in that cycle, as many as the rule set's game needs, *forehand* (Vorhand) first. When more sit
+at the table than play, the dealer sits out (Préférence with four); when all play, the dealer
+is the last of them (Doppelkopf). A *pile* is a place cards are dealt to that is not a player,
+such as the talon.
+
+A :class:`TableShape` and a :class:`Dealing` are data a rule set gives; the functions here
+check records against them and deal a deck order by them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.cards import Deck
+from engine.errors import EngineError
+
+
+def words(items: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableShape:
+    """How many sit and play: ``seats`` the allowed numbers of seats, ``players`` the active
+    players of a deal (the dealer sits out while there are more seats), ``reserved`` the names
+    no seat may take (parties and piles of the rule set's records, such as ``pot``,
+    ``talon``)."""
+
+    seats: tuple[int, ...]
+    players: int
+    reserved: tuple[str, ...] = ()
+
+    def check(self, seats: object, dealer: object) -> tuple[str, ...]:
+        """Validate a record's ``seats`` and ``dealer``: an allowed number of unique names,
+        none reserved, the dealer among them."""
+        counts = words([str(n) for n in self.seats], "or")
+        if (
+            not isinstance(seats, list | tuple)
+            or len(seats) not in self.seats
+            or not all(isinstance(s, str) and s for s in seats)
+        ):
+            raise EngineError("seats", f"seats must list {counts} player names in playing order")
+        if len(set(seats)) != len(seats):
+            raise EngineError("seats", "seat names must be unique")
+        if any(name in seats for name in self.reserved):
+            names = words([repr(n) for n in self.reserved])
+            are = "are" if len(self.reserved) > 1 else "is"
+            raise EngineError("seats", f"{names} {are} reserved and cannot name a seat")
+        if dealer not in seats:
+            raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
+        return tuple(seats)
+
+    def active(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
+        """The active players of a deal: the ``players`` seats after the dealer, forehand
+        first."""
+        n, i = len(seats), list(seats).index(dealer)
+        return tuple(seats[(i + k) % n] for k in range(1, self.players + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Dealing:
+    """How a deck order is dealt: ``packets`` in order, each ``(count, to)``: ``count`` cards to
+    each active player in turn from forehand when ``to`` is ``""``, else to the pile ``to``.
+    ``wien``'s 3 - talon 2 - 4 - 3 is ``((3, ""), (2, "talon"), (4, ""), (3, ""))``; four rounds
+    of three to four players with no talon is ``((3, ""),) * 4``."""
+
+    packets: tuple[tuple[int, str], ...]
+
+    @property
+    def piles(self) -> tuple[str, ...]:
+        """The piles in the order they are first dealt to."""
+        return tuple(dict.fromkeys(to for _, to in self.packets if to))
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each active player receives."""
+        return sum(count for count, to in self.packets if not to)
+
+    def pile_size(self, pile: str) -> int:
+        return sum(count for count, to in self.packets if to == pile)
+
+    def size(self, recipient: str) -> int:
+        """Cards ``recipient`` (an active player or a pile) receives."""
+        return self.pile_size(recipient) if recipient in self.piles else self.hand_size
+
+    def deal(self, order: Sequence[str], active: Sequence[str]) -> dict[str, list[str]]:
+        """Deal ``order`` (card codes, top first) to the active players and the piles."""
+        it = iter(order)
+        out: dict[str, list[str]] = {seat: [] for seat in active}
+        for pile in self.piles:
+            out[pile] = []
+        for count, to in self.packets:
+            for who in (to,) if to else active:
+                out[who] += [next(it) for _ in range(count)]
+        return out
+
+    def check(self, deck: Deck, active: Sequence[str], deal: Mapping[str, int]) -> None:
+        """A deal given as masks names exactly the active players and the piles, gives each
+        its number of cards, and deals no card more often than the deck holds it."""
+        recipients = (*active, *self.piles)
+        if set(deal) != set(recipients):
+            raise EngineError(
+                "deal",
+                f"the deal must name exactly {words(list(recipients))}, not {sorted(deal)}",
+            )
+        seen = 0
+        for name in recipients:
+            mask = deal[name]
+            size = self.size(name)
+            if mask.bit_count() != size:
+                raise EngineError(
+                    f"deal.{name}", f"{name} must have {size} cards, not {mask.bit_count()}"
+                )
+            if seen & mask:
+                dup = deck.codes_of(seen & mask)
+                times = "twice" if deck.copies == 1 else f"more than {deck.copies} times"
+                raise EngineError(f"deal.{name}", f"{', '.join(dup)} dealt {times}")
+            seen |= mask
+
+    def parse(self, data: object, deck: Deck, active: Sequence[str]) -> dict[str, int]:
+        """A record's ``deal`` object as masks: the active players and the piles, each a list of
+        codes (where the deck has copies, each code takes the next copy not dealt yet)."""
+        piles = self.piles
+        if not isinstance(data, dict):
+            whom = words(["each active player", *piles])
+            raise EngineError("deal", f"deal must map {whom} to cards")
+        expected = {*active, *piles}
+        for key in data:
+            if key not in expected:
+                raise EngineError(f"deal.{key}", f"{key} does not receive cards in this deal")
+        out: dict[str, int] = {}
+        taken = 0
+        for key in (*active, *piles):
+            if key not in data:
+                raise EngineError(f"deal.{key}", f"the deal has no cards for {key}")
+            out[key] = deck.parse_hand(data[key], f"deal.{key}", taken)
+            taken |= out[key]
+        return out

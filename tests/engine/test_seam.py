@@ -1,0 +1,166 @@
+"""The seam between the core and the rule sets (``engine/README.md``, "Rule sets: the seam").
+
+The core — every module directly in ``engine/`` and the bots — knows no rule set: it imports no
+``engine.rules.<name>`` module and names no rule set in its code, and reaches a rule set only
+through the registry (``engine.rules.rule_set``). A rule set builds on the core's building
+blocks but not on its dispatchers, so the registry can import every rule set while the core
+imports the registry. Checked with ``ast``, like ``test_purity.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import engine
+import engine.rules
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "engine"
+RULES = ENGINE / "rules"
+CORE_FILES = sorted([*ENGINE.glob("*.py"), *(ENGINE / "bots").rglob("*.py")])
+RULE_SET_NAMES = sorted(
+    p.stem if p.is_file() else p.name
+    for p in RULES.iterdir()
+    if (p.is_dir() and (p / "__init__.py").exists())
+    or (p.suffix == ".py" and p.name != "__init__.py")
+)
+RULE_SET_FILES = sorted(p for p in RULES.rglob("*.py") if p.parent != RULES or p.stem != "__init__")
+#: The core's dispatchers: they import the registry, so a rule set must not import them.
+DISPATCHERS = (
+    "engine",
+    "engine.__main__",
+    "engine.bots",
+    "engine.fast",
+    "engine.play",
+    "engine.record",
+    "engine.views",
+)
+
+
+def module_name(path: Path) -> str:
+    """``engine/rules/wien/play.py`` → ``engine.rules.wien.play``."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported(path: Path, module: str | None = None) -> list[tuple[int, str]]:
+    """(line, full dotted name) of everything ``path`` imports: modules, and for ``from m
+    import x`` also ``m.x`` (which may be a submodule); relative imports resolved as in
+    ``module`` (default: the module ``path`` is)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = (module or module_name(path)).split(".")
+    if path.stem != "__init__":
+        package.pop()
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.append((node.lineno, module))
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def names_a_rule_set(name: str) -> bool:
+    """Whether a dotted name is a rule set's package or module (``engine.rules.wien…``)."""
+    return any(
+        name == f"engine.rules.{r}" or name.startswith(f"engine.rules.{r}.")
+        for r in (RULE_SET_NAMES)
+    )
+
+
+def code_strings(path: Path) -> list[tuple[int, str]]:
+    """The string constants of ``path``, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+        if isinstance(node, ast.Module | ast.ClassDef):  # attribute docstrings
+            for a, b in zip(node.body, node.body[1:], strict=False):
+                if isinstance(a, ast.Assign | ast.AnnAssign) and isinstance(b, ast.Expr):
+                    docstrings.add(id(b.value))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+def test_there_is_a_core_and_a_rule_set() -> None:
+    assert ENGINE / "record.py" in CORE_FILES and ENGINE / "bots" / "random_bot.py" in CORE_FILES
+    assert "wien" in RULE_SET_NAMES
+
+
+@pytest.mark.parametrize("path", CORE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_core_imports_no_rule_set(path: Path) -> None:
+    found = [f"line {line}: {name}" for line, name in imported(path) if names_a_rule_set(name)]
+    assert not found, f"{path.relative_to(ROOT)} imports a rule set:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", CORE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_core_names_no_rule_set_in_its_code(path: Path) -> None:
+    """No ``rule_set("wien")``, no ``importlib.import_module("engine.rules.wien")``: a rule set
+    is found by the variant a record or a state names."""
+    found = [
+        f"line {line}: {text!r}"
+        for line, text in code_strings(path)
+        if text in RULE_SET_NAMES or names_a_rule_set(text)
+    ]
+    assert not found, f"{path.relative_to(ROOT)} names a rule set:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", RULE_SET_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_rule_set_builds_on_the_core_but_not_on_its_dispatchers(path: Path) -> None:
+    found = [
+        f"line {line}: {name}"
+        for line, name in imported(path)
+        if name in DISPATCHERS or name.startswith(("engine.bots.", "engine.__main__"))
+    ]
+    assert not found, f"{path.relative_to(ROOT)} imports a dispatcher:\n" + "\n".join(found)
+
+
+def test_every_rule_set_package_is_registered_under_its_name() -> None:
+    registered = {rs.name: rs for rs in engine.rule_sets()}
+    assert sorted(registered) == RULE_SET_NAMES
+    assert tuple(registered) == engine.rules.VARIANTS
+    for name, rs in registered.items():
+        assert type(rs).__module__.startswith(f"engine.rules.{name}.")
+        assert engine.rule_set(name) is rs
+
+
+def test_the_import_scan_sees_every_form(tmp_path: Path) -> None:
+    """The scanner finds each way of importing a rule set (so the tests above can fail)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import engine.rules.wien\n"
+        "from engine.rules.wien.play import apply\n"
+        "from engine.rules import wien\n"
+        "from .rules import wien as w\n"
+        "from .rules.wien import WienRules\n"
+        "from engine.rules import rule_set\n"
+        "X = rule_set('wien')\n",
+        encoding="utf-8",
+    )
+    found = [name for _, name in imported(probe, "engine.probe") if names_a_rule_set(name)]
+    assert found == [
+        "engine.rules.wien",
+        "engine.rules.wien.play",
+        "engine.rules.wien.play.apply",
+        "engine.rules.wien",
+        "engine.rules.wien",
+        "engine.rules.wien",
+        "engine.rules.wien.WienRules",
+    ]
+    assert [text for _, text in code_strings(probe)] == ["wien"]
