@@ -113,7 +113,7 @@ PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: export SECRET_KEY := $(TEST_SECRET_KEY)
-test: $(STAMP) ## Run the whole test suite on every core; prints the 15 slowest tests.
+test: $(STAMP) $(NPM_STAMP) ## Run the whole test suite on every core; prints the 15 slowest tests.
 	$(PYTEST) --durations=15 $(PYTEST_ARGS)
 
 test-quick: export SECRET_KEY := $(TEST_SECRET_KEY)

@@ -57,6 +57,16 @@ RANKING_ORDER = ("league_points", "balance", "average_per_hand", "made")
 """The keys a standings table is ordered by, each higher first; ``league_points`` only when a
 league is configured. Ties on every key share a rank."""
 
+RANKED_BY = RANKING_ORDER[:2]
+"""What a table is ranked by first (the API's ``ranked_by``): ``league_points`` when a league
+is configured, else ``balance`` (``ranked_by``)."""
+
+
+def ranked_by(*, league: bool) -> str:
+    """The first ranking key of a table with or without a league (``RANKED_BY``)."""
+    return RANKED_BY[0] if league else RANKED_BY[1]
+
+
 AVERAGE_DECIMALS = 2
 """Decimals of ``average_per_hand`` in ``to_json`` (the row keeps the exact fraction)."""
 

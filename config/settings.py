@@ -258,7 +258,7 @@ SPECTACULAR_SETTINGS = {
         "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
         "(docs/live.md)."
     ),
-    "VERSION": "1.1.0",
+    "VERSION": "1.2.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -272,7 +272,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Choices used by more than one serializer get one name.
+    # Every closed set of values gets one stable name, from the one place in the code that
+    # defines it (tests/config/test_schema_types.py).
     "ENUM_NAME_OVERRIDES": {
         "EveningStatusEnum": "clubs.models.evenings.Evening.Status",
         "MembershipRoleEnum": "clubs.models.people.Membership.Role",
@@ -280,7 +281,26 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "TournamentRoundStatusEnum": "tournaments.models.Round.Status",
         "DeliveryStatusEnum": "tournaments.models.Delivery.Status",
+        "SeatingEnum": "tournaments.models.Tournament.Seating",
+        "ScoringEnum": "tournaments.models.Tournament.Scoring",
+        "TiebreakEnum": "tournaments.scoring.TIEBREAK_NAMES",
+        "DeliveryEventEnum": "tournaments.webhooks.DELIVERY_EVENTS",
+        "RoundStatusEnum": "clubs.models.evenings.EveningRound.Status",
+        "InvitationStateEnum": "clubs.models.people.Invitation.State",
+        "InvitableRoleEnum": "clubs.api.people.INVITABLE_ROLE_CHOICES",
+        "AnswerEnum": "clubs.models.evenings.Attendance.Answer",
+        "RankedByEnum": "clubs.standings.RANKED_BY",
+        "TableStatusEnum": "games.models.Table.Status",
+        "ModeEnum": "games.models.Table.Mode",
+        "HandStatusEnum": "games.api.serializers.HAND_STATUSES",
+        "EventsStatusEnum": "games.models.Hand.Status",
+        "PhaseEnum": "games.api.serializers.PHASES",
+        "BotLevelEnum": "games.services.BOT_LEVELS",
+        "VariantEnum": "engine.rules.VARIANTS",
     },
+    # A nullable enum is ``anyOf: [$ref, null]`` (config.api.schema.finish_schema), never a
+    # ``NullEnum`` or ``BlankEnum`` component.
+    "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,
 }
 
 # --- Celery -----------------------------------------------------------------------------------

@@ -313,8 +313,18 @@ def series_for_user(*, user: AnyUser) -> QuerySet[TableSeries]:
 
 
 def all_users() -> QuerySet[User]:
-    """Every user: what a seat's ``user`` (by username) is looked up in."""
+    """Every user: what a seat's ``user`` given as a username (API 1.1.0) is looked up in."""
     return User.objects.all()
+
+
+def users_to_seat(*, user: User) -> QuerySet[User]:
+    """The accounts whose id ``user`` may name in a seat: themselves and everyone who shares
+    a club with them (:func:`games.permissions.may_seat` then asks for the table's club). Any
+    other id answers as one nobody uses, so ids do not reveal who has an account."""
+    mine = Membership.objects.filter(user_id=user.pk).values("club_id")
+    return User.objects.filter(
+        Q(pk=user.pk) | Q(pk__in=Membership.objects.filter(club_id__in=mine).values("user_id"))
+    )
 
 
 def open_seats_of(*, user: User) -> QuerySet[Seat]:

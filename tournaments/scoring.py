@@ -349,6 +349,13 @@ TIEBREAKS: Mapping[str, Tiebreak] = MappingProxyType(
 )
 """The tiebreaks a director may choose from, by name, in any order."""
 
+TIEBREAK_NAMES: tuple[str, ...] = tuple(TIEBREAKS)
+"""The names of ``TIEBREAKS``, in their order (the API's ``TiebreakEnum``)."""
+
+LOTS_PATTERN = r"^[0-9]{1,20}$"
+"""What ``points_text`` writes for a ``lots`` draw (``lots_draw``), as a regular expression:
+an unsigned 64-bit integer, 20 digits at most."""
+
 GROUP_FREE = frozenset({"declarer_wins", "best_round", "average_opponent", "lots"})
 """The tiebreaks whose value for a player does not depend on who else is tied."""
 

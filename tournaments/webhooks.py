@@ -52,6 +52,8 @@ from tournaments.permissions import is_director
 #: The event a director sends to one webhook to try it out (``POST …/test/``); never
 #: subscribed to.
 PING = "ping"
+#: Every event a delivery can carry: the ones a webhook subscribes to, and ``PING``.
+DELIVERY_EVENTS = (*Webhook.EVENTS, PING)
 USER_AGENT = "preference-webhooks/1"
 SIGNATURE_HEADER = "Preference-Signature"
 LEGACY_SIGNATURE_HEADER = "X-Preference-Signature"

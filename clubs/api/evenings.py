@@ -12,7 +12,6 @@ club's local time.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -27,13 +26,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
-    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_field,
 )
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -44,7 +41,8 @@ from clubs.services import evenings as services
 from config.api.callers import caller, signed_in
 from config.api.fields import MAX_ID
 from config.api.parsers import StrictJSONParser
-from config.api.schema import ApiAutoSchema, ErrorSerializer
+from config.api.schema import ErrorSerializer
+from config.api.text import ICalendarRenderer, JsonErrorsMixin, text_response
 from games.api.serializers import RulesField, RulesSerializer
 
 UTC = ZoneInfo("UTC")
@@ -133,11 +131,13 @@ class EveningSerializer(serializers.ModelSerializer[Evening]):
         help_text="The rules the evening's tables play: its own or the club's default."
     )
     counts = serializers.SerializerMethodField()
-    status = serializers.CharField(
+    status = serializers.ChoiceField(
+        choices=Evening.Status.choices,
         read_only=True,
         help_text="scheduled, cancelled or closed (played and settled).",
     )
-    my_answer = serializers.CharField(
+    my_answer = serializers.ChoiceField(
+        choices=Attendance.Answer.choices,
         allow_null=True,
         read_only=True,
         help_text="Your answer: yes, no or maybe; null when you have not answered (or are not "
@@ -428,10 +428,17 @@ class AttendeeGuestSerializer(serializers.Serializer[Any]):
 
 
 class AttendanceSerializer(serializers.ModelSerializer[Attendance]):
-    """A member's answer (or a guest checked in): ``user`` or ``guest`` is set."""
+    """A member's answer (or a guest checked in): ``user`` or ``guest`` is set, and its id
+    is ``user_id`` or ``guest_id`` as a check-in takes it."""
 
     user = AttendeeUserSerializer(read_only=True, allow_null=True)
+    user_id = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="``user.id``: check in with it."
+    )
     guest = AttendeeGuestSerializer(read_only=True, allow_null=True)
+    guest_id = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="``guest.id``: check in with it."
+    )
     waitlist_position = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="1 for the first waiting yes; null otherwise."
     )
@@ -445,7 +452,9 @@ class AttendanceSerializer(serializers.ModelSerializer[Attendance]):
             "id",
             "evening",
             "user",
+            "user_id",
             "guest",
+            "guest_id",
             "answer",
             "waitlisted",
             "waitlist_position",
@@ -473,11 +482,23 @@ class AttendanceFilter(filters.FilterSet):
 
 
 class CheckInSerializer(serializers.Serializer[dict[str, Any]]):
-    """Who to check in: nothing for yourself, or one of user_id, guest_id, guest_name."""
+    """Who to check in: no body (or ``{}``) for yourself, or at most one of ``user_id``,
+    ``guest_id`` (as an attendance reads them back) and ``guest_name``. One object with
+    optional fields rather than a ``oneOf``, so the body can be left out: openapi-python-client
+    0.29 cannot leave out an optional ``oneOf`` body."""
 
-    user_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    guest_id = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    guest_name = serializers.CharField(max_length=150, required=False)
+    user_id = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="A member: yourself, or anyone for scorers and managers.",
+    )
+    guest_id = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="A guest of the club."
+    )
+    guest_name = serializers.CharField(
+        max_length=150, required=False, help_text="Creates a guest of the club."
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if len(attrs) > 1:
@@ -485,29 +506,6 @@ class CheckInSerializer(serializers.Serializer[dict[str, Any]]):
                 "Name at most one of user_id, guest_id and guest_name."
             )
         return attrs
-
-
-class CheckInUserSerializer(serializers.Serializer[dict[str, Any]]):
-    user_id = serializers.IntegerField(
-        min_value=1, max_value=MAX_ID, help_text="A member (yourself, or anyone for scorers)."
-    )
-
-
-class CheckInGuestSerializer(serializers.Serializer[dict[str, Any]]):
-    guest_id = serializers.IntegerField(
-        min_value=1, max_value=MAX_ID, help_text="A guest of the club."
-    )
-
-
-class CheckInNewGuestSerializer(serializers.Serializer[dict[str, Any]]):
-    guest_name = serializers.CharField(max_length=150, help_text="Creates a guest of the club.")
-
-
-CHECK_IN_REQUEST = PolymorphicProxySerializer(
-    component_name="CheckIn",
-    serializers=[CheckInUserSerializer, CheckInGuestSerializer, CheckInNewGuestSerializer],
-    resource_type_field_name=None,
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -529,42 +527,8 @@ class CalendarFeedSerializer(serializers.ModelSerializer[CalendarFeed]):
         return f"{base}/api/v1/calendar/{feed.token}.ics"
 
 
-class ICalendarRenderer(BaseRenderer):
-    """``text/calendar`` bodies, built by :mod:`clubs.calendar`."""
-
-    media_type = "text/calendar"
-    format = "ics"
-    charset = "utf-8"
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        if isinstance(data, bytes):
-            return data
-        return str(data).encode()
-
-
-class CalendarAutoSchema(ApiAutoSchema):
-    """Calendars answer ``text/calendar``; their errors are JSON like everywhere else."""
-
-    def _get_response_for_code(
-        self,
-        serializer: Any,
-        status_code: Any,
-        media_types: Any = None,
-        direction: Any = "response",
-    ) -> Any:
-        if not str(status_code).startswith("2"):
-            media_types = ["application/json"]
-        return super()._get_response_for_code(serializer, status_code, media_types, direction)
-
-
-ICAL_RESPONSE = OpenApiResponse(
-    OpenApiTypes.BINARY,
-    description="An iCalendar (RFC 5545) feed: one VEVENT per evening from 30 days ago on, "
+ICAL_RESPONSE = text_response(
+    "An iCalendar (RFC 5545) feed: one VEVENT per evening from 30 days ago on, "
     "UID evening-<id>@<host>, cancelled ones STATUS:CANCELLED.",
 )
 
@@ -860,25 +824,26 @@ class CheckInListView(ClubScopedView):
     serializer_class = AttendanceSerializer
     parser_classes = [StrictJSONParser]
     queryset = Attendance.objects.none()
-    required_body_methods = frozenset({"POST"})  # documented: {"user_id": yours} for yourself
+    optional_body_methods = frozenset({"POST"})  # no body: yourself
 
     @extend_schema(
         summary="Check in",
-        request=CHECK_IN_REQUEST,
+        request=CheckInSerializer,
         responses={
             201: OpenApiResponse(AttendanceSerializer, description="Checked in now."),
             200: OpenApiResponse(AttendanceSerializer, description="Was checked in already."),
             409: CONFLICT,
         },
         examples=[
+            OpenApiExample("Yourself", value={}, request_only=True),
             OpenApiExample("A member", value={"user_id": 7}, request_only=True),
             OpenApiExample("A new guest", value={"guest_name": "Onkel Fritz"}, request_only=True),
         ],
     )
     def post(self, request: Request, club_id: int, evening_id: int) -> Response:
-        """Yourself: your own ``user_id`` (or, outside the schema, no body or ``{}``).
-        Scorers and managers check in others: a member (``user_id``), a guest
-        (``guest_id``) or a new guest (``guest_name``). Whoever is checked in has a yes and a
+        """Yourself: no body (or ``{}``, or your own ``user_id``). Scorers and managers
+        check in others: a member (``user_id``), a guest (``guest_id``) or a new guest
+        (``guest_name``), at most one of them. Whoever is checked in has a yes and a
         place, also past the capacity."""
         evening = self.evening(self.member_club())
         serializer = CheckInSerializer(data=request.data or {})
@@ -945,23 +910,13 @@ class CheckInLeaveView(ClubScopedView):
         return Response(self.out(AttendanceSerializer, attendance))
 
 
-class CalendarView(generics.GenericAPIView[Any]):
+class CalendarView(JsonErrorsMixin, generics.GenericAPIView[Any]):
     """An iCalendar answer; errors stay JSON."""
 
     renderer_classes = [ICalendarRenderer]
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    schema = CalendarAutoSchema()
     queryset = Evening.objects.none()
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if response.status_code >= 400:
-            response.accepted_renderer = JSONRenderer()
-            response.accepted_media_type = "application/json"
-        return response
 
     def ics(self, body: bytes, filename: str) -> Response:
         response = Response(body, content_type="text/calendar; charset=utf-8")

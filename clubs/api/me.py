@@ -12,12 +12,12 @@ from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs.models import Evening
+from clubs.models import Attendance, Evening
 from clubs.selectors import evenings as evening_selectors
 from config.api.callers import signed_in
 from config.api.schema import ErrorSerializer
 from games import selectors as games_selectors
-from games.models import Seat
+from games.models import Seat, Table
 
 UNAUTHORISED = {401: OpenApiResponse(ErrorSerializer, description="Not signed in.")}
 
@@ -29,7 +29,12 @@ class MyEveningSerializer(serializers.ModelSerializer[Evening]):
     timezone = serializers.CharField(source="club.timezone", read_only=True)
     starts_at = serializers.SerializerMethodField()
     ends_at = serializers.SerializerMethodField()
-    my_answer = serializers.CharField(allow_null=True, read_only=True)
+    my_answer = serializers.ChoiceField(
+        choices=Attendance.Answer.choices,
+        allow_null=True,
+        read_only=True,
+        help_text="Your answer: yes, no or maybe; null when you have not answered.",
+    )
     my_waitlisted = serializers.BooleanField(allow_null=True, read_only=True)
 
     class Meta:
@@ -101,7 +106,7 @@ class MyTableSerializer(serializers.Serializer[dict[str, Any]]):
 
     table_id = serializers.IntegerField()
     name = serializers.CharField()
-    mode = serializers.CharField()
+    mode = serializers.ChoiceField(choices=Table.Mode.choices)
     seat = serializers.CharField(help_text="My seat's key.")
     position = serializers.IntegerField(help_text="My seat in playing order, from 0.")
     players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")

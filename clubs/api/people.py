@@ -52,7 +52,6 @@ from games.api.serializers import RulesField
 
 Role = Membership.Role
 AnyUser = User | AnonymousUser
-INVITATION_STATES = ("active", "expired", "used_up", "revoked")
 
 # ---------------------------------------------------------------------------------------------
 # serializers
@@ -74,11 +73,11 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         read_only=True, help_text="The engine's rules object, every option spelled out."
     )
     members_count = serializers.IntegerField(read_only=True)
-    my_role = serializers.CharField(
+    my_role = serializers.ChoiceField(
+        choices=Role.choices,
         read_only=True,
         allow_null=True,
-        help_text="Your role in the club (see Member.role: owner, admin, scorer or member); "
-        "null when you are not a member.",
+        help_text="Your role in the club; null when you are not a member.",
     )
 
     class Meta:
@@ -200,7 +199,9 @@ class InvitationSerializer(serializers.ModelSerializer[Invitation]):
 
     url = InvitationUrlField(source="code", read_only=True)
     email = OptionalEmailField(read_only=True)
-    state = serializers.SerializerMethodField(help_text="active, expired, used_up or revoked.")
+    state = serializers.SerializerMethodField(
+        help_text="Where the invitation stands: active, or why it no longer admits anyone."
+    )
     valid = serializers.SerializerMethodField(help_text="Whether the code admits someone now.")
 
     class Meta:
@@ -222,34 +223,26 @@ class InvitationSerializer(serializers.ModelSerializer[Invitation]):
         )
         read_only_fields = fields
 
+    @extend_schema_field(serializers.ChoiceField(choices=Invitation.State.choices))
     def get_state(self, invitation: Invitation) -> str:
         return services.invitation_state(invitation)
 
     def get_valid(self, invitation: Invitation) -> bool:
-        return services.invitation_state(invitation) == "active"
+        return services.invitation_state(invitation) == Invitation.State.ACTIVE
 
 
-@extend_schema_field(
-    {
-        "type": "string",
-        "pattern": "^(member|scorer|admin)$",
-        "default": "member",
-        "description": "The role the invitation gives: member or scorer; admin only when an "
-        "owner invites (owners are made by handing the club over). Member.role names every "
-        "role.",
-    }
-)
-class InvitableRoleField(serializers.ChoiceField):
-    """A role an invitation can give (a plain string in the schema: ``RoleEnum`` is named
-    once, for every role)."""
+#: The roles an invitation can give (``InvitableRoleEnum`` in the schema).
+INVITABLE_ROLE_CHOICES = [c for c in Role.choices if c[0] in services.INVITABLE_ROLES]
 
 
 class InvitationCreateSerializer(serializers.Serializer[dict[str, Any]]):
     """A new invitation."""
 
-    role = InvitableRoleField(
-        choices=[c for c in Role.choices if c[0] in services.INVITABLE_ROLES],
+    role = serializers.ChoiceField(
+        choices=INVITABLE_ROLE_CHOICES,
         default=Role.MEMBER,
+        help_text="The role the invitation gives: member (when omitted) or scorer; admin only "
+        "when an owner invites (owners are made by handing the club over).",
     )
     email = OptionalEmailField(
         required=False,
@@ -271,7 +264,9 @@ class InvitationPreviewSerializer(serializers.ModelSerializer[Invitation]):
     """What an invitation's link shows anyone who has it."""
 
     club = ClubSummarySerializer(read_only=True)
-    state = serializers.SerializerMethodField(help_text="active, expired, used_up or revoked.")
+    state = serializers.SerializerMethodField(
+        help_text="Where the invitation stands: active, or why it no longer admits anyone."
+    )
     valid = serializers.SerializerMethodField(help_text="Whether the code admits someone now.")
 
     class Meta:
@@ -279,11 +274,12 @@ class InvitationPreviewSerializer(serializers.ModelSerializer[Invitation]):
         fields = ("club", "role", "expires_at", "valid", "state")
         read_only_fields = fields
 
+    @extend_schema_field(serializers.ChoiceField(choices=Invitation.State.choices))
     def get_state(self, invitation: Invitation) -> str:
         return services.invitation_state(invitation)
 
     def get_valid(self, invitation: Invitation) -> bool:
-        return services.invitation_state(invitation) == "active"
+        return services.invitation_state(invitation) == Invitation.State.ACTIVE
 
 
 class MyInvitationSerializer(serializers.ModelSerializer[Invitation]):
@@ -409,7 +405,7 @@ class InvitationFilter(filters.FilterSet):
 
     role = filters.ChoiceFilter(choices=Role.choices)
     state = filters.ChoiceFilter(
-        choices=[(s, s) for s in INVITATION_STATES], method="filter_state", label="State"
+        choices=Invitation.State.choices, method="filter_state", label="State"
     )
 
     class Meta:
@@ -421,12 +417,12 @@ class InvitationFilter(filters.FilterSet):
     ) -> QuerySet[Invitation]:
         moment = now()
         live = Q(revoked_at__isnull=True)
-        if value == "revoked":
+        if value == Invitation.State.REVOKED:
             return queryset.filter(revoked_at__isnull=False)
-        if value == "expired":
+        if value == Invitation.State.EXPIRED:
             return queryset.filter(live, expires_at__lte=moment)
         used_up = Q(uses__gte=F("max_uses"))
-        if value == "used_up":
+        if value == Invitation.State.USED_UP:
             return queryset.filter(live, used_up, expires_at__gt=moment)
         return queryset.filter(live, expires_at__gt=moment).exclude(used_up)
 

@@ -6,12 +6,11 @@ club); owners and admins plan, swap, start and discard rounds and close the even
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -19,9 +18,10 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
 )
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,9 +33,10 @@ from clubs.players import names_for, seat_player
 from clubs.selectors.evenings import evening_tables_of, evening_with_club
 from clubs.services import rounds
 from config.api.callers import caller, signed_in
-from config.api.fields import JSONObjectField
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
+from config.api.text import DataCSVRenderer, TextAnswerView, csv_text, file_answer, text_response
+from games.models import Table
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 EVENING_ID = OpenApiParameter("evening_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -83,6 +84,79 @@ class RoundTableSerializer(serializers.Serializer[dict[str, Any]]):
     seats = RoundSeatSerializer(many=True, help_text="In playing order.")
 
 
+class RoundPlanPartsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The plan's objective in its parts (``clubs.seating.Score``), compared in order."""
+
+    repeats = serializers.FloatField(help_text="Repeated meetings (the convex penalty).")
+    history = serializers.FloatField(help_text="Meetings earlier in the season, weighted.")
+    balance = serializers.FloatField(help_text="Sittings at non-preferred tables, weighted.")
+
+
+class RoundPlanRepeatSerializer(serializers.Serializer[dict[str, Any]]):
+    """Two players who share a table in more than one round of the evening."""
+
+    players = serializers.ListField(
+        child=serializers.CharField(), min_length=2, max_length=2, help_text="Player keys."
+    )
+    meetings = serializers.IntegerField(min_value=2, help_text="Rounds they share a table.")
+    repeats = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The meetings beyond the first (absent in older plans).",
+    )
+    weight = serializers.FloatField(
+        help_text="The share of deals they play together (1 = one three-table)."
+    )
+
+
+class RoundPlanTableCountSerializer(serializers.Serializer[dict[str, Any]]):
+    player = serializers.CharField(help_text="A player key.")
+    count = serializers.IntegerField(
+        min_value=0, help_text="Sittings at a non-preferred table (a four-table) this evening."
+    )
+
+
+class RoundPlanSerializer(serializers.Serializer[dict[str, Any]]):
+    """The seating service's explanation of a round (``clubs.seating.Plan.to_json`` with the
+    evening's ``rounds_total`` and ``seed``, and the swaps made by hand)."""
+
+    rounds = serializers.ListField(
+        child=serializers.ListField(child=serializers.ListField(child=serializers.CharField())),
+        help_text="The evening's rounds: those played before, this one, then those planned "
+        "after it; each round its tables, each table its player keys in seat order.",
+    )
+    fixed_rounds = serializers.IntegerField(
+        min_value=0, help_text="Rounds played before this one (this one is rounds[fixed_rounds])."
+    )
+    objective = serializers.FloatField(help_text="Repeats and history: lower is better.")
+    objective_parts = RoundPlanPartsSerializer()
+    lower_bound = serializers.FloatField(help_text="No plan's objective can be lower.")
+    balance_lower_bound = serializers.FloatField(
+        required=False,
+        help_text="No plan's balance can be lower (absent in older plans).",
+    )
+    proven_optimal = serializers.BooleanField(help_text="The plan meets both lower bounds.")
+    random_objective = serializers.FloatField(
+        help_text="The mean objective of random seatings, for comparison."
+    )
+    repeats = RoundPlanRepeatSerializer(many=True)
+    other_table_counts = RoundPlanTableCountSerializer(many=True)
+    method = serializers.CharField(help_text="The design the search started from, if any.")
+    iterations = serializers.IntegerField(min_value=0, help_text="Search steps taken.")
+    seed = serializers.IntegerField(min_value=0, help_text="The plan again from the same seed.")
+    rounds_total = serializers.IntegerField(min_value=1, help_text="Rounds of the whole evening.")
+    swapped = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        required=False,
+        help_text="Pairs of player keys swapped by hand, in order; absent without swaps.",
+    )
+
+
+@extend_schema_field(RoundPlanSerializer)
+class RoundPlanField(serializers.JSONField):
+    """A round's plan as stored (the schema names its fields)."""
+
+
 class RoundSerializer(serializers.Serializer[dict[str, Any]]):
     """A round: its tables (planned groups, then the games tables) and the plan's
     explanation (objective, lower bound, random-seating objective, repeated pairs)."""
@@ -90,7 +164,7 @@ class RoundSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=EveningRound.Status.choices)
     tables = RoundTableSerializer(many=True)
-    plan = JSONObjectField(
+    plan = RoundPlanField(
         help_text="The seating service's explanation: objective, lower_bound, "
         "random_objective, repeats, rounds_total, seed, and the rounds planned after this one."
     )
@@ -179,38 +253,23 @@ class EveningTableSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     table_id = serializers.IntegerField()
     name = serializers.CharField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Table.Status.choices)
     seats = RoundSeatSerializer(many=True)
 
 
-class SettlementCSVRenderer(BaseRenderer):
-    """``text/csv``: the payments, one a row (``?format=csv``)."""
+def settlement_csv(data: Mapping[str, Any]) -> str:
+    """An evening's settlement as CSV: the payments (from, to, amount, sentence), a blank
+    line, then each player's net."""
+    rows: list[list[Any]] = [["from", "to", "amount", "sentence"]]
+    rows += [[p["from_name"], p["to_name"], p["amount"], p["sentence"]] for p in data["payments"]]
+    rows += [[], ["player", "net"]]
+    rows += [[row["name"], row["net"]] for row in data["players"]]
+    return csv_text(rows)
 
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
 
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        if isinstance(data, Mapping) and "payments" in data:
-            writer.writerow(["from", "to", "amount", "sentence"])
-            for p in data["payments"]:
-                writer.writerow([p["from_name"], p["to_name"], p["amount"], p["sentence"]])
-            writer.writerow([])
-            writer.writerow(["player", "net"])
-            for row in data["players"]:
-                writer.writerow([row["name"], row["net"]])
-        else:
-            writer.writerow(["code", "message"])
-            if isinstance(data, Mapping):
-                writer.writerow([data.get("code", ""), data.get("message", "")])
-        return out.getvalue().encode()
+class SettlementCSVRenderer(DataCSVRenderer):
+    key = "payments"
+    to_csv = staticmethod(settlement_csv)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -404,13 +463,12 @@ class EveningSettlementView(APIView):
     @extend_schema(
         summary="An evening's settlement",
         description="Each player's net over the evening and the fewest payments that settle "
-        "it, as amounts and sentences (`?format=csv` or `Accept: text/csv` for CSV). "
+        "it, as amounts and sentences (as CSV: `…/settlement.csv`, `evenings_get_settlement_csv`). "
         "Provisional (`final: false`) until the evening is closed. Members only, also on "
         "public clubs.",
         parameters=[CLUB_ID, EVENING_ID],
         responses={
             (200, "application/json"): EveningSettlementSerializer,
-            (200, "text/csv"): OpenApiTypes.STR,
             **READ_ERRORS,
         },
         examples=[
@@ -459,9 +517,32 @@ class EveningSettlementView(APIView):
         ],
     )
     def get(self, request: Request, club_id: int, evening_id: int) -> Response:
+        return Response(self.settlement(request, club_id, evening_id)[1])
+
+    @staticmethod
+    def settlement(request: Request, club_id: int, evening_id: int) -> tuple[Evening, Any]:
         selectors.club_for_member(user=caller(request), club_id=club_id)
         _, evening = evening_for(request, club_id, evening_id)
-        return Response(rounds.evening_settlement(evening, settings.CURRENCY_SYMBOL))
+        return evening, rounds.evening_settlement(evening, settings.CURRENCY_SYMBOL)
+
+
+class EveningSettlementCSVView(TextAnswerView):
+    """The settlement as CSV: its own operation, so generated clients read it as text."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="An evening's settlement as CSV",
+        description="The settlement of `evenings_get_settlement` as CSV (UTF-8): the payments "
+        "(`from,to,amount,sentence`, amounts in minor units), a blank line, then each player's "
+        "net (`player,net`). Members only, also on public clubs; errors answer JSON.",
+        parameters=[CLUB_ID, EVENING_ID],
+        responses={(200, "text/csv"): text_response("The payments, then each player's net.")},
+    )
+    def get(self, request: Request, club_id: int, evening_id: int) -> HttpResponse:
+        evening, data = EveningSettlementView.settlement(request, club_id, evening_id)
+        filename = f"evening-{evening.pk}-settlement.csv"
+        return file_answer(settlement_csv(data), media_type="text/csv", filename=filename)
 
 
 EVENING = "clubs/<id:club_id>/evenings/<id:evening_id>/"
@@ -475,4 +556,9 @@ urlpatterns = [
     path(EVENING + "tables/", EveningTablesView.as_view(), name="evening-tables"),
     path(EVENING + "close/", EveningCloseView.as_view(), name="evening-close"),
     path(EVENING + "settlement/", EveningSettlementView.as_view(), name="evening-settlement"),
+    path(
+        EVENING + "settlement.csv",
+        EveningSettlementCSVView.as_view(),
+        name="evening-settlement-csv",
+    ),
 ]

@@ -22,6 +22,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
 )
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.renderers import JSONRenderer
@@ -29,7 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs import selectors
+from clubs import selectors, standings
 from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
@@ -59,11 +60,23 @@ def _season(club: Club, season_id: int) -> Season:
     return selectors.season_of_club(club=club, season_id=season_id)
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": {"type": "number"}},
+        "example": {"3": [3, 2, 1], "4": [4, 3, 2, 1]},
+    }
+)
+class LeaguePointsField(serializers.JSONField):
+    """Points by place at a table sitting, by table size (``clubs.standings.LeaguePoints``:
+    one number per place, not rising with the place); the service checks them."""
+
+
 class SeasonSerializer(serializers.ModelSerializer[Season]):
     """A season of a club: its dates, whether it is the active one, and optional league
     points by rank at each table sitting (the ranking key when given)."""
 
-    league_points = serializers.JSONField(
+    league_points = LeaguePointsField(
         allow_null=True,
         required=False,
         help_text='Points by rank at each table sitting, by table size: {"3": [3, 2, 1]}; '
@@ -102,7 +115,13 @@ class SeasonInputSerializer(serializers.Serializer[dict[str, Any]]):
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
     is_active = serializers.BooleanField(required=False, default=False)
-    league_points = serializers.JSONField(required=False, allow_null=True, default=None)
+    league_points = LeaguePointsField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='Points by rank at each table sitting, by table size: {"3": [3, 2, 1]}; '
+        "null or omitted ranks by balance.",
+    )
 
 
 class SeasonPatchSerializer(serializers.Serializer[dict[str, Any]]):
@@ -110,7 +129,12 @@ class SeasonPatchSerializer(serializers.Serializer[dict[str, Any]]):
     starts_on = serializers.DateField(required=False)
     ends_on = serializers.DateField(required=False)
     is_active = serializers.BooleanField(required=False)
-    league_points = serializers.JSONField(required=False, allow_null=True)
+    league_points = LeaguePointsField(
+        required=False,
+        allow_null=True,
+        help_text='Points by rank at each table sitting, by table size: {"3": [3, 2, 1]}; '
+        "null ranks by balance.",
+    )
 
 
 class StandingRowSerializer(serializers.ModelSerializer[SeasonStanding]):
@@ -128,7 +152,10 @@ class StandingsSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField(help_text="The change they reflect.")
     requested_version = serializers.IntegerField(help_text="The newest change recorded.")
     up_to_date = serializers.BooleanField(help_text="False while a recomputation is pending.")
-    ranked_by = serializers.CharField(help_text="league_points or balance.")
+    ranked_by = serializers.ChoiceField(
+        choices=standings.RANKED_BY,
+        help_text="league_points when the season has league points, else balance.",
+    )
     rows = StandingRowSerializer(many=True)
 
 
@@ -344,7 +371,7 @@ class StandingsView(APIView):
                     "version": season.computed_version,
                     "requested_version": season.requested_version,
                     "up_to_date": season.computed_version >= season.requested_version,
-                    "ranked_by": "league_points" if season.league_points else "balance",
+                    "ranked_by": standings.ranked_by(league=bool(season.league_points)),
                     "rows": rows,
                 }
             )

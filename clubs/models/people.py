@@ -117,6 +117,15 @@ class Invitation(models.Model):
     """An invitation to join a club, used by its code (or the link that carries it) until it
     expires, is used ``max_uses`` times or is revoked."""
 
+    class State(models.TextChoices):
+        """Where an invitation stands (not a column: ``clubs.services.people.invitation_state``
+        derives it from the row and the time)."""
+
+        ACTIVE = "active", "Active"
+        EXPIRED = "expired", "Expired"
+        USED_UP = "used_up", "Used up"
+        REVOKED = "revoked", "Revoked"
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     code = models.CharField(max_length=32, unique=True)
     role = models.CharField(

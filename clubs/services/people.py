@@ -427,15 +427,15 @@ def invitation_url(code: str) -> str:
     return emails.link(f"/api/v1/invitations/{code}/")
 
 
-def invitation_state(invitation: Invitation, at: dt.datetime | None = None) -> str:
+def invitation_state(invitation: Invitation, at: dt.datetime | None = None) -> Invitation.State:
     """``revoked``, ``expired``, ``used_up`` or ``active`` (in that order of precedence)."""
     if invitation.revoked_at is not None:
-        return "revoked"
+        return Invitation.State.REVOKED
     if invitation.expires_at <= (at or now()):
-        return "expired"
+        return Invitation.State.EXPIRED
     if invitation.uses >= invitation.max_uses:
-        return "used_up"
-    return "active"
+        return Invitation.State.USED_UP
+    return Invitation.State.ACTIVE
 
 
 def invitation_create(
@@ -546,17 +546,17 @@ def invitation_accept(*, code: str, user: User) -> Membership:
         if Membership.objects.filter(club=club, user=user).exists():
             raise ClubConflict(f"You are a member of {club.name} already.", code="already_member")
         state = invitation_state(invitation)
-        if state == "revoked":
+        if state == Invitation.State.REVOKED:
             raise ClubConflict(
                 "This invitation has been revoked; ask the club for a new one.",
                 code="invitation_revoked",
             )
-        if state == "expired":
+        if state == Invitation.State.EXPIRED:
             raise ClubConflict(
                 "This invitation has expired; ask the club for a new one.",
                 code="invitation_expired",
             )
-        if state == "used_up":
+        if state == Invitation.State.USED_UP:
             raise ClubConflict(
                 "This invitation has been used as often as it may be; ask the club for a new one.",
                 code="invitation_used_up",

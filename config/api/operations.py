@@ -9,9 +9,13 @@ compares them with ``docs/openapi-released.yaml``).
 The rule: ``<resource>_<verb>``, the resource plural and snake_case as in the path, the verb
 one of ``list``, ``create``, ``get``, ``update`` (PATCH), or the command the operation
 performs (``close``, ``seat``, ``accept``, …); a document of a resource is
-``<resource>_get_<document>`` (``tables_get_sheet``). The schema hook
-:func:`config.api.schema.finish_schema` applies the table and refuses an operation missing
-from it, so a new endpoint names itself here.
+``<resource>_get_<document>`` (``tables_get_sheet``). The tag is the resource the
+operationId names (``evening_tables_list`` is ``evening tables``, not ``evening rounds``), so
+a resource's documents and commands sit with it (``tables_get_settlement``,
+``evenings_get_settlement``, ``tournaments_get_settlement``); a tag that holds several small
+resources lists them in :data:`GROUPS` (``tests/config/test_operation_names.py`` checks
+both). The schema hook :func:`config.api.schema.finish_schema` applies the table and refuses
+an operation missing from it, so a new endpoint names itself here.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ TAGS: dict[str, str] = {
     "tables": "Card tables: recorded score sheets and hosted online tables.",
     "hands": "The hands of a table: score-sheet entries, deals, moves and views.",
     "series": "Series of tables whose balances are settled together.",
-    "clubs": "Clubs and their settings.",
+    "clubs": "Clubs, their settings and their calendar of evenings.",
     "members": "A club's members and their roles.",
     "invitations": "Invitations into a club, by e-mail or link.",
     "join requests": "Players asking to join a club.",
@@ -31,19 +35,30 @@ TAGS: dict[str, str] = {
     "evening series": "Recurring club evenings.",
     "evenings": "Club evenings: planning, closing and settlement.",
     "attendance": "Who comes to an evening and who is checked in.",
-    "evening rounds": "The rounds of a club evening: seating and tables.",
+    "evening rounds": "The rounds of a club evening: seating, starting and swapping players.",
+    "evening tables": "The card tables of a club evening, of every round.",
     "seasons": "Leagues over a club's evenings and their standings.",
     "ratings": "A club's player ratings.",
-    "calendars": "Calendar feeds (iCalendar) of club evenings.",
-    "tournaments": "Tournaments, their directors and their lifecycle.",
-    "entries": "Players entered in a tournament.",
-    "tournament rounds": "A tournament's rounds and their tables.",
+    "calendars": "Personal calendar feeds (iCalendar) of the club evenings of your clubs.",
+    "tournaments": "Tournaments, their directors and lifecycle, standings, prize settlement "
+    "and exports (hands and standings as files).",
+    "entries": "Players entered in a tournament and their results.",
+    "tournament rounds": "A tournament's rounds: seating, starting, closing and boards.",
+    "tournament tables": "The tables of a tournament round and who sits where.",
     "totals": "Table totals entered and confirmed in a tournament round.",
-    "standings": "Tournament standings, results and prize settlement.",
-    "exports": "Tournament hands and standings as files.",
     "webhooks": "Notifications of tournament events to other servers.",
-    "api": "The API's entry point.",
+    "root": "The API's entry point.",
     "pings": "A round trip through a worker, to see that the service works.",
+}
+
+#: Tags that hold resources besides the one they name: tag → those resources (the first part
+#: of their operationIds).
+GROUPS: dict[str, tuple[str, ...]] = {
+    "auth": ("accounts", "tokens", "emails"),
+    "me": ("my_clubs", "my_evenings", "my_invitations", "my_tables", "my_tournaments"),
+    "calendars": ("calendar_feeds",),
+    "attendance": ("attendances", "check_ins"),
+    "webhooks": ("webhook_deliveries",),
 }
 
 _CLUB = "/api/v1/clubs/{club_id}"
@@ -54,7 +69,7 @@ _ROUND = _TOURNAMENT + "/rounds/{round_number}"
 
 #: (method, path) → (operationId, tag).
 OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
-    ("GET", "/api/v1/"): ("api_get_root", "api"),
+    ("GET", "/api/v1/"): ("root_get", "root"),
     ("POST", "/api/v1/auth/register/"): ("accounts_register", "auth"),
     ("POST", "/api/v1/auth/token/"): ("tokens_create", "auth"),
     ("POST", "/api/v1/auth/token/refresh/"): ("tokens_refresh", "auth"),
@@ -75,7 +90,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("POST", "/api/v1/me/calendar-feeds/"): ("calendar_feeds_create", "calendars"),
     ("DELETE", "/api/v1/me/calendar-feeds/{feed_id}/"): ("calendar_feeds_revoke", "calendars"),
     ("GET", "/api/v1/calendar/{token}.ics"): ("calendar_feeds_download", "calendars"),
-    ("GET", _CLUB + "/calendar.ics"): ("clubs_download_calendar", "calendars"),
+    ("GET", _CLUB + "/calendar.ics"): ("clubs_download_calendar", "clubs"),
     # Tables and hands.
     ("GET", "/api/v1/tables/"): ("tables_list", "tables"),
     ("POST", "/api/v1/tables/"): ("tables_create", "tables"),
@@ -87,6 +102,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _TABLE + "/ledger/"): ("tables_list_ledger", "tables"),
     ("GET", _TABLE + "/settlement/"): ("tables_get_settlement", "tables"),
     ("GET", _TABLE + "/sheet/"): ("tables_get_sheet", "tables"),
+    ("GET", _TABLE + "/sheet.csv"): ("tables_get_sheet_csv", "tables"),
     ("GET", _TABLE + "/hands/"): ("hands_list", "hands"),
     ("POST", _TABLE + "/hands/"): ("hands_create", "hands"),
     ("GET", _TABLE + "/hands/{number}/"): ("hands_get", "hands"),
@@ -148,6 +164,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("POST", _EVENING + "/cancel/"): ("evenings_cancel", "evenings"),
     ("POST", _EVENING + "/close/"): ("evenings_close", "evenings"),
     ("GET", _EVENING + "/settlement/"): ("evenings_get_settlement", "evenings"),
+    ("GET", _EVENING + "/settlement.csv"): ("evenings_get_settlement_csv", "evenings"),
     ("PUT", _EVENING + "/attendance/"): ("attendances_reply", "attendance"),
     ("GET", _EVENING + "/attendances/"): ("attendances_list", "attendance"),
     ("POST", _EVENING + "/check-ins/"): ("check_ins_create", "attendance"),
@@ -165,7 +182,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
         "evening rounds",
     ),
     ("POST", _EVENING + "/rounds/{round_number}/swap/"): ("evening_rounds_swap", "evening rounds"),
-    ("GET", _EVENING + "/tables/"): ("evening_tables_list", "evening rounds"),
+    ("GET", _EVENING + "/tables/"): ("evening_tables_list", "evening tables"),
     # Seasons and ratings.
     ("GET", _CLUB + "/seasons/"): ("seasons_list", "seasons"),
     ("POST", _CLUB + "/seasons/"): ("seasons_create", "seasons"),
@@ -201,32 +218,36 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _TOURNAMENT + "/entries/{entry_id}/"): ("entries_get", "entries"),
     ("POST", _TOURNAMENT + "/entries/{entry_id}/check-in/"): ("entries_check_in", "entries"),
     ("POST", _TOURNAMENT + "/entries/{entry_id}/withdraw/"): ("entries_withdraw", "entries"),
-    ("GET", _TOURNAMENT + "/entries/{entry_id}/results/"): ("entries_get_results", "standings"),
+    ("GET", _TOURNAMENT + "/entries/{entry_id}/results/"): ("entries_get_results", "entries"),
     ("GET", _TOURNAMENT + "/rounds/"): ("tournament_rounds_list", "tournament rounds"),
     ("POST", _TOURNAMENT + "/rounds/"): ("tournament_rounds_seat", "tournament rounds"),
     ("GET", _ROUND + "/"): ("tournament_rounds_get", "tournament rounds"),
     ("GET", _ROUND + "/boards/"): ("tournament_rounds_get_boards", "tournament rounds"),
     ("POST", _ROUND + "/start/"): ("tournament_rounds_start", "tournament rounds"),
     ("POST", _ROUND + "/close/"): ("tournament_rounds_close", "tournament rounds"),
-    ("GET", _ROUND + "/tables/{table_number}/"): ("tournament_tables_get", "tournament rounds"),
+    ("GET", _ROUND + "/tables/{table_number}/"): ("tournament_tables_get", "tournament tables"),
     ("GET", _ROUND + "/tables/{table_number}/totals/"): ("totals_get", "totals"),
     ("PUT", _ROUND + "/tables/{table_number}/totals/"): ("totals_enter", "totals"),
     ("POST", _ROUND + "/tables/{table_number}/totals/confirm/"): ("totals_confirm", "totals"),
-    ("GET", _TOURNAMENT + "/standings/"): ("tournaments_get_standings", "standings"),
+    # A tournament's documents: standings, settlement and files (as a table's sheet and an
+    # evening's settlement sit with their resource).
+    ("GET", _TOURNAMENT + "/standings/"): ("tournaments_get_standings", "tournaments"),
     ("POST", _TOURNAMENT + "/standings/recompute/"): (
         "tournaments_recompute_standings",
-        "standings",
+        "tournaments",
     ),
-    ("GET", _TOURNAMENT + "/settlement/"): ("tournaments_get_settlement", "standings"),
-    ("GET", _TOURNAMENT + "/standings/print/"): ("tournaments_print_standings", "exports"),
-    ("GET", _TOURNAMENT + "/export/standings.{export_format}"): (
+    ("GET", _TOURNAMENT + "/settlement/"): ("tournaments_get_settlement", "tournaments"),
+    ("GET", _TOURNAMENT + "/standings/print/"): ("tournaments_print_standings", "tournaments"),
+    ("GET", _TOURNAMENT + "/export/standings.json"): (
         "tournaments_export_standings",
-        "exports",
+        "tournaments",
     ),
-    ("GET", _TOURNAMENT + "/export/hands.{export_format}"): (
-        "tournaments_export_hands",
-        "exports",
+    ("GET", _TOURNAMENT + "/export/standings.csv"): (
+        "tournaments_export_standings_csv",
+        "tournaments",
     ),
+    ("GET", _TOURNAMENT + "/export/hands.json"): ("tournaments_export_hands", "tournaments"),
+    ("GET", _TOURNAMENT + "/export/hands.csv"): ("tournaments_export_hands_csv", "tournaments"),
     ("GET", _TOURNAMENT + "/webhooks/"): ("webhooks_list", "webhooks"),
     ("POST", _TOURNAMENT + "/webhooks/"): ("webhooks_create", "webhooks"),
     ("GET", _TOURNAMENT + "/webhooks/{webhook_id}/"): ("webhooks_get", "webhooks"),

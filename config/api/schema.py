@@ -7,6 +7,7 @@ status the schema does not list, or a public read documented as needing a sign-i
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
@@ -132,17 +133,53 @@ class ApiAutoSchema(AutoSchema):
                 responses[code] = response
         return responses
 
+    def _get_format_parameters(self) -> list[dict[str, Any]]:
+        """No ``?format=`` parameter: each file is an operation of its own
+        (config/api/text.py); ``?format=csv`` on a JSON operation stays an undocumented form
+        of API 1.1.0."""
+        return []
+
+    def _get_response_for_code(
+        self,
+        serializer: Any,
+        status_code: Any,
+        media_types: Any = None,
+        direction: Any = "response",
+    ) -> Any:
+        """Errors are documented as JSON (``ApiError``) only, as clients receive them: a view
+        that also renders CSV or iCalendar answers its errors in JSON (config/api/text.py)."""
+        if not str(status_code).startswith("2"):
+            media_types = ["application/json"]
+        return super()._get_response_for_code(serializer, status_code, media_types, direction)
+
+    def _map_serializer_field(
+        self, field: Any, direction: Any, bypass_extensions: bool = False
+    ) -> Any:
+        """A request field documents no ``default``: the server applies it to an omitted
+        field anyway, and generators would send it on every request (openapi-python-client
+        leaves out only optional fields without one; on a PATCH it would overwrite the
+        stored value). The description says what an omitted field means instead (not on a
+        PATCH, where an omitted field stays as it is)."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction != "request" or not isinstance(schema, dict) or "default" not in schema:
+            return schema
+        schema = dict(schema)  # never change a shared override (``extend_schema_field``)
+        default = schema.pop("default")
+        description = str(schema.get("description", ""))
+        partial = getattr(getattr(field, "parent", None), "partial", False)
+        if not partial and not any(w in description.lower() for w in ("default", "omitted")):
+            said = f"Omitted: {json.dumps(default, ensure_ascii=False)}."
+            schema["description"] = f"{description} {said}".strip()
+        return schema
+
     def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
         """A view whose ``optional_body_methods`` holds the method documents its body as
-        optional (dealing a hosted hand is ``POST …/hands/`` without one); one whose
-        ``required_body_methods`` holds it documents the body as required even where the
-        server also takes none (a ``oneOf`` body: openapi-python-client 0.29 cannot send an
-        optional one, and a client that names what it means is clearer)."""
+        optional (dealing a hosted hand is ``POST …/hands/`` without one, a self check-in
+        ``POST …/check-ins/``). Such a body is one object with optional fields, never a
+        ``oneOf``: openapi-python-client 0.29 cannot leave out an optional ``oneOf`` body."""
         body: dict[str, Any] | None = super()._get_request_body(direction)
         if body is not None and self.method in getattr(self.view, "optional_body_methods", ()):
             body.pop("required", None)
-        if body is not None and self.method in getattr(self.view, "required_body_methods", ()):
-            body["required"] = True
         return body
 
     def get_auth(self) -> list[dict[str, list[str]]]:

@@ -9,9 +9,10 @@ With ``make run`` serving the demo data, generate and install the client, then p
 The server's address is ``--base``, by default ``$API_PUBLIC_URL`` or http://127.0.0.1:8000:
 after ``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``.
 
-It signs in, finds your hosted table among the tables you sit at, deals the next hand when
-the last one is over, and plays your seat to the end of the hand: on your turn one of your
-legal actions, sent with the version you saw and an ``Idempotency-Key`` (a retry after a
+It signs in, follows the tables you sit at to the hand in play (a hosted table's latest hand
+is number ``hands_count``; never assume hand 1), or deals the next hand at your newest hosted
+table when none is in play, and plays your seat to the end of the hand: on your turn one of
+your legal actions, sent with the version you saw and an ``Idempotency-Key`` (a retry after a
 timeout uses the same key and so never acts twice); otherwise it long-polls the hand's events.
 Every call goes through the generated client; there is no hand-written HTTP here.
 """
@@ -36,7 +37,12 @@ from preference_api_client.api.hands import (
 )
 from preference_api_client.api.me import my_tables_list
 from preference_api_client.api.tables import tables_get
-from preference_api_client.models import ActionInputRequest, ApiError, TokenObtainPairRequest
+from preference_api_client.models import (
+    ActionInputRequest,
+    ApiError,
+    MyTable,
+    TokenObtainPairRequest,
+)
 
 
 def answer(result: Any) -> Any:
@@ -46,6 +52,19 @@ def answer(result: Any) -> Any:
     if result is None:
         sys.exit("the server gave an answer the schema does not describe")
     return result
+
+
+def hand_in_play(api: AuthenticatedClient, tables: list[MyTable]) -> tuple[MyTable, int] | None:
+    """The first of my hosted tables (newest first) whose latest hand (numbered 1, 2, … so the
+    latest is ``hands_count``) is still being played, with that hand's number."""
+    for table in tables:
+        if table.mode != "hosted":
+            continue
+        number = answer(tables_get.sync(table.table_id, client=api)).hands_count
+        hand = answer(hands_get.sync(table.table_id, number, client=api)) if number else None
+        if hand is not None and hand.status == "playing":
+            return table, number
+    return None
 
 
 def main() -> None:
@@ -66,14 +85,13 @@ def main() -> None:
         tokens = answer(tokens_create.sync(client=anonymous, body=body))
     with AuthenticatedClient(base_url=args.base, token=tokens.access) as api:
         tables = answer(my_tables_list.sync(client=api)).results
-        table = next((t for t in tables if t.mode == "hosted"), None)
-        if table is None:
-            sys.exit(f"{args.user} sits at no hosted table")
-        number = answer(tables_get.sync(table.table_id, client=api)).hands_count
-        if (
-            not number
-            or answer(hands_get.sync(table.table_id, number, client=api)).status == "done"
-        ):
+        found = hand_in_play(api, tables)
+        if found is not None:
+            table, number = found
+        else:
+            table = next((t for t in tables if t.mode == "hosted"), None)
+            if table is None:
+                sys.exit(f"{args.user} sits at no hosted table")
             number = answer(hands_create.sync(table.table_id, client=api)).number
             print(f"dealt hand {number} at {table.name}")
         while True:

@@ -31,6 +31,7 @@ from rest_framework.response import Response
 
 from config.api.schema import ErrorSerializer
 from games import notify
+from games.api.serializers import PHASES
 from games.live.db import db_call
 from games.models import Hand
 from games.selectors import hand_events_for_user, hand_moved_past
@@ -54,7 +55,7 @@ class EventsSerializer(serializers.Serializer[dict[str, Any]]):
 
     version = serializers.IntegerField(help_text="The hand's current version.")
     status = serializers.ChoiceField(choices=Hand.Status.choices)
-    phase = serializers.CharField(help_text="The engine's phase: auction, talon, … done.")
+    phase = serializers.ChoiceField(choices=PHASES, help_text="The engine's phase of the hand.")
     to_act = serializers.CharField(allow_null=True, help_text="The seat to act, if any.")
     events = EventSerializer(many=True)
 

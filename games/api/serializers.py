@@ -15,14 +15,21 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import engine
+from clubs.models import User
 from games import selectors, services
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
 HAND_REASONS = ["dealer", "game", "tricks", "fall", "premium", "ausfechten"]
-#: ``Hand.Status`` is named once in the schema (on ``Hand``); elsewhere a plain string.
-HAND_STATUS_TEXT = "The hand's status: pending, playing or done (see Hand.status)."
+#: ``Hand.Status`` with plain labels: ``HandStatusEnum`` in the schema (``EventsStatusEnum`` is
+#: the same set with the model's labels, named so since API 1.0).
+HAND_STATUSES = tuple(Hand.Status.values)
+HAND_STATUS_TEXT = "The hand's status."
+#: The engine's phases of a hand (``engine.Phase``): ``PhaseEnum`` in the schema.
+PHASES = tuple(phase.value for phase in engine.Phase)
+#: A defender's choices (``spec/hand-record.md``: ``defence``), as the engine checks them.
+DEFENCES = ("play", "home", "invite", "invited")
 
 
 class WorkerPingSerializer(serializers.ModelSerializer[WorkerPing]):
@@ -50,7 +57,9 @@ class RulesSerializer(serializers.Serializer[dict[str, Any]]):
     """The engine's rules object (``spec/wien.md``): every option spelled out in answers;
     omitted house-rule options take their defaults in requests."""
 
-    variant = serializers.ChoiceField(choices=["wien"], default="wien")
+    variant = serializers.ChoiceField(
+        choices=engine.rules.VARIANTS, help_text="The rule set (``engine.rules.VARIANTS``)."
+    )
     dealer_contribution = serializers.IntegerField(help_text="G, cents: a positive multiple of 10.")
     pot_cap = serializers.IntegerField(
         allow_null=True, help_text="L, cents: null (no cap) or a positive multiple of G."
@@ -152,7 +161,7 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
         required=False, help_text="Seat key; omitted for an Ausfechten."
     )
     defence = serializers.DictField(
-        child=serializers.ChoiceField(choices=["play", "home", "invite", "invited"]),
+        child=serializers.ChoiceField(choices=DEFENCES),
         required=False,
         help_text="Each defender's choice; omitted for premium games and Ausfechten.",
     )
@@ -221,7 +230,14 @@ class UserSeatSerializer(_SeatForm):
     """A seat for an account."""
 
     kind = _only("user", "user")
-    user = serializers.CharField(help_text="The player's username.")
+    user = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The player's user id, as a seat reads it back (`Seat.user`): yourself, at a "
+        "club's table a member of that club, at a table of no club someone who shares a club "
+        "with you. The id of someone who shares no club with you answers exactly as one "
+        "nobody uses.",
+    )
 
 
 class GuestSeatSerializer(_SeatForm):
@@ -235,9 +251,25 @@ class BotSeatSerializer(_SeatForm):
     """A seat the server plays (hosted tables)."""
 
     kind = _only("bot", "bot")
-    bot_level = serializers.CharField(
-        max_length=16, required=False, allow_blank=True, help_text="random (the default)"
+    bot_level = serializers.ChoiceField(
+        choices=services.BOT_LEVELS,
+        required=False,
+        help_text="How the server plays the seat (``games.services.BOT_LEVELS``); omitted: "
+        f"{services.BOT_LEVELS[0]}.",
     )
+
+
+@extend_schema_field(
+    {
+        "anyOf": [
+            {"$ref": "#/components/schemas/BotLevelEnum"},
+            {"type": "string", "maxLength": 0},
+        ],
+        "description": "A bot seat's level; empty for the other seats.",
+    }
+)
+class SeatBotLevelField(serializers.CharField):
+    """A seat's ``bot_level``: one of ``BOT_LEVELS`` for a bot, ``""`` for anyone else."""
 
 
 @extend_schema_field(
@@ -257,21 +289,52 @@ class SeatListSerializer(serializers.ListSerializer[Any]):
     ``kind``."""
 
 
+NO_SUCH_USER = "There is no such user."
+
+
+class SeatUserField(serializers.Field[User, Any, Any, Any]):
+    """A seat's account: its user id (an integer, as ``Seat.user`` reads back), looked up among
+    the accounts the caller may seat by id (:func:`games.selectors.users_to_seat`: an unused
+    id and one of someone else answer the same :data:`NO_SUCH_USER`). A JSON string is a
+    username, the form of API 1.1.0, still accepted and not documented: the JSON type
+    decides, so a username made of digits is a string."""
+
+    default_error_messages = {
+        "no_such_user": NO_SUCH_USER,
+        "incorrect_type": "Send the user's id (an integer).",
+    }
+
+    def to_internal_value(self, data: Any) -> User:
+        if isinstance(data, str):
+            by_username = serializers.SlugRelatedField[User](
+                slug_field="username", queryset=selectors.all_users()
+            )
+            return by_username.to_internal_value(data)
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("incorrect_type")
+        request = self.context.get("request")
+        caller = getattr(request, "user", None)
+        found = None
+        if 1 <= data <= MAX_ID and caller is not None and caller.is_authenticated:
+            found = selectors.users_to_seat(user=caller).filter(pk=data).first()
+        if found is None:
+            self.fail("no_such_user")
+        return found
+
+    def to_representation(self, value: User) -> int:
+        return int(value.pk)
+
+
 class SeatInputSerializer(serializers.Serializer[dict[str, Any]]):
-    """A seat to create: a user (by username), a named guest, or a bot (hosted tables)."""
+    """A seat to create: a user (by id), a named guest, or a bot (hosted tables): the fields
+    a seat reads back (:class:`SeatSerializer`), so a seat read can be sent again."""
 
     class Meta:
         list_serializer_class = SeatListSerializer
 
     key = serializers.SlugField(max_length=40, help_text="The seat's name in hand records.")
     kind = serializers.ChoiceField(choices=Seat.Kind.choices)
-    user = serializers.SlugRelatedField(
-        slug_field="username",
-        queryset=selectors.all_users(),
-        required=False,
-        allow_null=True,
-        help_text="Username, for kind user.",
-    )
+    user = SeatUserField(required=False, allow_null=True, help_text="User id, for kind user.")
     guest_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
     bot_level = serializers.CharField(
         max_length=16, required=False, allow_blank=True, default="", help_text="random"
@@ -335,14 +398,26 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class SeatSerializer(serializers.ModelSerializer[Seat]):
-    """A seat at a table."""
+    """A seat at a table: ``key``, ``kind``, ``user`` (an id), ``guest_name`` and
+    ``bot_level`` as a seat to create takes them (``SeatInput``), so a seat read can be sent
+    again; ``name`` and ``username`` to show."""
 
     name = serializers.CharField(source="display_name", read_only=True)
     username = serializers.CharField(source="user.username", read_only=True, allow_null=True)
+    bot_level = SeatBotLevelField(read_only=True)
 
     class Meta:
         model = Seat
-        fields = ("key", "position", "kind", "name", "user", "username", "bot_level")
+        fields = (
+            "key",
+            "position",
+            "kind",
+            "name",
+            "user",
+            "username",
+            "guest_name",
+            "bot_level",
+        )
         read_only_fields = fields
 
 
@@ -394,6 +469,13 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     rules = RulesField(read_only=True)
     created_by = serializers.CharField(
         source="created_by.username", read_only=True, allow_null=True
+    )
+    dealer_draw = serializers.DictField(
+        child=serializers.CharField(),
+        read_only=True,
+        allow_null=True,
+        help_text='The card each seat drew for the first dealer ({"anna": "HA", …}); null when '
+        "the first dealer was given.",
     )
 
     class Meta:
@@ -509,7 +591,7 @@ class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
     """One settled hand on the running sheet."""
 
     number = serializers.IntegerField()
-    status = serializers.CharField(help_text=HAND_STATUS_TEXT)
+    status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
     dealer = serializers.CharField()
     game = serializers.CharField(help_text='e.g. "D", "Geschäft S", "herz", "6 Mord".')
     declarer = serializers.CharField(allow_null=True)
@@ -567,7 +649,7 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     proof = serializers.SerializerMethodField()
 
     # Plain labels: a choice set of its own in the schema ("HandStatusEnum").
-    status = serializers.ChoiceField(choices=[(v, v) for v in Hand.Status.values])
+    status = serializers.ChoiceField(choices=HAND_STATUSES)
 
     class Meta:
         model = Hand
@@ -652,6 +734,13 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     def get_commitment(self, hand: Hand) -> str | None:
         return hand.commitment if self._hosted() else None
 
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=PHASES,
+            allow_null=True,
+            help_text="The engine's phase of a hosted hand; null at a recorded table.",
+        )
+    )
     def get_phase(self, hand: Hand) -> str | None:
         """The engine's phase of a hosted hand (``auction`` … ``done``)."""
         if not self._hosted():
@@ -703,10 +792,10 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
 
     mode = serializers.ChoiceField(choices=Table.Mode.choices)
     number = serializers.IntegerField()
-    status = serializers.CharField(help_text=HAND_STATUS_TEXT)
+    status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
     version = serializers.IntegerField()
     seat = serializers.CharField(allow_null=True, required=False)
-    phase = serializers.CharField(required=False)
+    phase = serializers.ChoiceField(choices=PHASES, required=False)
     to_act = serializers.CharField(allow_null=True, required=False)
     rules = RulesField(required=False)
     seats = serializers.ListField(child=serializers.CharField(), required=False)
@@ -728,7 +817,11 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     actions = serializers.ListField(child=serializers.DictField(), required=False)
     declarer = serializers.CharField(allow_null=True, required=False)
     game = GameSerializer(allow_null=True, required=False)
-    defence = serializers.DictField(child=serializers.CharField(), required=False)
+    defence = serializers.DictField(
+        child=serializers.ChoiceField(choices=DEFENCES),
+        required=False,
+        help_text="Each defender's choice so far, by seat.",
+    )
     trick = TrickCardSerializer(many=True, required=False)
     last_trick = TrickCardSerializer(many=True, required=False)
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
@@ -751,6 +844,6 @@ class HandRecordSerializer(serializers.Serializer[dict[str, Any]]):
 
     mode = serializers.ChoiceField(choices=Table.Mode.choices)
     number = serializers.IntegerField()
-    status = serializers.CharField(help_text=HAND_STATUS_TEXT)
+    status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
     record = serializers.DictField(help_text="spec/hand-record.md form 1 or form 2.")
     result = ResultSerializer()

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
-from rest_framework.renderers import BaseRenderer
 
+from config.api.text import DataCSVRenderer
 from engine.rules.wien import PREMIUM_NAMES
 from games.models import POT, SERIES, Hand, Table
 from games.settlement import Payment, describe, pot_keeper
@@ -129,25 +129,6 @@ def sheet_csv(sheet: Mapping[str, Any]) -> str:
     return out.getvalue()
 
 
-class SheetCSVRenderer(BaseRenderer):
-    """``text/csv`` for the score sheet (``?format=csv`` or ``Accept: text/csv``); an error
-    is written as a ``code,message`` row."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        if isinstance(data, Mapping) and "rows" in data:
-            return sheet_csv(data).encode()
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["code", "message"])
-        if isinstance(data, Mapping):
-            writer.writerow([data.get("code", ""), data.get("message", "")])
-        return out.getvalue().encode()
+class SheetCSVRenderer(DataCSVRenderer):
+    key = "rows"
+    to_csv = staticmethod(sheet_csv)

@@ -45,6 +45,7 @@ urlpatterns += [
         ),
         name="table-audit",
     ),
+    path(TABLE + "sheet.csv", views.TableSheetCSVView.as_view(), name="table-sheet-csv"),
     path(TABLE + "hands/", views.HandListView.as_view(), name="hand-list"),
     path(HAND, views.HandDetailView.as_view(), name="hand-detail"),
     path(HAND + "confirm/", views.HandConfirmView.as_view(), name="hand-confirm"),

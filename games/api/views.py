@@ -16,6 +16,7 @@ from django import forms
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet, Window
+from django.http import HttpResponse
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -38,6 +39,7 @@ from clubs.models import User
 from config.api.callers import caller, signed_in
 from config.api.pagination import DefaultPagination
 from config.api.schema import ErrorSerializer
+from config.api.text import TextAnswerView, file_answer, text_response
 from games import idempotency, selectors, services
 from games.api.serializers import (
     MAX_ID,
@@ -55,7 +57,7 @@ from games.api.serializers import (
     TableSerializer,
     WorkerPingSerializer,
 )
-from games.api.sheet import SheetCSVRenderer, score_sheet, with_sentences
+from games.api.sheet import SheetCSVRenderer, score_sheet, sheet_csv, with_sentences
 from games.errors import NotYourTurn
 from games.models import AuditEntry, Hand, LedgerEntry, Table, TableSeries, WorkerPing
 from games.permissions import TableAccess, seat_of
@@ -109,7 +111,7 @@ TABLE_EXAMPLES = [
             "mode": "recorded",
             "rules": RULES_EXAMPLE,
             "seats": [
-                {"key": "anna", "kind": "user", "user": "anna"},
+                {"key": "anna", "kind": "user", "user": 3},
                 {"key": "bert", "kind": "guest", "guest_name": "Bert"},
                 {"key": "carl", "kind": "guest", "guest_name": "Carl"},
             ],
@@ -124,7 +126,7 @@ TABLE_EXAMPLES = [
             "mode": "hosted",
             "rules": RULES_EXAMPLE,
             "seats": [
-                {"key": "anna", "kind": "user", "user": "anna"},
+                {"key": "anna", "kind": "user", "user": 3},
                 {"key": "bot-1", "kind": "bot", "bot_level": "random"},
                 {"key": "bot-2", "kind": "bot", "bot_level": "random"},
             ],
@@ -305,13 +307,15 @@ class TableViewSet(
         },
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Open a sitting; an unknown username is a field error, bad rules are the engine's
-        sentence under ``rules.<option>``, the first dealer is drawn unless given. A club's
-        table needs a role in the club (members open tables they sit at; owners and admins
-        any); an account other than yours sits only if it is a member of the table's club (of
-        no club: of a club you share), else 403: seat a guest by name. A club or series you
-        may not see is 400, exactly as an unused id."""
-        serializer = TableCreateSerializer(data=request.data)
+        """Open a sitting. A seat names its account by user id, as a seat reads it back; an
+        id that is unused or of someone who shares no club with you is the same field error
+        (``There is no such user.``). Bad rules are the engine's sentence under
+        ``rules.<option>``; the first dealer is drawn unless given. A club's table needs a
+        role in the club (members open tables they sit at; owners and admins any); an account
+        other than yours sits only if it is a member of the table's club (of no club: of a
+        club you share), else 403: seat a guest by name. A club or series you may not see is
+        400, exactly as an unused id."""
+        serializer = TableCreateSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         table = services.table_open(user=signed_in(request), **serializer.to_service_kwargs())
         table = self.get_queryset().get(pk=table.pk)
@@ -386,22 +390,10 @@ class TableViewSet(
 
     @extend_schema(
         summary="Score sheet",
-        parameters=[
-            OpenApiParameter(
-                "format",
-                OpenApiTypes.STR,
-                enum=["json", "csv"],
-                description="csv: the same sheet as CSV with a header row (or send "
-                "Accept: text/csv).",
-            )
-        ],
-        responses={
-            (200, "application/json"): ScoreSheetSerializer,
-            (200, "text/csv"): OpenApiResponse(
-                OpenApiTypes.STR,
-                description="number,dealer,game,declarer,made,fallen,<seat keys…>,pot",
-            ),
-        },
+        description="The running score sheet: per settled hand the dealer, game, declarer, "
+        "made, fallen, every seat's running balance and the pot after (hands being played "
+        "are left out). The same sheet as CSV: `GET …/sheet.csv` (`tables_get_sheet_csv`).",
+        responses={(200, "application/json"): ScoreSheetSerializer},
         examples=[
             OpenApiExample(
                 "Two hands",
@@ -443,18 +435,22 @@ class TableViewSet(
             )
         ],
     )
+    # ``?format=csv`` and ``Accept: text/csv`` still answer CSV here, as in API 1.1.0; the
+    # schema documents the CSV as its own operation, TableSheetCSVView (config/api/text.py).
     @action(
         detail=True,
         methods=["get"],
         renderer_classes=[JSONRenderer, BrowsableAPIRenderer, SheetCSVRenderer],
     )
     def sheet(self, request: Request, table_id: str | None = None) -> Response:
-        """The running score sheet: per settled hand the dealer, game, declarer, made,
-        fallen, every seat's running balance and the pot after (hands being played are left
-        out)."""
         table = self.get_object()
-        hands = selectors.hands_for_table(table=table)
-        return Response(ScoreSheetSerializer(score_sheet(table, hands)).data)
+        return Response(sheet_data(table))
+
+
+def sheet_data(table: Table) -> dict[str, Any]:
+    """The table's score sheet as its JSON answer (and the CSV's source)."""
+    hands = selectors.hands_for_table(table=table)
+    return dict(ScoreSheetSerializer(score_sheet(table, hands)).data)
 
 
 class TableScopedMixin(generics.GenericAPIView[Any]):
@@ -468,6 +464,26 @@ class TableScopedMixin(generics.GenericAPIView[Any]):
             raise NotFound(NO_SUCH_TABLE)
         self.check_object_permissions(self.request, table)
         return table
+
+
+class TableSheetCSVView(TableScopedMixin, TextAnswerView):
+    """The score sheet as CSV: its own operation, so generated clients read it as text."""
+
+    permission_classes = [TablePermissions, TableAccess]
+
+    @extend_schema(
+        summary="Score sheet as CSV",
+        description="The score sheet of `tables_get_sheet` as CSV (UTF-8, a header row): "
+        "`number,dealer,game,declarer,made,fallen,<seat keys…>,pot`, one row per settled "
+        "hand, balances and pot in minor units. Errors answer JSON.",
+        parameters=[TABLE_ID],
+        responses={(200, "text/csv"): text_response("The score sheet, one row per hand.")},
+    )
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        table = self.get_table()
+        return file_answer(
+            sheet_csv(sheet_data(table)), media_type="text/csv", filename=f"table-{table.pk}.csv"
+        )
 
 
 @extend_schema(parameters=[TABLE_ID])

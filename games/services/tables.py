@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -133,7 +133,12 @@ def table_create(
 
     The apps above games call this for the tables they seat (a club evening's members, a
     tournament's entrants, who agreed by entering); a person opening a table through the API
-    goes through :func:`table_open`, which also checks whom they may seat."""
+    goes through :func:`table_open`, which also checks whom they may seat. A bot seat without
+    a level plays at the first of ``BOT_LEVELS``."""
+    seats = [
+        replace(s, bot_level=BOT_LEVELS[0]) if s.kind == Seat.Kind.BOT and not s.bot_level else s
+        for s in seats
+    ]
     try:
         parsed = engine.parse_rules(dict(rules))
     except engine.EngineError as e:

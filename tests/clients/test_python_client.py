@@ -13,8 +13,10 @@ round and moving the bots.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import importlib
+import io
 import pkgutil
 import time
 import uuid
@@ -136,7 +138,12 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
         anna.client,
         201,
         body=api.model("ClubInputRequest").from_dict(
-            {"name": "Wiener Runde", "timezone": "Europe/Vienna", "currency": "EUR"}
+            {
+                "name": "Wiener Runde",
+                "timezone": "Europe/Vienna",
+                "currency": "EUR",
+                "is_public": True,
+            }
         ),
     )
     link = api.call(
@@ -200,19 +207,13 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
             body=api.model("AnswerRequest").from_dict({"answer": "yes"}),
             **where,
         )
-    for player in [anna, *others[1:]]:
-        api.call(
-            "attendance.check_ins_create",
-            player.client,
-            201,
-            body=api.model("CheckInUserRequest").from_dict({"user_id": player.user_id}),
-            **where,
-        )
+    for player in [anna, *others[1:]]:  # themselves: no body
+        api.call("attendance.check_ins_create", player.client, 201, **where)
     api.call(
         "attendance.check_ins_create",
         anna.client,
         201,
-        body=api.model("CheckInUserRequest").from_dict({"user_id": bert.user_id}),
+        body=api.model("CheckInRequest")(user_id=bert.user_id),
         **where,
     )
 
@@ -227,7 +228,7 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
     api.call(
         "evening_rounds.evening_rounds_start", anna.client, round_number=planned.number, **where
     )
-    tables = api.call("evening_rounds.evening_tables_list", anna.client, **where).results
+    tables = api.call("evening_tables.evening_tables_list", anna.client, **where).results
     assert sorted(len(t.seats) for t in tables) == [3, 3]
 
     # Each table's first player keeps the sheet: three hands, the second corrected.
@@ -260,6 +261,15 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
         assert len(after.rows) == 3
         assert after.rows[0].to_dict() == before.rows[0].to_dict()
         assert after.rows[1].to_dict() != before.rows[1].to_dict()
+        # The same sheet as CSV, read by the generated client as text.
+        text = api.call("tables.tables_get_sheet_csv", keeper.client, table_id=table_id)
+        sheet = list(csv.DictReader(io.StringIO(text)))
+        assert [int(row["number"]) for row in sheet] == [row.number for row in after.rows]
+        last = after.rows[-1]
+        assert {key: int(sheet[-1][key]) for key in last.balances.to_dict()} == (
+            last.balances.to_dict()
+        )
+        assert int(sheet[-1]["pot"]) == last.pot
 
     # The evening closes with payments that settle every player's net exactly.
     settled = api.call("evenings.evenings_close", anna.client, **where)
@@ -276,6 +286,20 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
     assert sum(v for k, v in paid.items() if k not in nets) == settled.pot_net  # the pot
     again = api.call("evenings.evenings_get_settlement", bert.client, **where)
     assert again.to_dict() == settled.to_dict()
+    text = api.call("evenings.evenings_get_settlement_csv", bert.client, **where)
+    payments = list(csv.reader(io.StringIO(text)))
+    assert payments[0] == ["from", "to", "amount", "sentence"]
+    assert [row[3] for row in payments[1 : 1 + len(settled.payments)]] == [
+        payment.sentence for payment in settled.payments
+    ]
+
+    # The evening in both calendars: the public club's and bert's personal feed.
+    uid = f"UID:evening-{evening.id}@"
+    club_feed = api.call("clubs.clubs_download_calendar", api.anonymous, club_id=club.id)
+    assert club_feed.startswith("BEGIN:VCALENDAR") and uid in club_feed
+    feed = api.call("calendars.calendar_feeds_create", bert.client, 201)
+    personal = api.call("calendars.calendar_feeds_download", api.anonymous, token=feed.token)
+    assert personal.startswith("BEGIN:VCALENDAR") and uid in personal
 
     # The worker computes the season's standings; a client holding them gets a 304.
     def computed() -> Any:
@@ -309,13 +333,14 @@ def a_hosted_hand(api: Api, anna: Player) -> None:
                 "mode": "hosted",
                 "rules": {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
                 "seats": [
-                    {"key": "anna", "kind": "user", "user": "anna"},
+                    {"key": "anna", "kind": "user", "user": anna.user_id},
                     {"key": "bot-1", "kind": "bot", "bot_level": "random"},
                     {"key": "bot-2", "kind": "bot", "bot_level": "random"},
                 ],
             }
         ),
     )
+    assert table.seats[0].user == anna.user_id  # a seat reads back the id it was written with
     hand = api.call("hands.hands_create", anna.client, 201, table_id=table.id)
     where = {"table_id": table.id, "number": hand.number}
     repeated = False
@@ -428,7 +453,7 @@ def a_tournament_round(api: Api, anna: Player, others: list[Player]) -> None:
             body=entry_for(api, table, tricks),
             idempotency_key=str(uuid.uuid4()),
         )
-    module = importlib.import_module(f"{PACKAGE}.api.standings.tournaments_get_standings")
+    module = importlib.import_module(f"{PACKAGE}.api.tournaments.tournaments_get_standings")
 
     def with_results() -> Any:
         found = module.sync_detailed(client=api.anonymous, **where)
@@ -442,6 +467,20 @@ def a_tournament_round(api: Api, anna: Player, others: list[Player]) -> None:
         client=api.anonymous, if_none_match=first.headers["ETag"], **where
     )
     assert unchanged.status_code == 304 and unchanged.parsed is None
+
+    # The exports: JSON typed like the standings, CSV and the hands as text.
+    order = [row.entry for row in first.parsed.rows]
+    exported = api.call("tournaments.tournaments_export_standings", api.anonymous, **where)
+    assert [row.entry for row in exported.rows] == order
+    text = api.call("tournaments.tournaments_export_standings_csv", api.anonymous, **where)
+    assert [int(row["entry"]) for row in csv.DictReader(io.StringIO(text))] == order
+    hands = api.call("tournaments.tournaments_export_hands", api.anonymous, **where)
+    assert hands.hands
+    text = api.call("tournaments.tournaments_export_hands_csv", api.anonymous, **where)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [(int(r["hand"]), int(r["entry"]), int(r["amount"])) for r in rows] == [
+        (hand.hand, seat.entry, seat.amount) for hand in hands.hands for seat in hand.players
+    ]
 
 
 def run_everything(package: ModuleType, base_url: str) -> None:

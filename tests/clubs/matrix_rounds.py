@@ -50,6 +50,7 @@ ROWS = [
     Row("get", E + "tables/", PUBLIC_READ, setup=started_round, public=True),
     Row("post", E + "close/", MANAGERS_WRITE, setup=started_round),
     Row("get", E + "settlement/", MEMBERS_READ, setup=started_round),
+    Row("get", E + "settlement.csv", MEMBERS_READ, setup=started_round),
     # a public club shows its evenings, but money stays among members
     Row(
         "get",

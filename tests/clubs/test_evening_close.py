@@ -76,12 +76,24 @@ def test_closing_settles_every_players_evening_net_exactly(world: ClubWorld, see
     assert world.client("member").get(url + "settlement/").json() == settlement
 
 
-def test_the_settlement_comes_as_csv(world: ClubWorld) -> None:
+@pytest.mark.parametrize("how", ["file", "file accepting csv", "query"])
+def test_the_settlement_comes_as_csv(world: ClubWorld, how: str) -> None:
+    """``…/settlement.csv`` is the documented operation; ``?format=csv`` on the JSON one
+    still answers CSV for API 1.1.0 clients."""
     evening_with_tables(world, 4)
     url = f"/api/v1/clubs/{world.club.pk}/evenings/{world.evening.pk}/settlement/"
     provisional = world.client("member").get(url).json()
     assert provisional["final"] is False
-    answer = world.client("member").get(url + "?format=csv")
+    member = world.client("member")
+    if how == "query":
+        answer = member.get(url + "?format=csv")
+    else:
+        accept = {"Accept": "text/csv"} if how == "file accepting csv" else {}
+        answer = member.get(url.removesuffix("/") + ".csv", headers=accept)
+        assert answer["Content-Disposition"].endswith(
+            f'filename="evening-{world.evening.pk}-settlement.csv"'
+        )
+    assert answer.status_code == 200
     assert answer["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(answer.content.decode())))
     assert rows[0] == ["from", "to", "amount", "sentence"]

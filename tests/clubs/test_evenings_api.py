@@ -622,6 +622,28 @@ def test_it_checks_a_member_in_by_themselves(world: ClubWorld) -> None:
     assert again.json()["checked_in_at"] == body["checked_in_at"]
 
 
+def test_an_attendance_reads_back_the_ids_a_check_in_takes(world: ClubWorld) -> None:
+    """A scorer checks in whoever answered, with the ``user_id`` or ``guest_id`` the
+    attendance reads back; a guest's too."""
+    answer(world, world.users["member"], world.evening, "yes")
+    client = world.client("scorer")
+    listed = client.get(evening_url(world, rest="attendances/")).json()["results"]
+    mine = next(a for a in listed if a["user"] and a["user"]["id"] == world.users["member"].pk)
+    assert mine["user_id"] == world.users["member"].pk and mine["guest_id"] is None
+    checked = client.post(
+        evening_url(world, rest="check-ins/"), {"user_id": mine["user_id"]}, format="json"
+    )
+    assert checked.status_code == 201 and checked.json()["id"] == mine["id"]
+    guest = client.post(
+        evening_url(world, rest="check-ins/"), {"guest_name": "Onkel Fritz"}, format="json"
+    ).json()
+    assert guest["guest_id"] == guest["guest"]["id"] and guest["user_id"] is None
+    again = client.post(
+        evening_url(world, rest="check-ins/"), {"guest_id": guest["guest_id"]}, format="json"
+    )
+    assert again.status_code == 200 and again.json()["id"] == guest["id"]
+
+
 def test_it_lets_only_scorers_and_managers_check_in_others(world: ClubWorld) -> None:
     other = {"user_id": world.users["admin"].pk}
     refused = world.client("member").post(

@@ -13,6 +13,7 @@ from clubs.models import Attendance, EveningRound, EveningTable, Guest
 from games.models import Table
 from tests.clubs.evening_setup import check_in
 from tests.clubs.world import ClubWorld, build_club_world
+from tests.openapi import schema_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -206,3 +207,25 @@ def test_a_pair_met_three_times_counts_two_repeats(world: ClubWorld) -> None:
     last = world.client("member").get(url(world, "rounds/3/")).json()["plan"]
     pair = next(r for r in last["repeats"] if set(r["players"]) == {a, b})
     assert pair["meetings"] == 3 and pair["repeats"] == 2
+
+
+def test_a_rounds_plan_with_repeats_and_a_swap_fits_the_schema(world: ClubWorld) -> None:
+    """``Round.plan`` documents every field the seating service writes (``RoundPlan``)."""
+    people = [world.users[r] for r in ("member", "scorer", "admin", "owner")]
+    check_in(world.evening, *people[:3], *guests(world, 4))
+    for number in (1, 2, 3):
+        body = plan(world, rounds_total=3).json()
+        assert not schema_errors("Round", body)
+        a = body["tables"][0]["seats"][0]["player"]
+        b = body["tables"][1]["seats"][0]["player"]
+        swapped = world.client("owner").post(
+            url(world, f"rounds/{number}/swap/"), {"a": a, "b": b}, format="json"
+        )
+        assert swapped.json()["plan"]["swapped"] == [[a, b]]
+        world.client("admin").post(url(world, f"rounds/{number}/start/"))
+    rounds = world.client("member").get(url(world, "rounds/")).json()["results"]
+    assert [r["status"] for r in rounds] == ["started"] * 3
+    assert any(r["plan"]["repeats"] for r in rounds)
+    assert not [e for r in rounds for e in schema_errors("Round", r)]
+    tables = world.client("member").get(url(world, "tables/")).json()["results"]
+    assert not [e for t in tables for e in schema_errors("EveningTable", t)]

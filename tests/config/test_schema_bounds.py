@@ -28,11 +28,8 @@ def request_schema(spec: dict[str, Any], method: str, path: str) -> dict[str, An
 @pytest.mark.parametrize(
     ("method", "path", "field", "maximum"),
     [
-        ("post", "/tournaments/", "capacity", 10_000),
-        ("patch", "/tournaments/{tournament_id}/", "capacity", 10_000),
-        ("post", "/tournaments/", "rounds_planned", 100),
-        ("patch", "/tournaments/{tournament_id}/", "rounds_planned", 100),
-        ("post", "/tournaments/", "deals_per_round", 1_000),
+        ("post", "/tournaments/", "rounds_planned", 50),
+        ("patch", "/tournaments/{tournament_id}/", "rounds_planned", 50),
         ("post", "/tournaments/", "club", 2**63 - 1),
         ("post", "/clubs/{club_id}/evenings/", "capacity", 1_000),
         ("patch", "/clubs/{club_id}/evenings/{evening_id}/", "capacity", 1_000),
@@ -47,6 +44,19 @@ def test_it_documents_the_maximum_of_each_bounded_number(
     prop = request_schema(spec, method, path)["properties"][field]
     assert prop.get("maximum") == maximum, prop
     assert prop.get("minimum") == 1, prop
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_it_documents_the_format_bounds_the_service_enforces(
+    spec: dict[str, Any], method: str
+) -> None:
+    """A tournament seats at least 3 (up to 10,000); each seat deals equally often: deals per
+    round a multiple of 3 from 3 to 96 (tournaments.services.tournaments)."""
+    path = "/tournaments/" if method == "post" else "/tournaments/{tournament_id}/"
+    fields = request_schema(spec, method, path)["properties"]
+    assert (fields["capacity"]["minimum"], fields["capacity"]["maximum"]) == (3, 10_000)
+    deals = fields["deals_per_round"]
+    assert (deals["minimum"], deals["maximum"], deals["multipleOf"]) == (3, 96, 3)
 
 
 def test_it_documents_the_idempotency_key_length(spec: dict[str, Any]) -> None:

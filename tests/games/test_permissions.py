@@ -27,7 +27,8 @@ import engine
 from games import services
 from games.models import Hand, Table, WorkerPing
 from tests.factories import DEFAULT_PASSWORD
-from tests.games.world import ENTRY, ROLES, World, build_world
+from tests.games.world import ENTRY, ROLES, World
+from tests.worlds import fresh_copy, rows_by_world
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +117,8 @@ ROWS = [
     Row("get", T + R + "/settlement/", PUBLIC_READ, public=True),
     Row("get", T + R + "/sheet/", READ),
     Row("get", T + R + "/sheet/", PUBLIC_READ, public=True),
+    Row("get", T + R + "/sheet.csv", READ),
+    Row("get", T + R + "/sheet.csv", PUBLIC_READ, public=True),
     Row("post", T + R + "/close/", MANAGE),
     Row("post", T + R + "/close/", PUBLIC_MANAGE, public=True),
     Row("post", T + R + "/reopen/", MANAGE, setup=closed),
@@ -231,12 +234,16 @@ def client_for(w: World, row: Row, role: str) -> APIClient:
     return w.client(role)
 
 
+def world_of(row: Row) -> tuple[bool, Callable[[World], None] | None]:
+    """What a row's world depends on (the ``shared_world`` of tests/games/conftest.py, built
+    once for the rows that need the same)."""
+    return (row.public, row.setup)
+
+
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.id)
-def test_permission_matrix(row: Row, role: str) -> None:
-    w = build_world(public=row.public)
-    if row.setup:
-        row.setup(w)
+@rows_by_world(ROWS, world_of)
+def test_permission_matrix(shared_world: World, row: Row, role: str) -> None:
+    w = fresh_copy(shared_world)
     client = client_for(w, row, role)
     body = row.body(w, role) if row.body else None
     response = getattr(client, row.method)(resolve(w, row.path), body, format="json")

@@ -395,4 +395,21 @@ def test_a_closed_table_takes_no_more_entries(
     assert response.json()["code"] == "table_conflict"
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(("level", "status"), [(4, 400), (5, 201), (8, 201), (9, 400)])
+def test_a_premium_game_is_of_level_5_to_8_as_the_schema_says(
+    client_for: Client, recorded: Table, anna: User, level: int, status: int
+) -> None:
+    """``PremiumGame.level`` documents 5..8: the engine takes exactly those (a Bettel, level
+    5, made with no trick; a Mord aufgedeckt, level 8, with all ten)."""
+    tricks = {"anna": 10, "bert": 0, "carl": 0} if level == 8 else {"anna": 0, "bert": 5, "carl": 5}
+    entry = {"game": {"type": "premium", "level": level, "hand": False}, "declarer": "anna"}
+    response = record(client_for(anna), recorded, {**entry, "tricks": tricks})
+    assert response.status_code == status, response.json()
+    if status == 400:
+        assert response.json()["code"] == "rule_violation"
+        assert list(response.json()["fields"]) == ["game.level"]
+        assert not Hand.objects.exists()
+
+
 assert RULES["dealer_contribution"] == 100  # the amounts above assume G = 1.00

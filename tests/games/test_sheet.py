@@ -69,13 +69,23 @@ def test_the_sheet_runs_each_seats_balance_and_the_pot(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("how", ["query", "accept"])
+@pytest.mark.parametrize("how", ["file", "file accepting csv", "query", "accept"])
 def test_the_sheet_comes_as_csv_with_a_header_row(
     client_for: Client, played: Table, anna: User, how: str
 ) -> None:
+    """``…/sheet.csv`` is the documented operation (generated clients read it as text; Swift
+    and Kotlin send ``Accept: text/csv``); ``?format=csv`` and ``Accept`` on ``…/sheet/``
+    still answer CSV for API 1.1.0 clients."""
     client = client_for(anna)
     path = f"/api/v1/tables/{played.pk}/sheet/"
-    if how == "query":
+    if how == "file":
+        response = client.get(f"/api/v1/tables/{played.pk}/sheet.csv")
+        assert response["Content-Disposition"] == f'attachment; filename="table-{played.pk}.csv"'
+    elif how == "file accepting csv":
+        response = client.get(
+            f"/api/v1/tables/{played.pk}/sheet.csv", headers={"Accept": "text/csv"}
+        )
+    elif how == "query":
         response = client.get(path, {"format": "csv"})
     else:
         response = client.get(path, headers={"Accept": "text/csv"})
@@ -116,3 +126,20 @@ def test_the_sheet_of_a_private_table_is_not_found_for_others(
 ) -> None:
     response = client_for(stranger).get(f"/api/v1/tables/{recorded.pk}/sheet/", {"format": "csv"})
     assert response.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("accept", ["text/csv", None])
+def test_the_csv_sheet_of_a_table_one_may_not_read_answers_json_like_a_missing_one(
+    client_for: Client, played: Table, django_user_model: type[User], accept: str | None
+) -> None:
+    """Its errors are JSON (the schema says so): a stranger's answer is exactly the answer
+    for a table that does not exist."""
+    stranger = client_for(django_user_model.objects.create_user("stranger", password="x"))
+    headers = {"Accept": accept} if accept else {}
+    hidden = stranger.get(f"/api/v1/tables/{played.pk}/sheet.csv", headers=headers)
+    missing = stranger.get(f"/api/v1/tables/{played.pk + 1000}/sheet.csv", headers=headers)
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden["Content-Type"] == "application/json"
+    assert hidden.json() == missing.json()
+    assert hidden.json()["code"] == "not_found"

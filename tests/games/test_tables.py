@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 import engine
 from clubs.models import Membership, User
+from games import services
 from games.models import Table
 from tests.factories import ClubFactory, MembershipFactory
 from tests.games.conftest import RULES
@@ -314,3 +315,32 @@ def test_it_refuses_a_club_series_to_non_members(client_for: Client, anna: User)
         "/api/v1/series/", {"name": "Club nights", "club": club.pk}, format="json"
     )
     assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_bot_without_a_level_plays_at_the_first_level(
+    client_for: Client, anna: User, bert: User
+) -> None:
+    """``BotSeat.bot_level`` is optional: the server seats the bot at ``BOT_LEVELS[0]``."""
+    seats = body()["seats"]
+    seats[2] = {"key": "carl", "kind": "bot"}
+    response = client_for(anna).post(
+        "/api/v1/tables/", body(seats=seats, mode="hosted"), format="json"
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["seats"][2]["bot_level"] == services.BOT_LEVELS[0]
+    assert response.json()["seats"][0]["bot_level"] == ""
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_bot_level_it_does_not_know(
+    client_for: Client, anna: User, bert: User
+) -> None:
+    seats = body()["seats"]
+    seats[2] = {"key": "carl", "kind": "bot", "bot_level": "grandmaster"}
+    response = client_for(anna).post(
+        "/api/v1/tables/", body(seats=seats, mode="hosted"), format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "validation_error"
+    assert "seats" in response.json()["fields"]

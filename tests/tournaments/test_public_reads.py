@@ -67,8 +67,10 @@ def test_it_tags_each_page_and_filter_of_the_entries_apart(settings) -> None:
     "path",
     [
         "/api/v1/tournaments/{tournament_id}/entries/",
-        "/api/v1/tournaments/{tournament_id}/export/standings.{export_format}",
-        "/api/v1/tournaments/{tournament_id}/export/hands.{export_format}",
+        "/api/v1/tournaments/{tournament_id}/export/standings.csv",
+        "/api/v1/tournaments/{tournament_id}/export/standings.json",
+        "/api/v1/tournaments/{tournament_id}/export/hands.csv",
+        "/api/v1/tournaments/{tournament_id}/export/hands.json",
         "/api/v1/tournaments/{tournament_id}/standings/print/",
     ],
 )
@@ -133,6 +135,28 @@ def test_it_documents_points_as_exact_text() -> None:
     row = components["TournamentStandingRow"]["properties"]
     assert row["points"]["type"] == "string"
     assert row["points"]["pattern"] == POINTS_PATTERN
-    for name in ("by_round", "tiebreaks"):
-        assert row[name]["additionalProperties"]["pattern"] == POINTS_PATTERN
+    assert row["by_round"]["additionalProperties"]["pattern"] == POINTS_PATTERN
+    tiebreaks = components["TiebreakValues"]["properties"]  # lots: tests/config/test_schema_types
+    assert {tiebreaks[n]["pattern"] for n in tiebreaks if n != "lots"} == {POINTS_PATTERN}
     assert components["ResultRound"]["properties"]["points"]["pattern"] == POINTS_PATTERN
+
+
+@pytest.mark.parametrize("name", ["standings.csv", "hands.csv"])
+def test_a_csv_export_answers_its_errors_in_json_even_to_a_client_asking_for_csv(
+    name: str,
+) -> None:
+    """Generated Swift and Kotlin clients send ``Accept: text/csv``: they get the file, and
+    an error in the JSON the schema documents (a private tournament like a missing one)."""
+    f = make_field(6, deals_per_round=3)
+    seat(f)
+    play(f, 1, random.Random(2), deals=1)
+    anon = client_for(None)
+    ok = anon.get(f.url + "export/" + name, HTTP_ACCEPT="text/csv")
+    assert ok.status_code == 200 and ok["Content-Type"] == "text/csv; charset=utf-8"
+    assert ok.content.decode().splitlines()[0].startswith(("position,", "round,"))
+    missing = anon.get(
+        f"/api/v1/tournaments/{f.tournament_id + 1000}/export/{name}", HTTP_ACCEPT="text/csv"
+    )
+    assert missing.status_code == 404
+    assert missing["Content-Type"] == "application/json"
+    assert missing.json()["code"] == "not_found"

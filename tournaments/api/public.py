@@ -9,8 +9,6 @@ changed. The standings are rendered once per computation and kept in this proces
 
 from __future__ import annotations
 
-import csv
-import io
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -26,7 +24,6 @@ from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
 )
@@ -38,10 +35,12 @@ from rest_framework.views import APIView
 
 from config.api.callers import caller, signed_in
 from config.api.schema import conditional_headers
+from config.api.text import CSVRenderer, JsonErrorsMixin, csv_text, file_answer, text_response
 from tournaments import permissions as tperms
 from tournaments import scoring, selectors, services
 from tournaments.api.serializers import (
     EntrySerializer,
+    HandsExportSerializer,
     MyTournamentSerializer,
     PlayerResultsSerializer,
     TournamentSerializer,
@@ -330,55 +329,82 @@ class MyTournamentsView(generics.ListAPIView[Tournament]):
 
 
 def _csv(rows: list[list[Any]], filename: str) -> HttpResponse:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerows(rows)
-    answer = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    return file_answer(csv_text(rows), media_type="text/csv", filename=filename)
+
+
+def _json_file(body: bytes, filename: str) -> HttpResponse:
+    answer = HttpResponse(body, content_type="application/json")
     answer["Content-Disposition"] = f'attachment; filename="{filename}"'
     return answer
 
 
-def _check_format(export_format: str) -> None:
-    if export_format not in ("csv", "json"):
-        raise TournamentNotFound("Exports come as .csv or .json.")
+def _export_schema(summary: str, description: str, ok: Any) -> Any:
+    return extend_schema(
+        summary=summary,
+        description=description,
+        parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
+        responses={**ok, 304: NOT_MODIFIED, **READ_ERRORS},
+    )
 
 
-CSV_RESPONSE = OpenApiResponse(OpenApiTypes.STR, description="CSV (UTF-8, header row).")
-FORMAT = OpenApiParameter(
-    "export_format", OpenApiTypes.STR, OpenApiParameter.PATH, enum=["csv", "json"]
+# Each file is an operation of its own (config/api/text.py): `…/standings.csv` and
+# `…/standings.json` (as are the hands), so a generated client reads each as what it is.
+STANDINGS_EXPORT = (
+    "One row per player (position, rank, name, points, rounds, each tiebreak, movement, prize, "
+    "pending boards), values exact as in the standings. Conditional like the standings."
+)
+HANDS_EXPORT = (
+    "Every settled hand of every round: round, table, hand, dealer, players by seat, declarer, "
+    "game, made and each seat's amount (`hand-record.md` result fields). Never a deal: hosted "
+    "deals are read at the table once the rules reveal them; duplicate boards appear once "
+    "every table finished them. Conditional like the standings."
 )
 
 
-class StandingsExportView(APIView):
+class ExportView(JsonErrorsMixin, APIView):
+    """A tournament's file (``part`` names it, ``build`` makes it), conditional like the
+    standings."""
+
     permission_classes = [permissions.AllowAny]
+    renderer_classes = [JSONRenderer]
+    part = ""
 
-    @extend_schema(
-        summary="Export the standings",
-        description="`csv`: one row per player (position, rank, name, points, rounds, each "
-        "tiebreak, movement, prize, pending boards), values exact as in the standings; "
-        "`json`: the standings answer. Conditional like the standings.",
-        parameters=[TOURNAMENT_ID, FORMAT, *conditional_headers(by_date=True)],
-        responses={
-            (200, "text/csv"): CSV_RESPONSE,
-            (200, "application/json"): TournamentStandingsSerializer,
-            304: NOT_MODIFIED,
-            **READ_ERRORS,
-        },
-    )
-    def get(self, request: Request, tournament_id: int, export_format: str) -> HttpResponse:
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
         t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
-        _check_format(export_format)
-        return conditional_response(
-            request, t, f"standings.{export_format}", lambda: self.export(t, export_format)
-        )
+        return conditional_response(request, t, self.part, lambda: self.build(t))
 
-    @staticmethod
-    def export(t: Tournament, export_format: str) -> HttpResponse:
-        if export_format == "json":
-            answer = HttpResponse(standings_body(t), content_type="application/json")
-            answer["Content-Disposition"] = f'attachment; filename="{t.slug}-standings.json"'
-            return answer
-        rows = standings_rows(t)
+    def build(self, t: Tournament) -> HttpResponse:
+        raise NotImplementedError
+
+
+class StandingsJSONExportView(ExportView):
+    part = "standings.json"
+
+    @_export_schema(
+        "Export the standings as JSON",
+        STANDINGS_EXPORT + " The answer of `tournaments_get_standings`, as a file.",
+        {(200, "application/json"): TournamentStandingsSerializer},
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        return super().get(request, tournament_id)
+
+    def build(self, t: Tournament) -> HttpResponse:
+        return _json_file(standings_body(t), f"{t.slug}-standings.json")
+
+
+class StandingsCSVExportView(ExportView):
+    part = "standings.csv"
+    renderer_classes = [CSVRenderer]
+
+    @_export_schema(
+        "Export the standings as CSV",
+        STANDINGS_EXPORT + " UTF-8 with a header row; errors answer JSON.",
+        {(200, "text/csv"): text_response("The standings, one row per player.")},
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        return super().get(request, tournament_id)
+
+    def build(self, t: Tournament) -> HttpResponse:
         header = [
             "position",
             "rank",
@@ -404,46 +430,44 @@ class StandingsExportView(APIView):
                 r["prize"],
                 r["pending"],
             ]
-            for r in rows
+            for r in standings_rows(t)
         ]
         return _csv(body, f"{t.slug}-standings.csv")
 
 
-class HandsExportView(APIView):
-    permission_classes = [permissions.AllowAny]
+class HandsJSONExportView(ExportView):
+    part = "hands.json"
 
-    @extend_schema(
-        summary="Export every hand",
-        description="Every settled hand of every round: round, table, hand, dealer, players "
-        "by seat, declarer, game, made and each seat's amount (`hand-record.md` result "
-        "fields). Never a deal: hosted deals are read at the table once the rules reveal them; "
-        "duplicate boards appear once every table finished them. Conditional like the "
-        "standings.",
-        parameters=[TOURNAMENT_ID, FORMAT, *conditional_headers(by_date=True)],
-        responses={
-            (200, "text/csv"): CSV_RESPONSE,
-            (200, "application/json"): OpenApiTypes.OBJECT,
-            304: NOT_MODIFIED,
-            **READ_ERRORS,
+    @_export_schema(
+        "Export every hand as JSON",
+        HANDS_EXPORT,
+        {(200, "application/json"): HandsExportSerializer},
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        return super().get(request, tournament_id)
+
+    def build(self, t: Tournament) -> HttpResponse:
+        body = JSONRenderer().render({"tournament": t.pk, "hands": hands_export(t)})
+        return _json_file(body, f"{t.slug}-hands.json")
+
+
+class HandsCSVExportView(ExportView):
+    part = "hands.csv"
+    renderer_classes = [CSVRenderer]
+
+    @_export_schema(
+        "Export every hand as CSV",
+        HANDS_EXPORT + " One row per seat of a hand, UTF-8 with a header row; errors answer JSON.",
+        {
+            (200, "text/csv"): text_response(
+                "round,table,hand,dealer,declarer,game,made,seat,entry,name,amount"
+            )
         },
     )
-    def get(self, request: Request, tournament_id: int, export_format: str) -> HttpResponse:
-        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
-        _check_format(export_format)
-        return conditional_response(
-            request, t, f"hands.{export_format}", lambda: self.export(t, export_format)
-        )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        return super().get(request, tournament_id)
 
-    @staticmethod
-    def export(t: Tournament, export_format: str) -> HttpResponse:
-        hands = hands_export(t)
-        if export_format == "json":
-            answer = HttpResponse(
-                JSONRenderer().render({"tournament": t.pk, "hands": hands}),
-                content_type="application/json",
-            )
-            answer["Content-Disposition"] = f'attachment; filename="{t.slug}-hands.json"'
-            return answer
+    def build(self, t: Tournament) -> HttpResponse:
         header = [
             "round",
             "table",
@@ -458,7 +482,7 @@ class HandsExportView(APIView):
             "amount",
         ]
         body: list[list[Any]] = [header]
-        for h in hands:
+        for h in hands_export(t):
             for p in h["players"]:
                 body.append(
                     [
@@ -552,11 +576,11 @@ urlpatterns = [
     path(T + "standings/recompute/", RecomputeView.as_view(), name="t-recompute"),
     path(T + "standings/print/", PrintView.as_view(), name="t-print"),
     path(
-        T + "export/standings.<str:export_format>",
-        StandingsExportView.as_view(),
-        name="t-export-standings",
+        T + "export/standings.csv", StandingsCSVExportView.as_view(), name="t-export-standings-csv"
     ),
-    path(T + "export/hands.<str:export_format>", HandsExportView.as_view(), name="t-export-hands"),
+    path(T + "export/standings.json", StandingsJSONExportView.as_view(), name="t-export-standings"),
+    path(T + "export/hands.csv", HandsCSVExportView.as_view(), name="t-export-hands-csv"),
+    path(T + "export/hands.json", HandsJSONExportView.as_view(), name="t-export-hands"),
     path(T + "entries/<id:entry_id>/results/", PlayerResultsView.as_view(), name="t-results"),
     path(T + "me/", MyTournamentView.as_view(), name="t-me"),
     path("me/tournaments/", MyTournamentsView.as_view(), name="me-tournaments"),

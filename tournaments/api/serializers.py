@@ -10,8 +10,10 @@ from rest_framework import serializers
 
 from config.api.fields import MAX_ID, JSONObjectField
 from games.api.serializers import RulesField
+from tournaments import scoring
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
 from tournaments.scoring import POINTS_PATTERN
+from tournaments.services.tournaments import MAX_DEALS, MAX_ROUNDS
 
 
 def lots_commitment(seed: int) -> str:
@@ -19,11 +21,35 @@ def lots_commitment(seed: int) -> str:
     return hashlib.sha256(f"lots:{seed}".encode()).hexdigest()
 
 
-#: Bounds of a tournament's format: far above any real tournament, within their columns.
+#: Bounds of a tournament's format, as the service enforces them (tournaments.services).
 MAX_CAPACITY = 10_000
-MAX_ROUNDS = 100
-MAX_DEALS_PER_ROUND = 1_000
+
+
+@extend_schema_field(
+    {"type": "integer", "minimum": 3, "maximum": MAX_DEALS, "multipleOf": 3},
+)
+class DealsPerRoundField(serializers.IntegerField):
+    """Deals per round: each seat deals equally often (a multiple of 3; of 12 where a table of
+    4 may be needed, which the service checks with the field)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=3, max_value=MAX_DEALS, **kwargs)
+
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(scoring.TIEBREAK_NAMES)},
+        "uniqueItems": True,
+    }
+)
+class TiebreakNamesField(serializers.ListField):
+    """Tiebreak names (``tournaments.scoring.TIEBREAKS``), in order, each at most once (the
+    service refuses a repeated one)."""
+
+    child = serializers.ChoiceField(choices=scoring.TIEBREAK_NAMES)
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -33,7 +59,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         many=True, read_only=True
     )
     rules = RulesField(help_text=RULES_HELP)
-    tiebreaks = serializers.ListField(child=serializers.CharField())
+    tiebreaks = TiebreakNamesField()
     prizes = serializers.ListField(child=serializers.IntegerField(min_value=0))
     entries_count = serializers.SerializerMethodField()
     rounds_played = serializers.SerializerMethodField()
@@ -117,16 +143,14 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
     rules = RulesField(required=False, help_text=RULES_HELP)
     real_money = serializers.BooleanField(required=False)
     rounds_planned = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False)
-    deals_per_round = serializers.IntegerField(
-        min_value=1, max_value=MAX_DEALS_PER_ROUND, required=False
-    )
+    deals_per_round = DealsPerRoundField(required=False)
     seating = serializers.ChoiceField(Tournament.Seating.choices, required=False)
     scoring = serializers.ChoiceField(Tournament.Scoring.choices, required=False)
     results = serializers.ChoiceField(Tournament.Results.choices, required=False)
-    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+    tiebreaks = TiebreakNamesField(required=False)
     lots_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
     capacity = serializers.IntegerField(
-        min_value=1, max_value=MAX_CAPACITY, required=False, allow_null=True
+        min_value=3, max_value=MAX_CAPACITY, required=False, allow_null=True
     )
     entry_deadline = serializers.DateTimeField(required=False, allow_null=True)
     prizes = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False)
@@ -205,13 +229,49 @@ class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
     complete = serializers.BooleanField(required=False)
 
 
+class TournamentRoundPlanSerializer(serializers.Serializer[dict[str, Any]]):
+    """How a round's seating was chosen (``tournaments.services.rounds.plan_round``)."""
+
+    method = serializers.ChoiceField(
+        choices=Tournament.Seating.choices, help_text="The seating method used."
+    )
+    seed = serializers.IntegerField(
+        min_value=0, max_value=2**62, help_text="The round's seed: the seating again from it."
+    )
+    repeats = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="swiss and fewest_repeats: meetings at the round's tables of players who "
+        "met before in the tournament.",
+    )
+    objective = serializers.FloatField(
+        required=False, help_text="fewest_repeats: the planner's objective (lower is better)."
+    )
+    lower_bound = serializers.FloatField(
+        required=False, help_text="fewest_repeats: no seating's objective can be lower."
+    )
+    random_objective = serializers.FloatField(
+        required=False,
+        help_text="fewest_repeats: the mean objective of random seatings, for comparison.",
+    )
+
+
+@extend_schema_field(TournamentRoundPlanSerializer)
+class TournamentRoundPlanField(serializers.JSONField):
+    """A round's plan as stored (the schema names its fields); null until seated."""
+
+
 class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
     """A round: its state, how it was seated, and (in the detail) its tables."""
 
     byes = serializers.ListField(
-        child=serializers.IntegerField(), read_only=True, help_text="Entry ids sitting out."
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        read_only=True,
+        help_text="Entry ids sitting out.",
     )
-    plan = JSONObjectField(read_only=True, allow_null=True, help_text="How the seating was chosen.")
+    plan = TournamentRoundPlanField(
+        read_only=True, allow_null=True, help_text="How the seating was chosen; null until seated."
+    )
 
     class Meta:
         model = Round
@@ -249,10 +309,10 @@ class RoundSeatingInputSerializer(serializers.Serializer[dict[str, Any]]):
 
     seating = serializers.ChoiceField(Tournament.Seating.choices, required=False)
     byes = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         default=list,
-        help_text="Entries that sit this round out.",
+        help_text="Entries (ids) that sit this round out.",
     )
     seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
 
@@ -313,7 +373,40 @@ class ExactField(serializers.CharField):
 
 @extend_schema_field({"type": "object", "additionalProperties": EXACT})
 class ExactByName(serializers.JSONField):
-    """A JSON object of exact values as text (points by round, tiebreak values by name)."""
+    """A JSON object of exact values as text (points by round)."""
+
+
+LOTS_HELP = (
+    "The lots draw: an unsigned 64-bit integer as text (up to 20 digits, more than a JSON "
+    "number keeps: parse it as a big integer), `tournaments.scoring.lots_draw`. Absent until "
+    "the tournament is finished, then present only on the rows where the draw decided a "
+    "placing (docs/tournaments.md)."
+)
+
+
+@extend_schema_field(
+    {"type": "string", "pattern": scoring.LOTS_PATTERN, "example": "12157665459056928801"}
+)
+class LotsField(serializers.CharField):
+    """A ``lots`` draw as text (``tournaments.scoring.points_text`` of ``lots_draw``)."""
+
+
+class TiebreakValuesSerializer(serializers.Serializer[dict[str, Any]]):
+    """Each tiebreak's value by name (``tournaments.scoring.TIEBREAKS``), where it was
+    needed: a name is absent when no tie needed it."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            name: LotsField(required=False, help_text=LOTS_HELP)
+            if name == "lots"
+            else ExactField(required=False, help_text=f"`{name}`, {EXACT_HELP}.")
+            for name in scoring.TIEBREAK_NAMES
+        }
+
+
+@extend_schema_field(TiebreakValuesSerializer)
+class TiebreakValuesField(serializers.JSONField):
+    """A standings row's tiebreak values as stored (the schema names each tiebreak)."""
 
 
 class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
@@ -321,7 +414,7 @@ class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
     user = serializers.IntegerField(source="user_id", allow_null=True)
     points = ExactField(read_only=True, help_text=f"Points, {EXACT_HELP}.")
     by_round = ExactByName(read_only=True, help_text=f"Points by round number, {EXACT_HELP}.")
-    tiebreaks = ExactByName(
+    tiebreaks = TiebreakValuesField(
         read_only=True,
         help_text=f"Each tiebreak's value by name, {EXACT_HELP}. `lots` is an unsigned 64-bit "
         "integer (the verifiable draw of docs/tournaments.md): parse it as a big integer; it "
@@ -357,8 +450,8 @@ class TournamentStandingsSerializer(serializers.Serializer[dict[str, Any]]):
     """The stored standings, in order (ties share a rank), as of ``as_of``."""
 
     tournament = serializers.IntegerField()
-    scoring = serializers.CharField()
-    tiebreaks = serializers.ListField(child=serializers.CharField())
+    scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
+    tiebreaks = TiebreakNamesField(help_text="The tiebreaks chosen, in order.")
     final = serializers.BooleanField(help_text="True once the tournament is finished.")
     as_of = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
@@ -396,7 +489,12 @@ class PlayerResultsSerializer(serializers.Serializer[dict[str, Any]]):
 class MyTournamentSerializer(PlayerResultsSerializer):
     next_table = TournamentTableSerializer(allow_null=True)
     next_seat = serializers.CharField(allow_null=True)
-    round_status = serializers.CharField(allow_null=True)
+    round_status = serializers.ChoiceField(
+        choices=Round.Status.choices,
+        allow_null=True,
+        help_text="The status of the round in progress (seating, seated or playing); null "
+        "when no round is in progress.",
+    )
 
 
 class TournamentPartySerializer(serializers.Serializer[dict[str, Any]]):
@@ -426,3 +524,29 @@ class TournamentSettlementSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="True: no settlement takes fewer payments (proven by the search); false: "
         "these settle every net exactly but fewer might be possible."
     )
+
+
+class ExportedSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.CharField(help_text="The seat's key at the table.")
+    entry = serializers.IntegerField(help_text="The entry's id.")
+    name = serializers.CharField()
+    amount = serializers.IntegerField(help_text="The seat's result of the hand, minor units.")
+
+
+class ExportedHandSerializer(serializers.Serializer[dict[str, Any]]):
+    """One counted hand (the result fields of ``hand-record.md``); never a deal."""
+
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(help_text="The table's number in its round.")
+    games_table = serializers.IntegerField(help_text="The table's id (`…/tables/{table_id}/`).")
+    hand = serializers.IntegerField(help_text="The hand's number at its table.")
+    dealer = serializers.CharField(help_text="The dealer's seat key.")
+    declarer = serializers.CharField(allow_null=True, help_text="Null when all passed.")
+    game = serializers.CharField(allow_null=True)
+    made = serializers.BooleanField(allow_null=True)
+    players = ExportedSeatSerializer(many=True)
+
+
+class HandsExportSerializer(serializers.Serializer[dict[str, Any]]):
+    tournament = serializers.IntegerField()
+    hands = ExportedHandSerializer(many=True)

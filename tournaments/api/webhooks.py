@@ -140,6 +140,11 @@ class WebhookDeliverySerializer(serializers.ModelSerializer[Delivery]):
     """One event sent to the webhook: its body exactly as signed and sent, its state and
     every attempt (numbered on across replays)."""
 
+    event = serializers.ChoiceField(
+        choices=webhooks.DELIVERY_EVENTS,
+        read_only=True,
+        help_text=f"One of the events, or `{webhooks.PING}` for a test (`…/test/`).",
+    )
     payload = JSONObjectField(
         read_only=True,
         help_text='The envelope: {"id", "event", "tournament", "created_at", "data"}.',

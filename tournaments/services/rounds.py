@@ -189,7 +189,7 @@ def plan_round(
         for size in sizes:
             tables.append(order[at : at + size])
             at += size
-        return tables, {"method": "random", "seed": rnd.seed}
+        return tables, {"method": Tournament.Seating.RANDOM.value, "seed": rnd.seed}
     earlier, met = _met(t, rnd.number)
     if rnd.seating == Tournament.Seating.SWISS:
         from tournaments.services.standings import compute
@@ -199,7 +199,7 @@ def plan_round(
         ranking = sorted(ids, key=lambda p: (rank.get(p, len(rank) + 1), p))
         seated = swiss.swiss_round(ranking, sizes, dict(met), seed=rnd.seed)
         return [list(x) for x in seated], {
-            "method": "swiss",
+            "method": Tournament.Seating.SWISS.value,
             "seed": rnd.seed,
             "repeats": swiss.repeats(seated, dict(met)),
         }
@@ -216,7 +216,7 @@ def plan_round(
     )
     chosen = [[cast(int, p) for p in x] for x in plan.rounds[len(earlier)]]
     return chosen, {
-        "method": "fewest_repeats",
+        "method": Tournament.Seating.FEWEST_REPEATS.value,
         "seed": rnd.seed,
         "objective": round(plan.objective, 6),
         "lower_bound": round(plan.lower_bound, 6),

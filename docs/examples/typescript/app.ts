@@ -1,6 +1,8 @@
 // The calls a phone app makes first, written against the types `make clients` generates from
 // docs/openapi.yaml (openapi-typescript). `make lint` type-checks this file with
-// `tsc --strict`: a schema change that breaks these calls fails there. See docs/mobile.md.
+// `tsc --strict`: a schema change that breaks these calls fails there, and
+// tests/clients/test_typescript_example.py compiles it and runs `firstMove` with node against a
+// live server. See docs/mobile.md.
 import type { components, paths } from "../../../clients/typescript/schema";
 
 type Schemas = components["schemas"];
@@ -85,6 +87,27 @@ export class Api {
     return page.results;
   }
 
+  /** A table I may read: its mode and `hands_count`, the number of its latest hand. */
+  async table(tableId: number): Promise<Schemas["Table"]> {
+    return this.call<Schemas["Table"]>("GET", `/api/v1/tables/${tableId}/`);
+  }
+
+  /**
+   * The hand in play at one of my tables, or null: follow my tables to each hosted one, read
+   * its latest hand (numbered 1, 2, … in order, so the latest is `hands_count`) and keep it if
+   * it is still being played.
+   */
+  async handInPlay(): Promise<{ table: Schemas["MyTable"]; view: Schemas["HandView"] } | null> {
+    for (const table of await this.myTables()) {
+      if (table.mode !== "hosted") continue; // recorded hands are entered, not played here
+      const { hands_count } = await this.table(table.table_id);
+      if (hands_count === 0) continue;
+      const view = await this.handView(table.table_id, hands_count);
+      if (view.status === "playing") return { table, view };
+    }
+    return null;
+  }
+
   /** My seat's view of a hosted hand: my cards, the public actions, my legal actions. */
   async handView(tableId: number, number: number): Promise<Schemas["HandView"]> {
     return this.call<Schemas["HandView"]>("GET", `/api/v1/tables/${tableId}/hands/${number}/view/`);
@@ -105,15 +128,19 @@ export class Api {
   }
 }
 
-/** Sign in, find my table, and play the first legal action when it is my turn. */
-export async function firstMove(api: Api): Promise<string> {
-  await api.signIn("anna", "demo-pass-1");
-  const evening = await api.nextEvening();
-  const table = (await api.myTables()).find((t) => t.mode === "hosted");
-  if (table === undefined) return `no hosted table; next evening: ${evening?.title ?? "none"}`;
-  const view = await api.handView(table.table_id, 1);
+/** Sign in, follow my tables to the hand in play, and play my first legal action there when
+ * it is my turn. */
+export async function firstMove(api: Api, username: string, password: string): Promise<string> {
+  await api.signIn(username, password);
+  const found = await api.handInPlay();
+  if (found === null) {
+    const evening = await api.nextEvening();
+    return `no hand in play; next evening: ${evening?.title ?? "none"}`;
+  }
+  const { table, view } = found;
+  const where = `hand ${view.number} at table ${table.table_id}, seat ${table.seat}`;
   const legal = view.legal ?? [];
-  if (legal.length === 0) return `waiting: ${view.to_act ?? "nobody"} is to act`;
-  const after = await api.act(table.table_id, 1, legal[0], view);
-  return `played at table ${table.table_id}, seat ${table.seat}: now version ${after.version}`;
+  if (legal.length === 0) return `${where}: waiting, ${view.to_act ?? "nobody"} is to act`;
+  const after = await api.act(table.table_id, view.number, legal[0], view);
+  return `${where}: played ${JSON.stringify(legal[0])}, now version ${after.version}`;
 }

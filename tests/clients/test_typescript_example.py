@@ -1,0 +1,158 @@
+"""The TypeScript example (docs/examples/typescript/app.ts) runs as written: compiled with the
+project's ``tsc`` against the types openapi-typescript generates from docs/openapi.yaml (as
+``make clients`` does), then run with ``node`` against a real server (pytest-django's
+``live_server``). Its ``firstMove`` must follow "my tables" past a hosted table without hands
+and a recorded table to the hand in play (hand 2, not hand 1), wait when another seat is to
+act, and play the first legal action on the caller's turn.
+
+``make test`` installs the Node tools first (``npm ci``, as ``make lint``); without them the
+test is skipped, and with ``REQUIRE_SERVICES=1`` (CI) it fails instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clubs.models import User
+from games import services
+from games.models import Hand, Table
+from tests.clients.conftest import PROJECT_DIR
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+EXAMPLE_DIR = PROJECT_DIR / "docs" / "examples" / "typescript"
+NODE_BIN = PROJECT_DIR / "node_modules" / ".bin"
+NODE = shutil.which("node")
+RULES: dict[str, Any] = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
+# Calls the example's own exports, as an app would: firstMove(new Api(base), user, password).
+RUNNER = """
+const [module, base, username, password] = process.argv.slice(1);
+const { Api, firstMove } = await import(module);
+console.log(await firstMove(new Api(base), username, password));
+"""
+
+
+def node_tools_or_skip() -> None:
+    missing = [
+        name
+        for name, there in [
+            ("node", NODE is not None),
+            ("node_modules/.bin/tsc", (NODE_BIN / "tsc").exists()),
+            ("node_modules/.bin/openapi-typescript", (NODE_BIN / "openapi-typescript").exists()),
+        ]
+        if not there
+    ]
+    if missing:
+        reason = f"needs {', '.join(missing)} (make test runs npm ci)"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def compiled_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """app.js: the example and its tsconfig.json copied beside freshly generated types at the
+    same relative place as in the repository, type-checked and emitted by ``tsc``."""
+    node_tools_or_skip()
+    where = tmp_path_factory.mktemp("typescript")
+    subprocess.run(
+        [
+            str(NODE_BIN / "openapi-typescript"), str(PROJECT_DIR / "docs" / "openapi.yaml"),
+            "--output", str(where / "clients" / "typescript" / "schema.d.ts"),
+        ],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    example = where / "docs" / "examples" / "typescript"
+    shutil.copytree(EXAMPLE_DIR, example)
+    out = where / "out"
+    done = subprocess.run(
+        [
+            str(NODE_BIN / "tsc"), "-p", str(example),
+            "--noEmit", "false", "--outDir", str(out),
+        ],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    (out / "package.json").write_text(json.dumps({"type": "module"}))
+    return out / "app.js"
+
+
+def first_move(app: Path, base: str, user: User) -> str:
+    done = subprocess.run(
+        [NODE or "node", "--input-type=module", "-e", RUNNER, "--"]
+        + [app.as_uri(), base, user.username, DEFAULT_PASSWORD],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.strip()
+
+
+def table_of(owner: User, mode: str, players: list[User], name: str) -> Table:
+    seats = [services.SeatSpec(key=p.username, kind="user", user=p) for p in players]
+    return services.table_create(
+        user=owner, name=name, mode=mode, rules=RULES, seats=seats, first_dealer=seats[-1].key
+    )
+
+
+def play_out(table: Table, number: int, players: dict[str, User], rng: random.Random) -> None:
+    """Play a hosted hand to its end through the services, random legal moves."""
+    for _ in range(200):
+        hand = Hand.objects.get(table=table, number=number)
+        if hand.status == Hand.Status.DONE:
+            return
+        seat = services.hand_state(table, hand).to_act_seat
+        assert seat is not None
+        move = rng.choice(services.hand_view(table, hand, seat)["legal"])
+        services.hand_apply_action(
+            table_id=table.pk, number=number, user=players[seat], action=move
+        )
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_tasks")
+def test_the_typescript_example_follows_my_tables_to_the_hand_in_play_and_moves(
+    compiled_example: Path, live_server: Any
+) -> None:
+    anna, bert, carl = (UserFactory.create(username=n) for n in ("anna", "bert", "carl"))
+    players = {u.username: u for u in (anna, bert, carl)}
+    playing = table_of(anna, Table.Mode.HOSTED, [anna, bert, carl], "Online")
+    services.hand_start(table_id=playing.pk, user=anna)
+    play_out(playing, 1, players, random.Random(24))
+    services.hand_start(table_id=playing.pk, user=anna)
+    # newer tables come first in "my tables": neither has a hand in play
+    table_of(anna, Table.Mode.HOSTED, [anna, bert, carl], "Not dealt yet")
+    table_of(anna, Table.Mode.RECORDED, [anna, bert, carl], "Score sheet")
+
+    hand = Hand.objects.get(table=playing, number=2)
+    to_act = services.hand_state(playing, hand).to_act_seat
+    assert to_act is not None
+    waiting = next(u for u in (anna, bert, carl) if u.username != to_act)
+
+    said = first_move(compiled_example, live_server.url, waiting)
+    assert said == (
+        f"hand 2 at table {playing.pk}, seat {waiting.username}: waiting, {to_act} is to act"
+    )
+    hand.refresh_from_db()
+    assert (hand.version, hand.actions) == (0, [])
+
+    said = first_move(compiled_example, live_server.url, players[to_act])
+    first = services.hand_view(playing, hand, to_act)["legal"][0]
+    assert said == (
+        f"hand 2 at table {playing.pk}, seat {to_act}: played "
+        f"{json.dumps(first, separators=(',', ':'))}, now version 1"
+    )
+    hand.refresh_from_db()
+    assert hand.version == 1
+    assert [{k: v for k, v in a.items() if k != "seat"} for a in hand.actions] == [first]
+    assert hand.actions[0]["seat"] == to_act
+    assert Hand.objects.get(table=playing, number=1).status == Hand.Status.DONE
