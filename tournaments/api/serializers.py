@@ -35,6 +35,7 @@ class DealsPerRoundField(serializers.IntegerField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(min_value=3, max_value=MAX_DEALS, **kwargs)
 
+
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
 
 
