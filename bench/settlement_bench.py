@@ -31,10 +31,12 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from bench.report import write_section  # noqa: E402
 from engine.bots import random_bot  # noqa: E402
-from games.settlement import _greedy, settle, split_evenly  # noqa: E402
+from games.settlement import _greedy, settle  # noqa: E402
 from games.zero_sum import NODE_BUDGET, most_zero_sum_groups  # noqa: E402
 
 RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 300}
+RULE_SET = engine.rule_set(RULES["variant"])
+SPLIT = engine.parse_rules({**RULES, "pot_at_close": "split"})
 BUCKETS = ((1, 17), (17, 25), (25, 33), (33, 42))
 Sitting = tuple[list[int], int]
 Row = tuple[bool, int, int, float, int, int]  # proven, payments, greedy, s, nodes, gap
@@ -47,8 +49,9 @@ def sitting(seats: int, hands: int, rng: random.Random) -> Sitting:
     pot = 0
     for n in range(hands):
         common = {"rules": RULES, "seats": keys, "dealer": keys[n % seats], "pot": pot}
-        order, _ = engine.record.shuffled_deck(rng)
-        deal = engine.deal_from_deck(order, engine.active_seats(keys, common["dealer"]))
+        order, _ = engine.record.shuffled_deck(rng, variant=RULE_SET.name)
+        active = engine.active_seats(keys, common["dealer"], variant=RULE_SET.name)
+        deal = engine.deal_from_deck(order, active, variant=RULE_SET.name)
         state = engine.replay({**common, "deal": deal, "actions": []})
         while not state.is_over:
             state = engine.apply(state, random_bot.choose(state, rng))
@@ -79,9 +82,9 @@ def evening(players: int, pool: dict[int, list[Sitting]], rng: random.Random) ->
             results, pot = rng.choice(pool[size])
             for p, v in zip(seats, results, strict=True):
                 nets[p] += v
-            if split:
-                for p, share in zip(seats, split_evenly(pot, seats).values(), strict=True):
-                    nets[p] += share
+            if split:  # the rule set's close: shared equally, leftover cents to the first
+                for t in RULE_SET.close(SPLIT, [str(p) for p in seats], pot).transfers:
+                    nets[int(t["to"])] += t["amount"]
             else:
                 carried += pot
     return nets + ([carried] if carried else [])

@@ -151,7 +151,7 @@ def seed(out: Path) -> None:
         )
         for u in users
     )
-    sizes = round_sizes(len(entries))
+    sizes = round_sizes(len(entries), t)
     start = now - dt.timedelta(hours=3 * ROUNDS)
 
     hands = ledger_rows = 0

@@ -224,6 +224,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     def settle_outcome(self, outcome: OutcomeT) -> dict[str, Any]:
         """The Result of a deal: what it pays or scores, as transfers with reasons."""
 
+    def describe_game(self, game: Mapping[str, Any] | None) -> str:
+        """A deal's game (a Result's ``game``) as a score sheet writes it, for people to read;
+        ``""`` when the deal had none. Default: the game's ``type``."""
+        if not game:
+            return ""
+        return str(game.get("type", ""))
+
     @abstractmethod
     def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
         """The carry keys for the next deal's record, after a deal with ``result``."""

@@ -10,6 +10,7 @@ from typing import Any
 import engine
 from engine.bots import random_bot
 from games.models import Table
+from games.rulesets import variant_of
 from games.services import COMMON_KEYS, common_part
 
 
@@ -27,8 +28,10 @@ def random_entry(table: Table, rng: random.Random, number: int | None = None) ->
 def entry_for(table: Table, number: int, pot: int, rng: random.Random) -> dict[str, Any]:
     """A valid entry for hand ``number`` of ``table`` with ``pot`` before it."""
     common = common_part(table, number, pot)
-    order, _ = engine.record.shuffled_deck(rng)
-    deal = engine.deal_from_deck(order, engine.active_seats(common["seats"], common["dealer"]))
+    variant = variant_of(table)
+    order, _ = engine.record.shuffled_deck(rng, variant=variant)
+    active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
+    deal = engine.deal_from_deck(order, active, variant=variant)
     state = engine.replay({**common, "deal": deal, "actions": []})
     while not state.is_over:
         state = engine.apply(state, random_bot.choose(state, rng))

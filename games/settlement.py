@@ -10,7 +10,7 @@ nets they computed from the ledger.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.zero_sum import NODE_BUDGET, most_zero_sum_groups
@@ -89,13 +89,6 @@ def _requeue(queue: list[tuple[int, str]], left: int, name: str) -> list[tuple[i
     if left:
         queue = sorted([*queue, (left, name)], key=lambda x: (-x[0], x[1]))
     return queue
-
-
-def split_evenly(amount: int, parties: Sequence[str]) -> dict[str, int]:
-    """Share ``amount`` equally; leftover cents go one each to the first parties in order
-    (wien.md, "End of a sitting": ``pot_at_close = "split"``)."""
-    base, left = divmod(amount, len(parties))
-    return {p: base + (1 if i < left else 0) for i, p in enumerate(parties)}
 
 
 def format_money(amount: int, currency: str = "€") -> str:

@@ -147,3 +147,70 @@ def test_views_read_through_selectors_never_model_objects(path: Path) -> None:
     module needs are selectors (``<app>/selectors``) named for what they return."""
     reads = _objects_reads(path)
     assert not reads, f"{path}: reads the database directly ({reads}); use a selector"
+
+
+#: The rule-set packages under ``engine/rules/`` (``wien``; the ones to come by their folder).
+RULE_SETS = sorted(
+    p.name for p in (ROOT / "engine" / "rules").iterdir() if (p / "__init__.py").exists()
+)
+#: Names of one rule set's deck that the apps must not use: they ask the table's rule set.
+DECK_NAMES = {"PIQUET"}
+
+
+def _rule_set_uses(source: str) -> list[str]:
+    """Where ``source`` reaches past the registry into one rule set: an import of a rule-set
+    package (``engine.rules.wien``, ``from engine.rules import wien``), a dotted use of one
+    (``engine.rules.wien.PREMIUM_NAMES``), or the Viennese deck (``engine.PIQUET``, ``from
+    engine import PIQUET``, ``from engine.cards import PIQUET``). Relative imports are left
+    out: ``engine`` is no app's subpackage."""
+    packages = tuple(f"engine.rules.{name}" for name in RULE_SETS)
+
+    def a_rule_set(dotted: str) -> bool:
+        return any(dotted == p or dotted.startswith(f"{p}.") for p in packages)
+
+    found: dict[int, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+            if any(a_rule_set(n) for n in names):
+                found[node.lineno] = f"line {node.lineno}: import {', '.join(names)}"
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [alias.name for alias in node.names]
+            dotted = [node.module, *(f"{node.module}.{n}" for n in names)]
+            deck = node.module.split(".")[0] == "engine" and DECK_NAMES & set(names)
+            if deck or any(a_rule_set(d) for d in dotted):
+                found[node.lineno] = f"line {node.lineno}: from {node.module} import {names}"
+        elif isinstance(node, ast.Attribute):
+            dotted = ast.unparse(node)
+            if dotted.startswith("engine.") and (a_rule_set(dotted) or node.attr in DECK_NAMES):
+                found.setdefault(node.lineno, f"line {node.lineno}: {dotted}")
+    return [found[line] for line in sorted(found)]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for app in APPS_WITH_API for p in _sources(app)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_the_apps_ask_the_tables_rule_set_never_one_rule_set_by_name(path: Path) -> None:
+    """Issue 25, "Take rule knowledge out of Django": games, clubs and tournaments reach the
+    rules through the engine's public functions and the table's rule set
+    (``games.rulesets``), never a rule-set package or the Viennese deck."""
+    uses = _rule_set_uses(path.read_text())
+    assert not uses, f"{path}: {uses}; ask the table's rule set (games.rulesets.rule_set_of)"
+
+
+def test_the_rule_set_guard_sees_what_it_forbids() -> None:
+    assert RULE_SETS and "wien" in RULE_SETS
+    source = (
+        "import engine\n"
+        "import engine.rules.wien\n"
+        "from engine.rules.wien import PREMIUM_NAMES\n"
+        "from engine.rules import wien\n"
+        "from engine import PIQUET\n"
+        "x = engine.PIQUET.codes\n"
+        "y = engine.rules.wien.PREMIUM_NAMES\n"
+        "z = engine.rule_set(table.rules['variant']).deck\n"
+        "from engine.rules import rule_set\n"
+    )
+    assert [u.split(":")[0] for u in _rule_set_uses(source)] == [f"line {n}" for n in range(2, 8)]

@@ -27,6 +27,7 @@ from clubs.models import Club, Evening, Membership, Season, User
 from clubs.services import evenings, rounds, seasons
 from games import services as games
 from games.models import Table
+from games.rulesets import rule_set_of
 
 MORE_PLAYERS = ("emil", "franz", "gerti", "hilde", "ida", "jakob", "karl", "lena")
 PAST_EVENING = "Clubabend (vorige Woche)"
@@ -109,7 +110,8 @@ def club_night_entry(table: Table, rng: random.Random) -> dict[str, Any]:
     number = 1 if last is None else last.number + 1
     pot = table.opening_pot if last is None or last.result is None else last.result["pot"]
     common = games.common_part(table, number, pot)
-    active = engine.active_seats(common["seats"], common["dealer"])
+    variant = rule_set_of(table).name
+    active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
     while True:
         entry = _club_night(active, rng)
         try:

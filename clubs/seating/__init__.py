@@ -61,6 +61,7 @@ from clubs.seating.tables import (
     SeatingError,
     SplitOption,
     TableShape,
+    shapes_of,
     table_sizes,
 )
 
@@ -84,5 +85,6 @@ __all__ = [
     "repeat_penalty",
     "resolution",
     "score",
+    "shapes_of",
     "table_sizes",
 ]

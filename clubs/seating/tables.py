@@ -81,6 +81,16 @@ DOPPELKOPF_WITH_FIVE_SHAPES = (TableShape(4), TableShape(5, 4))
 DOPPELKOPF_PREFERRED = 4
 
 
+def shapes_of(seats: tuple[int, ...], players: int) -> tuple[tuple[TableShape, ...], int]:
+    """The table shapes of a game whose tables have one of ``seats`` seats with ``players``
+    active in each deal (a rule set's table shape: ``wien`` is ``(3, 4)`` seats, 3 players,
+    giving :data:`WIEN_SHAPES`), and the preferred size: the one where everybody plays, else
+    the smallest."""
+    shapes = tuple(TableShape(n, players) for n in sorted(seats))
+    preferred = players if players in seats else min(seats)
+    return shapes, preferred
+
+
 @dataclass(frozen=True, slots=True)
 class SplitOption:
     """A player count that can be seated, and how: ``byes`` players sit out to reach it."""

@@ -44,19 +44,15 @@ from clubs.permissions import is_manager
 from clubs.players import seat_player
 from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
-from clubs.seating.tables import WIEN_PREFERRED, WIEN_SHAPES, SeatingError, TableShape
+from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.services.seasons import season_evenings
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
+from games.rulesets import rule_set_for
 from games.settlement import describe, pot_keeper, settle
 
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 30
-
-# Table shapes per rule set; the rule sets to come add theirs (Doppelkopf: 4, all playing).
-SHAPES: dict[str, tuple[tuple[TableShape, ...], int]] = {
-    "wien": (WIEN_SHAPES, WIEN_PREFERRED),
-}
 
 
 def evening_rules(evening: Evening) -> dict[str, Any]:
@@ -65,7 +61,11 @@ def evening_rules(evening: Evening) -> dict[str, Any]:
 
 
 def shapes_for(rules: Mapping[str, Any]) -> tuple[tuple[TableShape, ...], int]:
-    return SHAPES.get(str(rules.get("variant", "wien")), SHAPES["wien"])
+    """The table shapes (and the preferred size) the rule set of ``rules`` seats: its allowed
+    seat counts and active players (``rule_set.table``; wien: tables of 3, a table of 4 with
+    the dealer sitting out where the count needs it)."""
+    table = rule_set_for(rules).table
+    return shapes_of(table.seats, table.players)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ from clubs.permissions import is_manager
 from clubs.players import PlayerInfo, seat_player
 from config.tasks import send, send_after_commit
 from games.models import Hand, LedgerEntry, Seat, Table
+from games.rulesets import rule_set_of
 
 # ---------------------------------------------------------------------------------------------
 # seasons
@@ -258,7 +259,9 @@ def sittings_for_tables(
     links: Iterable[EveningTable],
 ) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
     """One sitting per evening table, with every settled hand's lines and the pot shares at
-    close; and who each player key is."""
+    close; and who each player key is. A seat *played* a hand when its rule set makes it one of
+    that deal's active players (``active_seats``; wien: the dealer of a four-table sits
+    out)."""
     links = list(links)
     table_ids = [link.table_id for link in links]
     seats: dict[int, list[Seat]] = defaultdict(list)
@@ -301,10 +304,14 @@ def sittings_for_tables(
                 people.setdefault(info.key, info)
         if not by_key:
             continue
-        four = len(table_seats) == 4
+        keys = [seat.key for seat in table_seats]
+        active_seats = rule_set_of(link.table).active_seats
+        active: dict[str, frozenset[str]] = {}
         lines = []
         for dealer, delta, declarer, made, game_type in hands[link.table_id]:
             premium = game_type == "premium"
+            if dealer not in active:
+                active[dealer] = frozenset(active_seats(keys, dealer))
             for seat_key, amount in delta.items():
                 player = by_key.get(seat_key)
                 if player is None:
@@ -314,7 +321,7 @@ def sittings_for_tables(
                     standings_core.HandLine(
                         player=player,
                         amount=int(amount),
-                        played=not (four and seat_key == dealer),
+                        played=seat_key in active[dealer],
                         declarer=is_declarer,
                         made=made in TRUE if is_declarer else None,
                         premium=is_declarer and premium,

@@ -8,9 +8,10 @@ far; ``engine/README.md`` says where the next ones go and how they meet the seam
 
 ``Rules``, ``State`` and ``Phase`` are the types of the registered rule sets' options, hand
 states and phases: with one rule set they are wien's. Code outside the engine still imports
-them (through ``engine``), and ``DEFAULT`` names the rule set of callers that do not name one
-(``engine.active_seats(seats, dealer)`` and the like); both go once those callers ask the
-table's rule set.
+them (through ``engine``: type annotations, the API's phase enum and rules serializer), and
+``DEFAULT`` names the rule set of callers that do not name one (``engine.active_seats(seats,
+dealer)`` and the like: the engine's tests and the benchmarks; the Django apps name the
+table's); both go once those callers ask the rule set of their rules.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from typing import Any
 from django.conf import settings
 
 from config.api.text import DataCSVRenderer
-from engine.rules.wien import PREMIUM_NAMES
 from games.models import POT, SERIES, Hand, Table
+from games.rulesets import rule_set_for, rule_set_of
 from games.settlement import Payment, describe, pot_keeper
 
 POT_NAME = "the pot"
@@ -53,31 +53,18 @@ def with_sentences(table: Table, settlement: Mapping[str, Any]) -> dict[str, Any
     return {**settlement, "payments": payments}
 
 
-def game_text(game: Mapping[str, Any] | None) -> str:
-    """A game as the score sheet writes it: ``D``, ``Geschäft S``, ``herz``,
-    ``5h Bettler von der Hand``, ``Ausfechten``."""
-    if not game:
-        return ""
-    kind = game.get("type")
-    if kind == "ausfechten":
-        return "Ausfechten"
-    if kind == "suit":
-        level = str(game.get("level"))
-        if game.get("talon", True):
-            return level
-        return "herz" if level == "H" else f"Geschäft {level}"
-    if kind == "premium":
-        premium = int(game["level"])
-        hand = bool(game.get("hand"))
-        text = f"{premium}{'h' if hand else ''} {PREMIUM_NAMES[premium]}"
-        return f"{text} von der Hand" if hand else text
-    return str(kind)
+def game_text(game: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> str:
+    """A game as the score sheet of a table with ``rules`` writes it, in the words of its rule
+    set (``RuleSet.describe_game``; wien: ``D``, ``Geschäft S``, ``herz``,
+    ``5h Bettler von der Hand``, ``Ausfechten``)."""
+    return rule_set_for(rules).describe_game(game)
 
 
 def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
     """The running sheet: per settled hand (hosted hands still being played are left out) the
     dealer, game, declarer, made, fallen, each seat's running balance and the pot after."""
     seats = seats_in_order(table)
+    describe_game = rule_set_of(table).describe_game
     running = {s.key: 0 for s in seats}
     rows = []
     for hand in hands:
@@ -91,7 +78,7 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
                 "number": hand.number,
                 "status": hand.status,
                 "dealer": hand.dealer,
-                "game": game_text(result.get("game")),
+                "game": describe_game(result.get("game")),
                 "declarer": result.get("declarer"),
                 "made": result.get("made"),
                 "fallen": list(result.get("fallen", [])),

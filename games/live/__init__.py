@@ -32,17 +32,15 @@ import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
+import engine
 from clubs.models import User
 from games.models import AuditEntry, Hand, Seat, Table
-
-if TYPE_CHECKING:
-    import engine
 
 log = logging.getLogger(__name__)
 
@@ -223,11 +221,13 @@ def notify_user(user_id: int, notification: dict[str, Any]) -> None:
 
 def hand_moved(table: Table, hand: Hand, state: engine.State) -> None:
     """A hosted hand was dealt or moved (called inside the service's transaction): after
-    commit wake the hand's subscribers, tell the user whose turn it is now, and for a new hand
-    tell the table's subscribers."""
-    seat = next((s for s in table.seats.all() if s.key == state.to_act_seat), None)
+    commit wake the hand's subscribers, tell each user who may act now (``engine.to_act``)
+    that it is their turn, and for a new hand tell the table's subscribers."""
+    acting = engine.to_act(state)
     on_commit(partial(_send_hand, table.pk, hand.number, hand.version))
-    if seat is not None and seat.kind == Seat.Kind.USER and seat.user_id is not None:
+    for seat in sorted(table.seats.all(), key=lambda s: s.position):
+        if seat.key not in acting or seat.kind != Seat.Kind.USER or seat.user_id is None:
+            continue
         notify_user(
             seat.user_id,
             {
@@ -308,7 +308,7 @@ def your_turns(user: User) -> list[dict[str, Any]]:
     out = []
     for hand in hands:
         seat = next(s for s in hand.table.seats.all() if s.user_id == user.pk)
-        if hand_state(hand.table, hand).to_act_seat == seat.key:
+        if seat.key in engine.to_act(hand_state(hand.table, hand)):
             out.append(
                 {
                     "kind": "your_turn",

@@ -1,5 +1,5 @@
 """Bots: the bot to act moves once per version (safe to run twice); stalled bots are found
-for beat to restart.
+for beat to restart. Who may act is the engine's answer (``engine.to_act``: a set of seats).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from engine.bots import random_bot
 from games.models import (
     Hand,
     Seat,
+    Table,
 )
+from games.rulesets import rule_set_of
 from games.services.common import (
     _locked_hand,
     _seat,
@@ -25,6 +27,12 @@ from games.services.hosted import (
     _apply,
     hand_state,
 )
+
+
+def bots_to_act(table: Table, state: engine.State) -> list[str]:
+    """The bot seats that may act now, in playing order (``engine.to_act``)."""
+    acting = engine.to_act(state)
+    return [s for s in state.seats if s in acting and _seat(table, s).kind == Seat.Kind.BOT]
 
 
 def hand_bot_move(
@@ -41,23 +49,23 @@ def hand_bot_move(
         if hand.version != version or hand.status != Hand.Status.PLAYING:
             return None
         state = hand_state(table, hand)
-        seat = state.to_act_seat
-        if seat is None or _seat(table, seat).kind != Seat.Kind.BOT:
+        bots = bots_to_act(table, state)
+        if not bots:
             return None
         move = random_bot.choose(state, rng or random.Random(secrets.randbits(64)))
-        data = engine.action_to_json(move, engine.PIQUET, seat=False)
-        return _apply(table, hand, seat, data, schedule=schedule)
+        if move.seat not in bots:
+            return None  # the random policy chose for a seat that is not a bot's
+        data = engine.action_to_json(move, rule_set_of(table).deck, seat=False)
+        return _apply(table, hand, move.seat, data, schedule=schedule)
 
 
 def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
-    """(hand id, version) of hosted hands idle for ``idle_seconds`` whose player to act is a
-    bot: their task was lost."""
+    """(hand id, version) of hosted hands idle for ``idle_seconds`` where a bot may act: their
+    task was lost."""
     out = []
     idle_since = timezone.now() - timedelta(seconds=idle_seconds)
     hands = Hand.objects.filter(status=Hand.Status.PLAYING, updated_at__lt=idle_since)
     for hand in hands.select_related("table").prefetch_related("table__seats"):
-        state = hand_state(hand.table, hand)
-        seat = state.to_act_seat
-        if seat is not None and _seat(hand.table, seat).kind == Seat.Kind.BOT:
+        if bots_to_act(hand.table, hand_state(hand.table, hand)):
             out.append((hand.pk, hand.version))
     return out

@@ -37,6 +37,7 @@ from games.models import (
     Table,
 )
 from games.permissions import seat_of
+from games.rulesets import rule_set_of, whose_turn
 from games.services.common import (
     _audit,
     _lock_hand,
@@ -201,12 +202,14 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
         managers.check_hand_limit(table.pk, number)
         pot = _pot_before(table, number)
         common = common_part(table, number, pot)
+        variant = rule_set_of(table).name
         board = deals.deck_for(table.pk, number)
         if board is None:
-            order, salt = engine.record.shuffled_deck(secrets.SystemRandom())
+            order, salt = engine.record.shuffled_deck(secrets.SystemRandom(), variant=variant)
         else:
             order, salt = list(board[0]), board[1]
-        deal = engine.deal_from_deck(order, engine.active_seats(common["seats"], common["dealer"]))
+        active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
+        deal = engine.deal_from_deck(order, active, variant=variant)
         hand = Hand.objects.create(
             table=table,
             number=number,
@@ -231,13 +234,13 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
 
 
 def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = True) -> None:
-    """On commit: wake long-polling clients; if a bot is to act, ask a worker to move."""
+    """On commit: wake long-polling clients; if a bot may act, ask a worker to move."""
     from games.tasks import bot_act
 
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
-    seat = state.to_act_seat
-    if schedule and seat is not None and _seat(table, seat).kind == Seat.Kind.BOT:
+    acting = engine.to_act(state)
+    if schedule and any(_seat(table, seat).kind == Seat.Kind.BOT for seat in acting):
         # Never fails the committed move: a message the broker missed, beat sends again.
         send_after_commit(bot_act, hand.pk, hand.version)
 
@@ -250,8 +253,9 @@ def _apply(
     if hand.status != Hand.Status.PLAYING:
         raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
     state = hand_state(table, hand)
-    if state.to_act_seat != seat_key:
-        raise NotYourTurn(f"It is {state.to_act_seat}'s turn, not {seat_key}'s.")
+    acting = engine.to_act(state)
+    if seat_key not in acting:
+        raise NotYourTurn(f"It is {whose_turn(acting, state.seats)} turn, not {seat_key}'s.")
     if not isinstance(data, Mapping):
         raise InvalidInput(
             'An action is an object like {"call": "pass"}.', fields={"action": ["not an object"]}
@@ -259,12 +263,15 @@ def _apply(
     given = data.get("seat", seat_key)
     if given != seat_key:
         raise NotYourTurn(f"You sit at {seat_key} and cannot act for {given}.")
+    rules = rule_set_of(table)
     try:
-        action = engine.action_from_json({**data, "seat": seat_key}, engine.PIQUET, "action")
+        action = engine.action_from_json(
+            {**data, "seat": seat_key}, rules.deck, "action", variant=rules.name
+        )
         state = engine.apply(state, action)
     except engine.EngineError as e:
         raise RuleViolation(e.message, fields={"action": [e.message]}) from None
-    hand.actions = [*hand.actions, engine.action_to_json(action, engine.PIQUET)]
+    hand.actions = [*hand.actions, engine.action_to_json(action, rules.deck)]
     hand.version += 1
     transaction.on_commit(partial(_keep_state, (hand.pk, hand.commitment, hand.version), state))
     fields = ["actions", "version", "updated_at"]

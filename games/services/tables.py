@@ -12,6 +12,7 @@ from django.utils import timezone
 
 import engine
 from clubs.models import Club, Guest, Membership, User
+from engine.table import words
 from games import hooks, managers
 from games.errors import (
     InvalidInput,
@@ -36,6 +37,7 @@ from games.permissions import (
     may_seat,
     visible_club,
 )
+from games.rulesets import rule_set_of
 from games.selectors import series_for_user
 from games.services.common import (
     BOT_LEVELS,
@@ -45,10 +47,13 @@ from games.services.common import (
     _writable,
     seat_keys,
 )
-from games.settlement import settle, split_evenly
+from games.settlement import settle
 
-# Parties of hand records and the ledger that no seat may be called.
-RESERVED_SEAT_KEYS = frozenset({POT, SERIES, "talon"})
+# Parties of hand records and the ledger that no seat may be called: the ledger's own and the
+# names every registered rule set reserves (``rule_set.table.reserved``: its parties and piles).
+RESERVED_SEAT_KEYS = frozenset(
+    {POT, SERIES}.union(*(rs.table.reserved for rs in engine.rule_sets()))
+)
 
 
 @dataclass(frozen=True)
@@ -126,8 +131,9 @@ def table_create(
     is_public: bool = False,
     requires_confirmation: bool = False,
 ) -> Table:
-    """Open a sitting: fixed rules, 3 or 4 seats in playing order, the first dealer given or
-    found by drawing cards (wien.md: highest card deals; suits first), and the pot carried in
+    """Open a sitting: fixed rules, as many seats in playing order as the rule set's table takes
+    (``wien``: 3 or 4), the first dealer given or found by drawing cards from the rule set's
+    deck (its ``first_dealer``; wien.md: highest card deals, suits first), and the pot carried in
     from the series. A club's table is opened by its owners and admins, or by a member who
     sits at it (:func:`games.permissions.may_open_in`).
 
@@ -147,12 +153,17 @@ def table_create(
         raise InvalidInput(
             f"mode must be recorded or hosted, not {mode!r}.", fields={"mode": ["unknown mode"]}
         )
+    rule_set = engine.rule_set(parsed.variant)
     keys = [s.key for s in seats]
-    if len(seats) not in (3, 4):
-        raise InvalidInput("A table has 3 or 4 seats.", fields={"seats": ["give 3 or 4 seats"]})
-    if len(set(keys)) != len(keys) or RESERVED_SEAT_KEYS & set(keys):
+    if len(seats) not in rule_set.table.seats:
+        counts = words([str(n) for n in rule_set.table.seats], "or")
         raise InvalidInput(
-            "Seat keys must be unique and not 'pot', 'series' or 'talon'.",
+            f"A table has {counts} seats.", fields={"seats": [f"give {counts} seats"]}
+        )
+    if len(set(keys)) != len(keys) or RESERVED_SEAT_KEYS & set(keys):
+        reserved = words([repr(k) for k in sorted(RESERVED_SEAT_KEYS)], "or")
+        raise InvalidInput(
+            f"Seat keys must be unique and not {reserved}.",
             fields={"seats": ["duplicate or reserved key"]},
         )
     users_seated = [s.user for s in seats if s.user is not None]
@@ -204,9 +215,9 @@ def table_create(
             series = TableSeries.objects.create(name=name, club=club, created_by=user)
         draw = None
         if first_dealer is None:
-            cards = secrets.SystemRandom().sample(list(engine.PIQUET.codes), len(keys))
+            cards = secrets.SystemRandom().sample(list(rule_set.deck.codes), len(keys))
             draw = dict(zip(keys, cards, strict=True))
-            first_dealer = engine.draw_first_dealer(draw)
+            first_dealer = engine.draw_first_dealer(draw, variant=rule_set.name)
         table = Table(
             name=name,
             mode=mode,
@@ -303,27 +314,40 @@ def settlement_for(table: Table) -> dict[str, Any]:
 
 
 def close_pot(table: Table) -> None:
-    """Write the ledger rows of a close (inside the caller's transaction): by ``pot_at_close``
-    the pot goes to the series (carry) or is shared equally, leftover cents to the first seats
-    (split). Used by :func:`table_close` and when a closed table's hands are corrected."""
+    """Write the ledger rows of a close (inside the caller's transaction), as the rule set
+    closes a table (``RuleSet.close``; wien's ``pot_at_close``): its transfers (the pot shared
+    equally, leftover cents to the first seats: ``split``) and the pot it leaves, which goes to
+    the series (``carry_out``). Used by :func:`table_close` and when a closed table's hands are
+    corrected."""
     pot = table_balances(table)[POT]
     if not pot:
         return
-    if table.rules.get("pot_at_close", "carry") == "split":
-        LedgerEntry.objects.bulk_create(
-            LedgerEntry(table=table, payer=POT, payee=k, amount=v, reason=LedgerEntry.Reason.SPLIT)
-            for k, v in split_evenly(pot, seat_keys(table)).items()
-            if v
+    rule_set = rule_set_of(table)
+    try:
+        closing = rule_set.close(
+            engine.parse_rules(table.rules),
+            seat_keys(table),
+            rule_set.read_carry({"pot": pot}),  # the pot, as a record's common part holds it
         )
-    else:
+    except engine.EngineError as e:
+        raise _engine_error(e) from None
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            table=table, payer=t["from"], payee=t["to"], amount=t["amount"], reason=t["why"]
+        )
+        for t in closing.transfers
+    )
+    left = closing.carry.get("pot", 0)
+    if left:
         LedgerEntry.objects.create(
-            table=table, payer=POT, payee=SERIES, amount=pot, reason=LedgerEntry.Reason.CARRY_OUT
+            table=table, payer=POT, payee=SERIES, amount=left, reason=LedgerEntry.Reason.CARRY_OUT
         )
 
 
 def table_close(*, table_id: int, user: User) -> Table:
-    """Close the sitting: apply ``pot_at_close`` (carry: the pot goes to the series; split:
-    shared equally, leftover cents to the first seats) and store the settlement."""
+    """Close the sitting as the rule set closes a table (wien's ``pot_at_close``: carry, the pot
+    goes to the series; split, shared equally, leftover cents to the first seats) and store the
+    settlement."""
     with transaction.atomic():
         table = _lock_table(table_id)
         if not can_close(user, table):

@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
 from clubs.seating import (
     DOPPELKOPF_SHAPES,
     DOPPELKOPF_WITH_FIVE_SHAPES,
@@ -35,6 +36,7 @@ from clubs.seating import (
     is_resolution,
     plan,
     resolution,
+    shapes_of,
     table_sizes,
 )
 from clubs.seating.designs import (
@@ -227,6 +229,14 @@ def test_doppelkopf_with_five_fills_up_with_fives(n: int) -> None:
 def test_table_shares() -> None:
     assert [s.share for s in WIEN_SHAPES] == [1, Fraction(1, 2)]
     assert [s.share for s in DOPPELKOPF_WITH_FIVE_SHAPES] == [1, Fraction(3, 5)]
+
+
+def test_a_rule_sets_table_shape_gives_the_seating_shapes() -> None:
+    """``engine.rule_set(v).table`` (seat counts, active players) → shapes and preferred."""
+    table = engine.rule_set("wien").table
+    assert shapes_of(table.seats, table.players) == (WIEN_SHAPES, 3)
+    assert shapes_of((4,), 4) == (DOPPELKOPF_SHAPES, 4)
+    assert shapes_of((5, 4), 4) == (DOPPELKOPF_WITH_FIVE_SHAPES, 4)
 
 
 # --- plans ------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
 from engine import PIQUET, Deck, EngineError
@@ -191,6 +193,30 @@ def test_closing_a_wien_table_carries_or_splits_the_pot() -> None:
         ("dora", 252, "split"),
     ]
     assert split.carry == {"pot": 0}
+
+
+@given(st.integers(0, 10_000).map(lambda n: 10 * n), st.integers(1, 6))
+def test_a_split_shares_exactly_with_leftover_cents_to_the_first(pot: int, n: int) -> None:
+    rs = engine.rule_set("wien")
+    rules = engine.parse_rules({**rs.examples[0], "pot_at_close": "split"})
+    seats = [f"p{i}" for i in range(n)]
+    closing = rs.close(rules, seats, pot)
+    shares = dict.fromkeys(seats, 0) | {t["to"]: t["amount"] for t in closing.transfers}
+    assert sum(shares.values()) == pot and closing.carry == {"pot": 0}
+    values = [shares[p] for p in seats]
+    assert values == sorted(values, reverse=True)
+    assert max(values) - min(values) <= 1
+
+
+def test_a_split_of_two_hundred_in_three_gives_the_extra_cents_to_the_first_two() -> None:
+    rs = engine.rule_set("wien")
+    rules = engine.parse_rules({**rs.examples[0], "pot_at_close": "split"})
+    closing = rs.close(rules, ["anna", "bert", "carl"], 200)
+    assert [(t["to"], t["amount"]) for t in closing.transfers] == [
+        ("anna", 67),
+        ("bert", 67),
+        ("carl", 66),
+    ]
 
 
 def test_the_random_bot_is_the_rule_sets_policy() -> None:

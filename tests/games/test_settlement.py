@@ -1,4 +1,5 @@
-"""games.settlement: nets into payments, splitting a pot, payments in words."""
+"""games.settlement: nets into payments, payments in words. (Splitting a pot at the close is
+the rule set's: ``tests/engine/test_core.py``.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from games.settlement import (
     payments_for,
     pot_keeper,
     settle,
-    split_evenly,
 )
 
 
@@ -67,20 +67,6 @@ def test_payments_settle_every_net_exactly_with_at_most_n_minus_one_payments(
     assert len(payments) <= max(parties - 1, 0)
     assert all(p.amount > 0 and p.payer != p.payee for p in payments)
     assert all(nets[p.payer] < 0 < nets[p.payee] for p in payments)
-
-
-@given(st.integers(0, 100_000), st.integers(1, 6))
-def test_splitting_shares_exactly_with_leftover_cents_to_the_first(amount: int, n: int) -> None:
-    parties = [f"p{i}" for i in range(n)]
-    shares = split_evenly(amount, parties)
-    assert sum(shares.values()) == amount
-    values = [shares[p] for p in parties]
-    assert values == sorted(values, reverse=True)
-    assert max(values) - min(values) <= 1
-
-
-def test_a_split_of_two_hundred_in_three_gives_the_extra_cents_to_the_first_two() -> None:
-    assert split_evenly(200, ["anna", "bert", "carl"]) == {"anna": 67, "bert": 67, "carl": 66}
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ Client = Callable[[User | None], APIClient]
     ],
 )
 def test_a_game_is_written_as_on_the_score_sheet(game: dict[str, Any], text: str) -> None:
-    assert game_text(game) == text
+    assert game_text(game, {"variant": "wien"}) == text
 
 
 @pytest.fixture

@@ -37,6 +37,7 @@ from clubs.models import User
 from config.tasks import send_after_commit
 from games import services as games
 from games.models import Hand, Table
+from games.rulesets import rule_set_for
 from tournaments import live, swiss
 from tournaments.errors import InvalidInput, TournamentConflict
 from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, TableTotals, Tournament
@@ -69,11 +70,19 @@ def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
         )
 
 
-def round_sizes(count: int) -> list[int]:
-    """The table sizes for ``count`` players (tables of 3, of 4 where needed), or a 409 that
-    lists the options: a bye, a substitute, one more or one fewer."""
+def table_shapes(t: Tournament) -> tuple[tuple[seating.TableShape, ...], int]:
+    """The table shapes (and the preferred size) of the tournament's rule set
+    (``rule_set.table``; wien: tables of 3, of 4 with the dealer sitting out)."""
+    table = rule_set_for(t.rules).table
+    return seating.shapes_of(table.seats, table.players)
+
+
+def round_sizes(count: int, t: Tournament) -> list[int]:
+    """The table sizes for ``count`` players at ``t``'s tables (wien: tables of 3, of 4 where
+    needed), or a 409 that lists the options: a bye, a substitute, one more or one fewer."""
+    shapes, preferred = table_shapes(t)
     try:
-        return seating.table_sizes(count, shapes=seating.WIEN_SHAPES, preferred=3)
+        return seating.table_sizes(count, shapes=shapes, preferred=preferred)
     except seating.SeatingError as e:
         raise TournamentConflict(
             f"{e.message} For a bye, list who sits out in byes; for one more, add a "
@@ -125,7 +134,7 @@ def round_seat(
         if not set(byes) <= known:
             raise InvalidInput("byes lists entries of this tournament.", fields={"byes": ["?"]})
         players = _players(t, number, byes)
-        sizes = round_sizes(len(players))
+        sizes = round_sizes(len(players), t)
         check_deals(t, sizes)
         if t.results == Tournament.Results.HOSTED:
             nameless = [e.name for e in players if e.user_id is None]
@@ -180,7 +189,7 @@ def plan_round(
 ) -> tuple[list[list[int]], dict[str, Any]]:
     """The tables of ``rnd`` as lists of entry ids in seat order, and how they were chosen."""
     ids = [e.pk for e in players]
-    sizes = round_sizes(len(ids))
+    sizes = round_sizes(len(ids), t)
     rng = random.Random(rnd.seed)
     if rnd.seating == Tournament.Seating.RANDOM:
         order = list(ids)
@@ -206,9 +215,12 @@ def plan_round(
     # The rounds still to come are planned together (designs without any repeat exist for
     # whole tournaments, not round by round); only the next one is used, the rest is planned
     # again next round, when players may have come or gone.
+    shapes, preferred = table_shapes(t)
     plan = seating.plan(
         seating.PlanRequest(
             players=ids,
+            shapes=shapes,
+            preferred=preferred,
             rounds=len(earlier) + max(1, t.rounds_planned - rnd.number + 1),
             fixed_rounds=earlier,
             seed=rnd.seed,
@@ -319,9 +331,10 @@ def _create_tables(
     RoundSeat.objects.bulk_create(links)
     if duplicate:
         rng = secrets.SystemRandom()
+        variant = rule_set_for(t.rules).name
         boards = []
         for number in range(1, t.deals_per_round + 1):
-            order, salt = engine.record.shuffled_deck(rng)
+            order, salt = engine.record.shuffled_deck(rng, variant=variant)
             boards.append(
                 Board(
                     round=rnd,

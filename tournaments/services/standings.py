@@ -31,6 +31,7 @@ from django.utils import timezone
 import engine
 from clubs.services.seasons import should_compute
 from games.models import Hand, LedgerEntry
+from games.rulesets import rule_set_for
 from tournaments import live, scoring
 from tournaments import prizes as prize_core
 from tournaments.models import (
@@ -123,8 +124,10 @@ def inputs(
 
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     finished: dict[int, set[int]] = {}
+    variant = ""
     if duplicate:
         finished = finished_boards(t, links, hands)
+        variant = rule_set_for(t.rules).name
     for link in links:
         by_seat = seats[link.table_id]
         if not by_seat:
@@ -146,7 +149,7 @@ def inputs(
             if declarer in by_seat and made in TRUE:
                 wins[by_seat[declarer]] += 1
             if duplicate:
-                active = engine.active_seats(keys, dealer)
+                active = engine.active_seats(keys, dealer, variant=variant)
                 for direction, seat in zip(DIRECTIONS, active, strict=True):
                     boards.append(
                         scoring.BoardResult(

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.rules.wien.play import TABLE
+from engine.rules.wien.rules import PREMIUM_NAMES
 from engine.rules.wien.settle import PLAYING, Outcome
 from engine.rules.wien.state import Game, Phase, State
 from engine.ruleset import Common
@@ -164,6 +165,27 @@ def _parse_game(data: Any) -> Game:
             raise EngineError("game.hand", "hand must be true or false")
         return Game("premium", level, talon=not data["hand"], hand=data["hand"])
     raise EngineError("game.type", f"game type must be suit, premium or ausfechten, not {kind!r}")
+
+
+def game_text(game: Mapping[str, Any] | None) -> str:
+    """A game as the score sheet writes it: ``D``, ``Geschäft S``, ``herz``,
+    ``5h Bettler von der Hand``, ``Ausfechten`` (``""`` for none)."""
+    if not game:
+        return ""
+    kind = game.get("type")
+    if kind == "ausfechten":
+        return "Ausfechten"
+    if kind == "suit":
+        level = str(game.get("level"))
+        if game.get("talon", True):
+            return level
+        return "herz" if level == "H" else f"Geschäft {level}"
+    if kind == "premium":
+        premium = int(game["level"])
+        hand = bool(game.get("hand"))
+        text = f"{premium}{'h' if hand else ''} {PREMIUM_NAMES[premium]}"
+        return f"{text} von der Hand" if hand else text
+    return str(kind)
 
 
 def _need_all(tricks: dict[str, int], players: Sequence[str], why: str) -> None:

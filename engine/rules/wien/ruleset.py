@@ -79,6 +79,10 @@ class Wien(RuleSet[State, WienRules, Outcome]):
     def settle_outcome(self, outcome: Outcome) -> dict[str, Any]:
         return settle.settle_outcome(outcome)
 
+    def describe_game(self, game: Mapping[str, Any] | None) -> str:
+        """``D``, ``Geschäft S``, ``herz``, ``5h Bettler von der Hand``, ``Ausfechten``."""
+        return record.game_text(game)
+
     def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
         """The pot after the deal is the next deal's pot."""
         return {"pot": result["pot"]}

@@ -1,0 +1,45 @@
+"""The rule set a table plays by: how the Django apps ask the engine for a table's deck, table
+shape, dealing, turns and close, instead of naming one rule set's constants.
+
+A table's ``rules`` (and an evening's, a club's default, a tournament's) is the engine's rules
+object, validated by ``engine.parse_rules`` before it is stored, so its ``variant`` names a
+registered rule set (``engine.rules.rule_set``). No module of games, clubs or tournaments
+imports a rule-set package (``engine.rules.wien``) or names ``engine.PIQUET``
+(``tests/test_layers.py``): what differs between rule sets is asked of the rule set here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import engine
+
+if TYPE_CHECKING:
+    from games.models import Table
+
+
+def rule_set_for(rules: Mapping[str, Any]) -> engine.RuleSet[Any, Any, Any]:
+    """The rule set of a rules object (its ``variant``); an unknown one is the engine's
+    error."""
+    return engine.rule_set(rules.get("variant"))
+
+
+def rule_set_of(table: Table) -> engine.RuleSet[Any, Any, Any]:
+    """The rule set ``table`` plays by."""
+    return rule_set_for(table.rules)
+
+
+def variant_of(table: Table) -> str:
+    """The name of the rule set ``table`` plays by (the engine functions' ``variant=``)."""
+    return rule_set_of(table).name
+
+
+def whose_turn(acting: Iterable[str], seats: Iterable[str]) -> str:
+    """The seats that may act, as a refusal says it: ``carl's``, ``anna's or carl's`` (in
+    playing order), ``nobody's``."""
+    may = set(acting)
+    names = [f"{seat}'s" for seat in seats if seat in may]
+    if not names:
+        return "nobody's"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
