@@ -17,10 +17,12 @@ that set ``max_examples`` themselves need that many to reach what they test.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -79,6 +81,7 @@ def services_missing_reason() -> str | None:
 SLOW_TESTS = (
     "tests/clients/",
     "tests/clubs/test_demo_data.py",
+    "tests/clubs/test_demo_data_log.py",
     "tests/config/test_no_server_errors.py",
     "tests/config/test_schemathesis.py",
     "tests/live/",
@@ -106,11 +109,35 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """Accounts get passwords; hash them quickly (no test checks the hasher's strength;
-    signing in with the right and a wrong password is still tested)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+#: Domains that never name a real host (RFC 2606, RFC 6761): the webhook receivers and other
+#: addresses in tests that must never be reached. Resolving them asked the machine's DNS
+#: server, over the network; on a machine whose resolver drops a query now and then, a
+#: lookup took its 5 s timeout (about one in 25 here), so any test that registered a webhook
+#: could take 5 s longer for no reason of its own.
+RESERVED_DOMAINS = ("example", "invalid", "test", "example.com", "example.net", "example.org")
+
+
+def is_reserved_name(host: str | bytes | None) -> bool:
+    """Whether ``host`` is a name in :data:`RESERVED_DOMAINS`."""
+    name = (host.decode() if isinstance(host, bytes) else host or "").rstrip(".").lower()
+    return any(name == domain or name.endswith(f".{domain}") for domain in RESERVED_DOMAINS)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def reserved_names_do_not_resolve() -> Iterator[None]:
+    """Names in the reserved domains do not resolve, at once and without asking the network
+    (as a resolver answers them that follows RFC 6761); every other name, and every address,
+    resolves as usual. No test then depends on the network's DNS."""
+    resolve = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_reserved_name(host):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return resolve(host, port, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket, "getaddrinfo", getaddrinfo)
+        yield
 
 
 def clear_cache() -> None:
@@ -198,9 +225,9 @@ def auth_client(user: User) -> APIClient:
     return client
 
 
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Run Celery tasks in this process even when a broker is configured."""
+@contextmanager
+def tasks_in_process() -> Iterator[None]:
+    """Run Celery tasks in this process, even when a broker is configured, inside the block."""
     from config.celery import app
 
     previous = (app.conf.task_always_eager, app.conf.task_eager_propagates)
@@ -210,6 +237,13 @@ def eager_tasks() -> Iterator[None]:
         yield
     finally:
         app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Run Celery tasks in this process even when a broker is configured."""
+    with tasks_in_process():
+        yield
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The project's settings (config/settings.py) for a test run, with Redis names of its own.
+"""The project's settings (config/settings.py) for a test run: Redis names of its own, a fast
+password hasher and static files looked up when asked for.
 
 ``make test`` runs the suite in several pytest-xdist worker processes at once. pytest-django
 gives each its own test database (``test_<name>_gw0``, ``test_<name>_gw1``, ...); what they
@@ -29,3 +30,15 @@ if "prefix" in layer_config:
 # Tasks sent by this worker's tests, and by its Celery worker, go to a queue only that
 # Celery worker reads.
 CELERY_TASK_DEFAULT_QUEUE = f"celery-{TEST_RUN_NAME}"
+
+# Accounts get passwords; hash them quickly, here rather than per test so that worlds built
+# once for many tests (tests/worlds.py) and the servers and workers a test starts hash
+# quickly too. No test checks the hasher's strength; signing in with the right and a wrong
+# password is still tested.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Each test's client builds Django's middleware afresh, and WhiteNoise, unless it refreshes
+# automatically, lists every static file of every app when it is built (some 180 files, about
+# 30 ms a client: a quarter of a permission-matrix test). Tests find a static file when one
+# is asked for, as `make run` does (DEBUG); the files served and their headers are the same.
+WHITENOISE_AUTOREFRESH = True

@@ -1,15 +1,19 @@
-"""``manage.py demo_data``: accounts, the club, two recorded tables and a hosted hand."""
+"""``manage.py demo_data``: accounts, the club, two recorded tables and a hosted hand.
+
+The demo is built once for the tests that read it (``tests/worlds.py``): each starts from it as
+built and rolls back what it changed. The test of the command committing for real is in
+``test_demo_data_log.py``: a transaction of its own cannot run inside the shared one."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import TestCase
 
 import engine
 from clubs.management import demo_evenings
@@ -17,8 +21,11 @@ from clubs.management.commands import demo_data
 from clubs.models import Club, Evening, Membership, Rating, User
 from games import services
 from games.models import AuditEntry, Hand, LedgerEntry, Table
+from tests.conftest import tasks_in_process
+from tests.worlds import built_once
 
-pytestmark = pytest.mark.django_db
+# eager_tasks: the tests that run the command again run its tasks in this process too
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 CaptureOnCommit = Callable[..., AbstractContextManager[list[Callable[[], Any]]]]
 
@@ -38,15 +45,14 @@ def _counts() -> dict[str, int]:
     }
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """The demo's five password hashes at full strength take seconds per test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def demo(django_capture_on_commit_callbacks: CaptureOnCommit, eager_tasks: None) -> str:
-    return _run(django_capture_on_commit_callbacks)
+@pytest.fixture(scope="module")
+def demo(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """The demo, built once for this module's tests; what the command printed."""
+    with (
+        tasks_in_process(),
+        built_once(django_db_blocker, lambda: _run(TestCase.captureOnCommitCallbacks)) as out,
+    ):
+        yield out
 
 
 def _hands(name: str) -> list[Hand]:
@@ -116,19 +122,6 @@ def test_it_ends_with_a_summary_of_the_logins_and_ids(demo: str) -> None:
         f"season {season.pk}: GET /api/v1/clubs/{club.pk}/seasons/{season.pk}/standings/",
     ):
         assert text in summary
-
-
-@pytest.mark.django_db(transaction=True)
-def test_it_keeps_celerys_line_per_task_out_of_the_log(
-    eager_tasks: None, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Committed for real, as ``make demo`` does: the tasks run at each commit, inside the
-    command."""
-    with caplog.at_level(logging.INFO):
-        call_command("demo_data", stdout=StringIO())
-    assert Hand.objects.filter(table__name=demo_data.HOSTED_TABLE, version__gt=0).exists()
-    assert not [r for r in caplog.records if r.name.startswith(("celery", "kombu"))]
-    assert logging.getLogger("celery.app.trace").level == logging.NOTSET  # restored
 
 
 def test_it_prints_the_table_ids(demo: str) -> None:

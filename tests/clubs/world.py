@@ -93,11 +93,8 @@ def with_status(base: dict[str, int], ok: int) -> dict[str, int]:
     return {role: ok if status == 200 else status for role, status in base.items()}
 
 
-def run_row(row: Row, role: str) -> Any:
-    """Build a fresh world, run the row as ``role`` and return the response."""
-    world = build_club_world(public=row.public)
-    if row.setup is not None:
-        row.setup(world)
+def call_row(world: ClubWorld, row: Row, role: str) -> Any:
+    """Call the row's endpoint in ``world`` (its ``setup`` done) as ``role``; the response."""
     body = row.body(world, role) if row.body is not None else None
     client = world.client(role)
     call = getattr(client, row.method)

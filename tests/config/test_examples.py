@@ -32,7 +32,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(scope="module")
 def schema() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load(SNAPSHOT.read_text())
+    # libyaml's loader: the same data, five times faster than PyYAML's own on 600 kB
+    loaded: dict[str, Any] = yaml.load(SNAPSHOT.read_text(), Loader=yaml.CSafeLoader)
     return loaded
 
 

@@ -177,8 +177,9 @@ def test_released_operations_keep_their_names_and_tags_within_a_version() -> Non
     """A renamed operationId or tag renames the generated function or module: a breaking
     change for clients that openapi-diff does not see, so it needs a new API version."""
     docs = Path(__file__).resolve().parents[2] / "docs"
-    released = yaml.safe_load((docs / "openapi-released.yaml").read_text())
-    current = yaml.safe_load((docs / "openapi.yaml").read_text())
+    # libyaml's loader (the same data, five times faster than PyYAML's own on 600 kB)
+    released = yaml.load((docs / "openapi-released.yaml").read_text(), Loader=yaml.CSafeLoader)
+    current = yaml.load((docs / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
     if released["info"]["version"] != current["info"]["version"]:
         return  # a new version may rename; docs/api-changelog.md says what
     for path, operations in released["paths"].items():

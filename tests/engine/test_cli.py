@@ -1,17 +1,25 @@
 """``python -m engine``: settle, legal, play, verify; and the error contract (exit status 1,
-exactly one JSON object ``{"error": {"at", "message"}}`` on stdout, nothing on stderr)."""
+exactly one JSON object ``{"error": {"at", "message"}}`` on stdout, nothing on stderr).
+
+The commands run in this process (``engine.__main__.main`` with its standard streams
+captured), a tenth of a second less each than a fresh interpreter; a real ``python -m
+engine`` process answers every kind of call the same (exit status, stdout, stderr), which
+:func:`test_a_real_process_answers_as_the_command_does_here` checks."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine
+from engine.__main__ import main
 from tests.engine.helpers import (
     DEAL,
     TALON,
@@ -26,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "herz-invitation-fails.json"
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_process(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m engine *args`` in a process of its own."""
     return subprocess.run(
         [sys.executable, "-m", "engine", *args],
         cwd=ROOT,
@@ -34,6 +43,25 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
         capture_output=True,
         text=True,
         timeout=60,
+    )
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m engine *args`` as :func:`run_process` answers it, run in this process: its
+    exit status (``main``'s answer, or argparse's exit), standard output and error."""
+    out, err = io.StringIO(), io.StringIO()
+    stdin_before = sys.stdin
+    sys.stdin = io.StringIO(stdin or "")
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                status = main(list(args))
+            except SystemExit as e:  # argparse: --help, or arguments it refuses
+                status = e.code if isinstance(e.code, int) else 1
+    finally:
+        sys.stdin = stdin_before
+    return subprocess.CompletedProcess(
+        ["python", "-m", "engine", *args], status, out.getvalue(), err.getvalue()
     )
 
 
@@ -61,6 +89,37 @@ def write(tmp_path: Path, data: Any, name: str = "in.json") -> str:
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return str(path)
+
+
+# --- the program -----------------------------------------------------------------------------
+
+
+def test_a_real_process_answers_as_the_command_does_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the tests below see of ``main`` here, ``python -m engine`` prints and exits
+    with: an answer, an error (exit status 1, nothing on stderr), standard input, a played
+    hand, help, and arguments argparse refuses."""
+    monkeypatch.setenv("COLUMNS", "80")  # argparse's line width, here as in the process
+    golden = str(GOLDEN)
+    calls: list[tuple[tuple[str, ...], str | None]] = [
+        (("settle", golden), None),
+        (("legal", golden), None),
+        (("settle", "-"), json.dumps(sheet(suit("D"), {}, defence={"bert": "home"}))),
+        (("legal", write(tmp_path, '{"rules": ')), None),
+        (("settle", str(tmp_path / "nope.json")), None),
+        (("play", "--seed", "3"), None),
+        (("play", "--seed", "1", "--dealer", "zoe"), None),
+        (("play", "--help"), None),
+        (("play",), None),
+    ]
+    for args, stdin in calls:
+        here, there = run(*args, stdin=stdin), run_process(*args, stdin=stdin)
+        assert (here.returncode, here.stdout, here.stderr) == (
+            there.returncode,
+            there.stdout,
+            there.stderr,
+        ), args
 
 
 # --- settle ---------------------------------------------------------------------------------

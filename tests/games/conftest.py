@@ -6,7 +6,7 @@ unless a test says otherwise ``carl`` deals first, so ``anna`` is forehand of ha
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +16,8 @@ from clubs.models import User
 from games import services
 from games.models import Table
 from tests.factories import UserFactory
+from tests.games.world import World, build_world
+from tests.worlds import built_once
 
 RULES: dict[str, Any] = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 SPLIT_RULES: dict[str, Any] = {**RULES, "pot_at_close": "split"}
@@ -142,3 +144,22 @@ def hands_url(table: Table, suffix: str = "") -> str:
 
 def hand_url(table: Table, number: int, suffix: str = "") -> str:
     return f"/api/v1/tables/{table.pk}/hands/{number}/{suffix}"
+
+
+@pytest.fixture(scope="module")
+def shared_world(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
+) -> Iterator[World]:
+    """The world of tests/games/world.py for ``request.param``, ``(public, setup)``: whether
+    its tables are public, and a matrix row's set-up (or None), done once for the tests that
+    share it (tests/worlds.py)."""
+    public, setup = request.param
+
+    def build() -> World:
+        world = build_world(public=public)
+        if setup is not None:
+            setup(world)
+        return world
+
+    with built_once(django_db_blocker, build) as world:
+        yield world

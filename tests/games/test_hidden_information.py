@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ import engine
 from games import services
 from games.models import Hand
 from tests.games.test_permissions import ROWS, Row, client_for, resolve
-from tests.games.world import World, build_world
+from tests.games.world import World
+from tests.worlds import fresh_copy, rows_by_world
 
 pytestmark = pytest.mark.django_db
 
@@ -58,12 +60,18 @@ def viewer_seat(w: World, row: Row, viewer: str, before: engine.State) -> str | 
     return viewer if viewer in ("bert", "carl") else None
 
 
+def world_of(row: Row) -> tuple[bool, Callable[[World], None] | None]:
+    """Public tables and the row's set-up (the ``shared_world`` of tests/games/conftest.py,
+    built once for the rows that need the same)."""
+    return (True, row.setup)
+
+
 @pytest.mark.parametrize("viewer", VIEWERS)
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.id)
-def test_no_endpoint_shows_a_caller_cards_it_may_not_see(row: Row, viewer: str) -> None:
-    w = build_world(public=True)
-    if row.setup:
-        row.setup(w)
+@rows_by_world(ROWS, world_of)
+def test_no_endpoint_shows_a_caller_cards_it_may_not_see(
+    shared_world: World, row: Row, viewer: str
+) -> None:
+    w = fresh_copy(shared_world)
     before, hand = hosted_hand(w)
     assert before.phase is engine.Phase.PLAY and before.talon  # discards lie in the talon
     seat = viewer_seat(w, row, viewer, before)
