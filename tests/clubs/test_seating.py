@@ -74,11 +74,12 @@ def objective(
     history, prior = history or {}, prior or {}
     w: dict[frozenset[Hashable], Fraction] = {}
     t: Counter[Hashable] = Counter()
+    shares = {s.size: share(s.size, shapes) for s in shapes}  # each size's, worked out once
     for round_ in rounds:
         for table in round_:
             for a, b in itertools.combinations(table, 2):
                 pair = frozenset((a, b))
-                w[pair] = w.get(pair, Fraction(0)) + share(len(table), shapes)
+                w[pair] = w.get(pair, Fraction(0)) + shares[len(table)]
             for p in table:
                 t[p] += len(table) != preferred
     first = 0.0
