@@ -389,7 +389,9 @@ def test_is_resolution_rejects_a_repeated_pair_and_a_missing_player() -> None:
 
 def brute_force_optimum(request: PlanRequest) -> tuple[float, float]:
     """The least objective (lexicographically) over every seating of the planned rounds (tiny
-    requests only)."""
+    requests only). The objective counts meetings and sittings, whatever the order of the
+    rounds they happen in, so each choice of rounds is tried in one order: 715 evaluations
+    instead of 10,000 for six players in four rounds."""
     sizes = table_sizes(len(request.players), shapes=request.shapes, preferred=request.preferred)
     players = list(request.players)
 
@@ -419,7 +421,7 @@ def brute_force_optimum(request: PlanRequest) -> tuple[float, float]:
             lam=request.history_weight,
             mu=request.balance_weight,
         )
-        for combo in itertools.product(one_round, repeat=planned)
+        for combo in itertools.combinations_with_replacement(one_round, planned)
     )
 
 
