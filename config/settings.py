@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.api.rule_sets import rules_enum_names
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
@@ -258,7 +260,7 @@ SPECTACULAR_SETTINGS = {
         "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
         "(docs/live.md)."
     ),
-    "VERSION": "1.2.0",
+    "VERSION": "1.3.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -296,7 +298,8 @@ SPECTACULAR_SETTINGS = {
         "EventsStatusEnum": "games.models.Hand.Status",
         "PhaseEnum": "games.api.serializers.PHASES",
         "BotLevelEnum": "games.services.BOT_LEVELS",
-        "VariantEnum": "engine.rules.VARIANTS",
+        # each rule set's variant and option choices (games.api.rules)
+        **rules_enum_names(),
     },
     # A nullable enum is ``anyOf: [$ref, null]`` (config.api.schema.finish_schema), never a
     # ``NullEnum`` or ``BlankEnum`` component.

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine settle|legal|play|verify``.
+"""Command line: ``python -m engine rules|settle|legal|play|verify``.
 
 Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A record may
 also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
@@ -19,7 +19,7 @@ from engine.bots.random_bot import choose
 from engine.errors import EngineError
 from engine.play import apply, legal_actions, to_act
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
-from engine.rules import VARIANTS, default, parse_rules, rule_set
+from engine.rules import VARIANTS, default, parse_rules, rule_set, rule_sets
 
 DEFAULT_RULES = json.dumps(default().examples[0])
 
@@ -39,6 +39,10 @@ def _read(path: str) -> Any:
         raise EngineError(
             "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
         ) from None
+
+
+def cmd_rules(args: argparse.Namespace) -> Any:
+    return {"rule_sets": [rs.describe() for rs in rule_sets()]}
 
 
 def cmd_settle(args: argparse.Namespace) -> Any:
@@ -85,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         description=f"Card-game rules engine (rule sets: {', '.join(VARIANTS)}).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser(
+        "rules", help="list the rule sets with their options, defaults and a one-line description"
+    )
+    p.set_defaults(run=cmd_rules)
     p = sub.add_parser("settle", help="print the Result of a score-sheet entry or finished record")
     p.add_argument("file", help="JSON file, or - for standard input")
     p.set_defaults(run=cmd_settle)

@@ -12,8 +12,8 @@ defence choice, a card); a rule set adds its own as :class:`Action` subclasses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.cards import Deck, cards_of
@@ -92,6 +92,42 @@ class PlayCard(Action):
 
     def value_json(self, deck: Deck) -> Any:
         return deck.code(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionForm:
+    """One key of a rule set's action vocabulary: what its value may be, as JSON Schema
+    (OpenAPI 3.0 dialect), and one line saying what the action does. ``RuleSet.vocabulary``
+    lists them; the API documents an action body as one of them, and the conformance suite
+    checks every legal action against its form."""
+
+    key: str
+    schema: Mapping[str, Any] = field(compare=False)
+    description: str
+
+
+def card_schema(deck: Deck) -> dict[str, Any]:
+    """A card code of ``deck`` as JSON Schema (each code once, also with copies)."""
+    return {"type": "string", "enum": list(dict.fromkeys(deck.codes))}
+
+
+def choice_schema(values: Sequence[Any]) -> dict[str, Any]:
+    """One of ``values`` (strings) as JSON Schema."""
+    return {"type": "string", "enum": list(values)}
+
+
+BOOLEAN_SCHEMA: Mapping[str, Any] = {"type": "boolean"}
+
+
+def cards_schema(deck: Deck, count: int) -> dict[str, Any]:
+    """``count`` card codes of ``deck`` as JSON Schema."""
+    return {
+        "type": "array",
+        "items": card_schema(deck),
+        "minItems": count,
+        "maxItems": count,
+        "uniqueItems": deck.copies == 1,
+    }
 
 
 def action_to_json(action: Action, deck: Deck, *, seat: bool = True) -> dict[str, Any]:

@@ -20,8 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.actions import Action
+from engine.actions import Action, ActionForm
 from engine.cards import Deck
+from engine.options import Option
 from engine.table import Dealing, TableShape
 
 
@@ -123,6 +124,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     """Example ``rules`` objects, the first the default one (CLI, documentation, tests)."""
     carry_examples: tuple[dict[str, Any], ...] = field(default=())
     """Example carries before a deal (tests)."""
+    options: tuple[Option, ...] = field(default=())
+    """The options of the rule set's ``rules`` (``engine.options``): what ``python -m engine
+    rules`` lists and the API's schema of a table's rules documents."""
+    vocabulary: tuple[ActionForm, ...] = field(default=())
+    """Every key of the rule set's actions and what its value may be (``engine.actions``):
+    the API documents an action body as one of them; the conformance suite checks every legal
+    action against its form."""
 
     # --- options and the table -------------------------------------------------------------
 
@@ -134,6 +142,24 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     @abstractmethod
     def read_carry(self, record: Mapping[str, Any]) -> Any:
         """The carry of a record (its :attr:`Carry.keys`), validated."""
+
+    def describe(self) -> dict[str, Any]:
+        """The rule set for listings: name, one line, players and seats, the unit of its
+        results, its options with defaults, an example ``rules`` object."""
+        return {
+            "variant": self.name,
+            "description": self.description,
+            "players": self.table.players,
+            "seats": list(self.table.seats),
+            "unit": self.carry.unit,
+            "carry": list(self.carry.keys),
+            "options": [o.to_json() for o in self.options],
+            "actions": [
+                {"key": f.key, "description": f.description, "value": dict(f.schema)}
+                for f in self.vocabulary
+            ],
+            "example": self.examples[0] if self.examples else {"variant": self.name},
+        }
 
     def active_seats(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """The active players of a deal, forehand first."""

@@ -89,6 +89,12 @@ class Table(models.Model):
         null=True, blank=True, help_text="Cards drawn for the first dealer, when drawn."
     )
     opening_pot = models.PositiveIntegerField(default=0, help_text="Pot carried in, cents.")
+    opening_carry = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What else the rule set carries into the first hand (its carry keys beyond "
+        "the pot, e.g. a score sheet in points); {} for pot games.",
+    )
     is_public = models.BooleanField(default=False)
     requires_confirmation = models.BooleanField(default=False)
     created_by = models.ForeignKey(
@@ -176,7 +182,14 @@ class Hand(models.Model):
     number = models.PositiveIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices)
     dealer = models.SlugField(max_length=40)
-    pot_before = models.PositiveIntegerField()
+    pot_before = models.PositiveIntegerField(
+        help_text="The pot before the deal, cents (0 when the rule set has no pot)."
+    )
+    carry_before = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What else carried into the deal: the rule set's carry keys beyond the pot.",
+    )
     entry = models.JSONField(
         null=True, blank=True, help_text="Recorded: the score-sheet entry without the common part."
     )
@@ -224,6 +237,17 @@ class LedgerEntry(models.Model):
         CARRY_IN = "carry_in", "Pot carried in"
         CARRY_OUT = "carry_out", "Pot carried on"
         SPLIT = "split", "Pot shared at close"
+        # the Austrian family (spec/next/austria-variants.md) and Doppelkopf (doppelkopf.md)
+        ANTE = "ante", "Ante"
+        BETE = "bete", "Bête"
+        GIVEUP = "giveup", "Given up"
+        BONUS = "bonus", "Bonus"
+        ARTWORK = "artwork", "Artwork"
+        OFFER = "offer", "Offer"
+        REFILL = "refill", "Kasse refilled"
+        KARLCHEN = "karlchen", "Karlchen"
+        WIN = "win", "Won"
+        SCORE = "score", "Score"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="ledger")
     hand = models.ForeignKey(

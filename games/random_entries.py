@@ -10,8 +10,8 @@ from typing import Any
 import engine
 from engine.bots import random_bot
 from games.models import Table
-from games.rulesets import variant_of
-from games.services import COMMON_KEYS, common_part
+from games.rulesets import rule_set_of
+from games.services import carry_for, common_part
 
 
 def random_entry(table: Table, rng: random.Random, number: int | None = None) -> dict[str, Any]:
@@ -20,19 +20,18 @@ def random_entry(table: Table, rng: random.Random, number: int | None = None) ->
     if number is None:
         last = table.hands.order_by("-number").first()
         number = 1 if last is None else last.number + 1
-    before = table.hands.filter(number=number - 1).first()
-    pot = table.opening_pot if before is None or before.result is None else before.result["pot"]
-    return entry_for(table, number, pot, rng)
+    return entry_for(table, number, carry_for(table, number), rng)
 
 
-def entry_for(table: Table, number: int, pot: int, rng: random.Random) -> dict[str, Any]:
-    """A valid entry for hand ``number`` of ``table`` with ``pot`` before it."""
-    common = common_part(table, number, pot)
-    variant = variant_of(table)
-    order, _ = engine.record.shuffled_deck(rng, variant=variant)
-    active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
-    deal = engine.deal_from_deck(order, active, variant=variant)
+def entry_for(
+    table: Table, number: int, carry: dict[str, Any], rng: random.Random
+) -> dict[str, Any]:
+    """A valid entry for hand ``number`` of ``table`` with ``carry`` (its pot) before it."""
+    common = common_part(table, number, carry)
+    rule_set = rule_set_of(table)
+    order, _ = rule_set.shuffled_deck(rng)
+    deal = rule_set.deal_from_deck(order, rule_set.active_seats(common["seats"], common["dealer"]))
     state = engine.replay({**common, "deal": deal, "actions": []})
     while not state.is_over:
         state = engine.apply(state, random_bot.choose(state, rng))
-    return {k: v for k, v in engine.sheet_entry(state).items() if k not in COMMON_KEYS}
+    return {k: v for k, v in engine.sheet_entry(state).items() if k not in common}

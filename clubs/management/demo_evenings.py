@@ -108,10 +108,8 @@ def club_night_entry(table: Table, rng: random.Random) -> dict[str, Any]:
     dealer's contribution, wien.md "Defence") and a refused one is drawn again."""
     last = table.hands.order_by("-number").first()
     number = 1 if last is None else last.number + 1
-    pot = table.opening_pot if last is None or last.result is None else last.result["pot"]
-    common = games.common_part(table, number, pot)
-    variant = rule_set_of(table).name
-    active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
+    common = games.common_part(table, number, games.carry_for(table, number))
+    active = rule_set_of(table).active_seats(common["seats"], common["dealer"])
     while True:
         entry = _club_night(active, rng)
         try:

@@ -16,7 +16,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema_serializer
 from rest_framework import permissions, serializers, viewsets
 
+import engine
 from config.api.operations import OPERATIONS, TAGS
+from config.api.rule_sets import ACTION_SCHEMAS, rules_component_name
 
 
 @extend_schema_serializer(component_name="ApiError")
@@ -212,6 +214,16 @@ class CachedJWTScheme(SimpleJWTScheme):
     target_class = "config.api.authentication.CachedJWTAuthentication"
 
 
+def rules_examples(schemas: dict[str, Any]) -> None:
+    """Each rule set's rules components (``WienRules``, ``WienRulesRequest``:
+    ``games.api.rules``) get the rule set's first example rules object."""
+    for rule_set in engine.rule_sets():
+        name = rules_component_name(rule_set.name)
+        for component in (schemas.get(name), schemas.get(f"{name}Request")):
+            if component is not None and rule_set.examples:
+                component["example"] = rule_set.examples[0]
+
+
 def finish_schema(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -249,6 +261,10 @@ def finish_schema(
 
     fix(result.get("components", {}))
     fix(result.get("paths", {}))
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    rules_examples(schemas)
+    schemas.update(ACTION_SCHEMAS)
+    result["components"]["schemas"] = dict(sorted(schemas.items()))
     name_operations(result)
     result["security"] = DEFAULT_SECURITY
     return result

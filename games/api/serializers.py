@@ -17,11 +17,13 @@ from rest_framework import serializers
 import engine
 from clubs.models import User
 from games import selectors, services
+from games.api.rules import ActionField, RulesSerializer
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
-HAND_REASONS = ["dealer", "game", "tricks", "fall", "premium", "ausfechten"]
+#: What a hand's transfers are for: every ``LedgerEntry.Reason`` but those of closing a table.
+HAND_REASONS = [r for r in LedgerEntry.Reason.values if r not in ("carry_in", "carry_out", "split")]
 #: ``Hand.Status`` with plain labels: ``HandStatusEnum`` in the schema (``EventsStatusEnum`` is
 #: the same set with the model's labels, named so since API 1.0).
 HAND_STATUSES = tuple(Hand.Status.values)
@@ -51,28 +53,6 @@ class WorkerPingSerializer(serializers.ModelSerializer[WorkerPing]):
 
 # ---------------------------------------------------------------------------------------------
 # shapes described for the schema (the engine checks the content)
-
-
-class RulesSerializer(serializers.Serializer[dict[str, Any]]):
-    """The engine's rules object (``spec/wien.md``): every option spelled out in answers;
-    omitted house-rule options take their defaults in requests."""
-
-    variant = serializers.ChoiceField(
-        choices=engine.rules.VARIANTS, help_text="The rule set (``engine.rules.VARIANTS``)."
-    )
-    dealer_contribution = serializers.IntegerField(help_text="G, cents: a positive multiple of 10.")
-    pot_cap = serializers.IntegerField(
-        allow_null=True, help_text="L, cents: null (no cap) or a positive multiple of G."
-    )
-    holding_after_forehand = serializers.ChoiceField(
-        choices=["rearhand", "middlehand"], required=False
-    )
-    invitation_tricks = serializers.ChoiceField(choices=["inviter", "each"], required=False)
-    pot_at_close = serializers.ChoiceField(
-        choices=["carry", "split"],
-        required=False,
-        help_text="carry: the pot goes on to the series' next table; split: shared at close.",
-    )
 
 
 @extend_schema_field(RulesSerializer)
@@ -765,9 +745,9 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
 class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
     """Input for ``POST …/hands/{n}/actions/``."""
 
-    action = serializers.DictField(
-        help_text='One action in the record vocabulary, e.g. {"call": "pass"} or '
-        '{"card": "HA"}; "seat" may be given and must be the caller\'s.'
+    action = ActionField(
+        help_text='One action in the record vocabulary of the table\'s rule set, e.g. {"call": '
+        '"pass"} or {"card": "HA"}; "seat" may be given and must be the caller\'s.'
     )
     expected_version = serializers.IntegerField(
         required=False,
@@ -827,7 +807,7 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
     offer = serializers.DictField(allow_null=True, required=False)
     legal = serializers.ListField(
-        child=serializers.DictField(), required=False, help_text="Your legal actions."
+        child=ActionField(), required=False, help_text="Your legal actions."
     )
     deal = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()), required=False

@@ -647,7 +647,7 @@ def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str,
     recorded, the complete entry and its result."""
     head = {"mode": table.mode, "number": hand.number, "status": hand.status}
     if table.mode == Table.Mode.RECORDED:
-        entry = {**services.common_part(table, hand.number, hand.pot_before), **(hand.entry or {})}
+        entry = {**services.hand_common(table, hand), **(hand.entry or {})}
         return {**head, "version": hand.version, "entry": entry, "result": hand.result}
     seat = seat_of(user, table)
     withheld = services.hand_withheld(table, hand)
@@ -796,7 +796,7 @@ class HandRecordView(HandScopedMixin):
             record = services.hand_full_record(table, hand)
         else:
             record = {
-                **services.common_part(table, hand.number, hand.pot_before),
+                **services.hand_common(table, hand),
                 **(hand.entry or {}),
             }
         body = {

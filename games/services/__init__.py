@@ -13,8 +13,10 @@ from games.services.bots import hand_bot_move, hands_waiting_for_bots
 from games.services.common import (
     BOT_LEVELS,
     COMMON_KEYS,
+    carry_for,
     common_part,
     dealer_for,
+    hand_common,
     seat_keys,
 )
 from games.services.hosted import (
@@ -49,8 +51,10 @@ __all__ = [
     "COMMON_KEYS",
     "RESERVED_SEAT_KEYS",
     "SeatSpec",
+    "carry_for",
     "common_part",
     "dealer_for",
+    "hand_common",
     "hand_apply_action",
     "hand_bot_move",
     "hand_confirm",

@@ -25,8 +25,11 @@ from games.models import (
     Table,
 )
 from games.permissions import can_write
+from games.rulesets import rule_set_of
 
 COMMON_KEYS = ("rules", "seats", "dealer", "pot")
+"""The common part of every record the server fills in: the envelope, and the carry of a pot
+game (:func:`common_keys` adds what else a table's rule set carries)."""
 BOT_LEVELS = ("random",)
 
 
@@ -47,22 +50,75 @@ def dealer_for(table: Table, number: int) -> str:
     return keys[(table.first_dealer + number - 1) % len(keys)]
 
 
-def common_part(table: Table, number: int, pot_before: int) -> dict[str, Any]:
-    """What the server fills into every record of this table (hand-record.md, common part)."""
+def common_keys(table: Table) -> tuple[str, ...]:
+    """The keys of a record of ``table`` the server fills in: the envelope and the carry of
+    its rule set (``pot`` in the pot games)."""
+    carry = rule_set_of(table).carry
+    return (*COMMON_KEYS[:3], *carry.keys, *carry.optional)
+
+
+def _carry(table: Table, pot: int, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's carry keys: the pot (in the pot games) and what else the rule set carries."""
+    carry = rule_set_of(table).carry
+    out: dict[str, Any] = {}
+    for key in (*carry.keys, *carry.optional):
+        if key == POT_KEY:
+            out[key] = pot
+        elif key in extra:
+            out[key] = extra[key]
+    return out
+
+
+POT_KEY = "pot"
+
+
+def hand_carry(table: Table, hand: Hand) -> dict[str, Any]:
+    """What carried into ``hand`` (its record's carry keys)."""
+    return _carry(table, hand.pot_before, hand.carry_before or {})
+
+
+def carry_for(table: Table, number: int) -> dict[str, Any]:
+    """What carries into hand ``number``: after the previous hand, as its rule set says, or
+    the table's opening carry."""
+    previous = table.hands.filter(number=number - 1).only("result").first()
+    return carry_after(table, previous)
+
+
+def carry_after(table: Table, previous: Hand | None) -> dict[str, Any]:
+    """What carries on after ``previous`` (a settled hand, or ``None`` before the first)."""
+    if previous is None or previous.result is None:
+        return _carry(table, table.opening_pot, table.opening_carry or {})
+    return dict(rule_set_of(table).carry_after(previous.result))
+
+
+def carry_columns(carry: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's columns for what carried into it: the pot in its own, the rest beside it."""
+    return {
+        "pot_before": int(carry.get(POT_KEY, 0)),
+        "carry_before": {k: v for k, v in carry.items() if k != POT_KEY},
+    }
+
+
+def keep_carry(hand: Hand, carry: Mapping[str, Any]) -> None:
+    """Store what carried into ``hand`` (:func:`carry_columns`)."""
+    for column, value in carry_columns(carry).items():
+        setattr(hand, column, value)
+
+
+def hand_common(table: Table, hand: Hand) -> dict[str, Any]:
+    """The common part of ``hand``'s record (rules, seats, dealer, what carried into it)."""
+    return common_part(table, hand.number, hand_carry(table, hand))
+
+
+def common_part(table: Table, number: int, carry: Mapping[str, Any]) -> dict[str, Any]:
+    """What the server fills into every record of this table (hand-record.md, common part):
+    rules, seats, dealer and the carry into hand ``number``."""
     return {
         "rules": table.rules,
         "seats": seat_keys(table),
         "dealer": dealer_for(table, number),
-        "pot": pot_before,
+        **carry,
     }
-
-
-def _pot_before(table: Table, number: int) -> int:
-    """The pot before hand ``number``: the previous hand's pot after, or the opening pot."""
-    previous = table.hands.filter(number=number - 1).only("result").first()
-    if previous is None or previous.result is None:
-        return table.opening_pot
-    return int(previous.result["pot"])
 
 
 def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:

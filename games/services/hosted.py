@@ -42,18 +42,20 @@ from games.services.common import (
     _audit,
     _lock_hand,
     _lock_table,
-    _pot_before,
     _seat,
     _writable,
     _write_ledger,
+    carry_columns,
+    carry_for,
     common_part,
+    hand_common,
 )
 
 
 def hand_record_json(table: Table, hand: Hand) -> dict[str, Any]:
     """The full record (form 2) of a hosted hand so far — secret until the hand is over."""
     return {
-        **common_part(table, hand.number, hand.pot_before),
+        **hand_common(table, hand),
         "deal": hand.deal,
         "actions": hand.actions,
     }
@@ -200,22 +202,22 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             )
         number = 1 if last is None else last.number + 1
         managers.check_hand_limit(table.pk, number)
-        pot = _pot_before(table, number)
-        common = common_part(table, number, pot)
-        variant = rule_set_of(table).name
+        carry = carry_for(table, number)
+        common = common_part(table, number, carry)
+        rule_set = rule_set_of(table)
         board = deals.deck_for(table.pk, number)
         if board is None:
-            order, salt = engine.record.shuffled_deck(secrets.SystemRandom(), variant=variant)
+            order, salt = rule_set.shuffled_deck(secrets.SystemRandom())
         else:
             order, salt = list(board[0]), board[1]
-        active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
-        deal = engine.deal_from_deck(order, active, variant=variant)
+        active = rule_set.active_seats(common["seats"], common["dealer"])
+        deal = rule_set.deal_from_deck(order, active)
         hand = Hand.objects.create(
             table=table,
             number=number,
             status=Hand.Status.PLAYING,
             dealer=common["dealer"],
-            pot_before=pot,
+            **carry_columns(carry),
             deal=deal,
             deck=order,
             salt=salt,

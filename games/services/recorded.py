@@ -31,16 +31,18 @@ from games.models import (
 )
 from games.permissions import can_write, seat_of
 from games.services.common import (
-    COMMON_KEYS,
     _audit,
     _engine_error,
     _last_hand,
     _lock_table,
-    _pot_before,
     _writable,
     _write_ledger,
+    carry_after,
+    carry_for,
     common_part,
     dealer_for,
+    hand_common,
+    keep_carry,
 )
 from games.services.tables import close_pot, settlement_for
 
@@ -51,7 +53,7 @@ def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[st
     if not isinstance(entry, Mapping):
         raise InvalidInput("A score-sheet entry is a JSON object.")
     mismatched = {}
-    for key in COMMON_KEYS:
+    for key in common:
         if key in entry:
             mine, theirs = common[key], entry[key]
             if key == "rules":
@@ -67,11 +69,11 @@ def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[st
             fields=mismatched,
             code="record_mismatch",
         )
-    return {k: v for k, v in entry.items() if k not in COMMON_KEYS}
+    return {k: v for k, v in entry.items() if k not in common}
 
 
 def _settle_entry(table: Table, hand: Hand) -> dict[str, Any]:
-    record = {**common_part(table, hand.number, hand.pot_before), **(hand.entry or {})}
+    record = {**hand_common(table, hand), **(hand.entry or {})}
     return engine.settle(record)
 
 
@@ -80,10 +82,10 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
     in order; a later hand that no longer settles aborts the whole change. ``changed``: hand
     ``number`` is the one the user changed (its refusal is a plain rule violation); after a
     delete it is a later hand that moved up."""
-    pot = _pot_before(table, number)
+    carry = carry_for(table, number)
     for hand in table.hands.filter(number__gte=number).order_by("number"):
         hand.dealer = dealer_for(table, hand.number)
-        hand.pot_before = pot
+        keep_carry(hand, carry)
         try:
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:
@@ -95,10 +97,10 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
                 fields={f"hands[{hand.number}]": [e.message]},
                 code="later_hand_invalid",
             ) from None
-        hand.save(update_fields=["dealer", "pot_before", "result", "updated_at"])
+        hand.save(update_fields=["dealer", "pot_before", "carry_before", "result", "updated_at"])
         hand.ledger.all().delete()
         _write_ledger(table, hand, hand.result["transfers"])
-        pot = int(hand.result["pot"])
+        carry = carry_after(table, hand)
 
 
 def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) -> Hand:
@@ -115,18 +117,18 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
             )
         number = 1 if last is None else last.number + 1
         managers.check_hand_limit(table.pk, number)
-        pot = table.opening_pot if last is None or last.result is None else last.result["pot"]
-        common = common_part(table, number, pot)
+        carry = carry_after(table, last)
+        common = common_part(table, number, carry)
         hand = Hand(
             table=table,
             number=number,
             dealer=common["dealer"],
-            pot_before=pot,
             entry=_split_entry(entry, common),
             status=Hand.Status.PENDING if table.requires_confirmation else Hand.Status.DONE,
             entered_by=user,
             finished_at=timezone.now(),
         )
+        keep_carry(hand, carry)
         try:
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:
@@ -143,6 +145,7 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
         "entry": hand.entry,
         "dealer": hand.dealer,
         "pot": hand.pot_before,
+        **({"carry": hand.carry_before} if hand.carry_before else {}),
         "result": hand.result,
     }
 
@@ -201,7 +204,7 @@ def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any
         _correctable(table, user)
         hand = _recorded_hand(table, number)
         before = _snapshot(hand)
-        hand.entry = _split_entry(entry, common_part(table, number, hand.pot_before))
+        hand.entry = _split_entry(entry, hand_common(table, hand))
         hand.save(update_fields=["entry"])
         _recompute_from(table, number)
         hand.refresh_from_db()

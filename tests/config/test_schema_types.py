@@ -18,6 +18,7 @@ from clubs import standings as club_standings
 from clubs.api.people import INVITABLE_ROLE_CHOICES
 from clubs.models import Attendance, Evening, EveningRound, Invitation, Membership
 from config.api.fields import MAX_ID
+from config.api.rule_sets import camel, rules_component_name
 from engine.rules.wien import PREMIUM_NAMES
 from games.models import Hand, Table
 from games.services import BOT_LEVELS
@@ -125,7 +126,10 @@ ENUMS = [
     ("Hand", "phase", "PhaseEnum", [p.value for p in engine.Phase], True),
     ("HandView", "phase", "PhaseEnum", [p.value for p in engine.Phase], False),
     ("Events", "phase", "PhaseEnum", [p.value for p in engine.Phase], False),
-    ("RulesRequest", "variant", "VariantEnum", list(engine.rules.VARIANTS), False),
+    *(
+        (f"{rules_component_name(v)}Request", "variant", f"{camel(v)}VariantEnum", [v], False)
+        for v in engine.rules.VARIANTS
+    ),
 ]
 
 
@@ -186,10 +190,12 @@ def test_a_premium_levels_bounds_are_the_engines(spec: dict[str, Any]) -> None:
         assert (level["minimum"], level["maximum"]) == (min(PREMIUM_NAMES), max(PREMIUM_NAMES))
 
 
-def test_the_variant_of_a_rules_object_is_required(spec: dict[str, Any]) -> None:
+@pytest.mark.parametrize("variant", engine.rules.VARIANTS)
+def test_the_variant_of_a_rules_object_is_required(spec: dict[str, Any], variant: str) -> None:
     """The engine refuses a rules object without ``variant`` (``engine.parse_rules``)."""
-    assert "variant" in component(spec, "RulesRequest")["required"]
-    assert "default" not in prop(spec, "RulesRequest", "variant")
+    name = f"{rules_component_name(variant)}Request"
+    assert "variant" in component(spec, name)["required"]
+    assert "default" not in prop(spec, name, "variant")
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,9 @@ set's way, and a move policy:
 - replaying a record gives the same state, and the record survives JSON unchanged;
 - every deal's payments sum to zero with the carry, and closing the table balances too;
 - no view shows a card its seat may not know (``known``), and a view does not change when the
-  cards hidden from its seat are dealt differently.
+  cards hidden from its seat are dealt differently;
+- every legal action has a key of the rule set's vocabulary (``RuleSet.vocabulary``) and a
+  value its form allows (the API documents action bodies from it), and reads back the same.
 
 The checks use the engine's public functions and the rule set's data only, nothing of any one
 rule set; ``test_properties.py`` checks wien's own rules over random hands.
@@ -24,11 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.actions import action_to_json
 from engine.bots import random_bot
 from engine.rules import AnyRuleSet
 from engine.settle import totals
@@ -117,6 +121,29 @@ def test_a_rule_sets_data_fits_together(rs: AnyRuleSet) -> None:
     assert rs.carry.unit in ("cents", "points")
     assert not set(rs.table.reserved) & set(NAMES)
     assert min(rs.table.seats) >= rs.table.players
+
+
+@by_rule_set
+@settings(max_examples=100)
+@given(data=st.data())
+def test_every_legal_action_fits_the_rule_sets_vocabulary(
+    rs: AnyRuleSet, data: st.DataObject
+) -> None:
+    forms = {f.key: jsonschema.Draft7Validator(dict(f.schema)) for f in rs.vocabulary}
+    assert forms, f"{rs.name} declares no action vocabulary (RuleSet.vocabulary)"
+    assert len(forms) == len(rs.vocabulary), "a key is declared twice"
+    assert all(f.description for f in rs.vocabulary)
+
+    def check(state: Any, rng: random.Random) -> None:
+        for seat in sorted(engine.to_act(state)):
+            for action in engine.legal_actions(state, seat):
+                body = action_to_json(action, rs.deck)
+                ((key, value),) = ((k, v) for k, v in body.items() if k != "seat")
+                assert key in forms, f"{rs.name}: {key!r} is not in RuleSet.vocabulary"
+                forms[key].validate(value)
+                assert rs.action_from_json(body, "action") == action
+
+    play(data.draw(deals(rs)), check)
 
 
 @by_rule_set

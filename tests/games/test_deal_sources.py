@@ -80,7 +80,7 @@ def public_hosted(make_table: Callable[..., Table]) -> Table:
 
 def dealt(table: Table, number: int, order: list[str]) -> dict[str, list[str]]:
     """What ``order`` deals for hand ``number`` of ``table`` (by the engine)."""
-    common = services.common_part(table, number, 0)
+    common = services.common_part(table, number, {"pot": 0})
     return engine.deal_from_deck(order, engine.active_seats(common["seats"], common["dealer"]))
 
 

@@ -15,7 +15,7 @@ from clubs.models import User
 from games import services as games
 from games.models import Hand, Table
 from games.random_entries import random_entry
-from games.services import common_part
+from games.services import hand_common
 from tests.factories import UserFactory
 from tournaments.models import Round, RoundTable, Tournament
 
@@ -132,7 +132,7 @@ def another_entry(table: Table, number: int) -> tuple[dict[str, Any], dict[str, 
     hand = Hand.objects.get(table=table, number=number)
     for seed in range(200):
         entry = random_entry(table, random.Random(seed), number)
-        delta = engine.settle({**common_part(table, number, hand.pot_before), **entry})["delta"]
+        delta = engine.settle({**hand_common(table, hand), **entry})["delta"]
         if delta != hand.result["delta"]:
             return entry, {k: int(v) for k, v in delta.items()}
     raise AssertionError("no different entry found")

@@ -8,8 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.actions import Action, Call, Declare, Defence, Discard, PlayCard, read_action
-from engine.cards import Deck
+from engine.actions import (
+    BOOLEAN_SCHEMA,
+    Action,
+    ActionForm,
+    Call,
+    Declare,
+    Defence,
+    Discard,
+    PlayCard,
+    card_schema,
+    cards_schema,
+    choice_schema,
+    read_action,
+)
+from engine.cards import PIQUET, Deck
 from engine.errors import EngineError
 from engine.rules.wien.rules import ALL_CALLS
 
@@ -74,6 +87,64 @@ KEYS = (
     "accept",
     "card",
 )
+
+
+TRICKS = {"type": "integer", "minimum": 0, "maximum": 10}
+
+VOCABULARY = (
+    ActionForm("call", choice_schema(ALL_CALLS), "an auction call, or pass"),
+    ActionForm(
+        "geschaeft_suit",
+        choice_schema(("C", "S", "D", "pass")),
+        "naming the suit of a contested Geschäft, or pass",
+    ),
+    ActionForm("discard", cards_schema(PIQUET, 2), "laying two cards away after the talon"),
+    ActionForm(
+        "declare",
+        {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": choice_schema(("suit",)),
+                        "level": choice_schema(("C", "S", "D", "H")),
+                    },
+                    "required": ["type", "level"],
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": choice_schema(("premium",)),
+                        "level": {"type": "integer", "minimum": 5, "maximum": 8},
+                    },
+                    "required": ["type", "level"],
+                    "additionalProperties": False,
+                },
+            ]
+        },
+        "naming the game: a suit game (trumps) or a premium game 5..8",
+    ),
+    ActionForm("look", BOOLEAN_SCHEMA, "Nachschauen: take the talon and raise, or not"),
+    ActionForm(
+        "defence",
+        choice_schema(("play", "home", "invite", "alone")),
+        "a defender plays or stays home; a lone player invites or plays alone",
+    ),
+    ActionForm(
+        "negotiate",
+        {
+            "type": "object",
+            "properties": {"declarer": TRICKS, "defender": TRICKS},
+            "required": ["declarer", "defender"],
+            "additionalProperties": False,
+        },
+        "Aushandeln: proposing a split of the ten tricks",
+    ),
+    ActionForm("accept", BOOLEAN_SCHEMA, "the answer to the last proposed split"),
+    ActionForm("card", card_schema(PIQUET), "playing a card to the trick"),
+)
+"""wien's action vocabulary (``RuleSet.vocabulary``), key by key as :data:`KEYS`."""
 
 
 def action_from_json(data: Any, deck: Deck, at: str = "action") -> Action:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
+from engine.options import CHOICE, INTEGER, Option
 
 VARIANT = "wien"
 
@@ -54,6 +55,55 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
     "invitation_tricks": ("inviter", "each"),
     "pot_at_close": ("carry", "split"),
 }
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "dealer_contribution",
+        INTEGER,
+        "G: paid into the pot by the dealer before each deal",
+        minimum=10,
+        multiple_of=10,
+        unit="cents",
+        example=100,
+    ),
+    Option(
+        "pot_cap",
+        INTEGER,
+        "L: the most a game is worth (the stake is the pot, at most L); null: no cap; a "
+        "multiple of the dealer contribution",
+        minimum=10,
+        multiple_of=10,
+        nullable=True,
+        unit="cents",
+        example=300,
+    ),
+    Option(
+        "holding_after_forehand",
+        CHOICE,
+        "who may hold once forehand has passed",
+        default="rearhand",
+        choices=_OPTIONS["holding_after_forehand"],
+    ),
+    Option(
+        "invitation_tricks",
+        CHOICE,
+        "after an invitation, all tricks count for the inviter, or each defender is paid for "
+        "his own",
+        default="inviter",
+        choices=_OPTIONS["invitation_tricks"],
+    ),
+    Option(
+        "pot_at_close",
+        CHOICE,
+        "money left in the pot when a table stops: kept for its next sitting, or split among "
+        "the players",
+        default="carry",
+        choices=_OPTIONS["pot_at_close"],
+    ),
+)
+"""wien's options (``engine.options``), for listings and the API's schema; ``WienRules``
+checks them."""
 
 
 @dataclass(frozen=True, slots=True)

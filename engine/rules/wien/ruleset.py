@@ -10,8 +10,8 @@ from engine.actions import Action
 from engine.cards import PIQUET
 from engine.errors import EngineError
 from engine.rules.wien import bot, fast, play, record, settle, views
-from engine.rules.wien.actions import action_from_json
-from engine.rules.wien.rules import WienRules
+from engine.rules.wien.actions import VOCABULARY, action_from_json
+from engine.rules.wien.rules import OPTIONS, WienRules
 from engine.rules.wien.settle import POT, Outcome
 from engine.rules.wien.state import State
 from engine.ruleset import Carry, Closing, Common, RuleSet
@@ -139,5 +139,7 @@ RULE_SET = Wien(
         {"variant": "wien", "dealer_contribution": 50, "pot_cap": 50},
     ),
     carry_examples=({"pot": 0}, {"pot": 200}, {"pot": 1000}),
+    options=OPTIONS,
+    vocabulary=VOCABULARY,
 )
 """The ``wien`` rule set, registered in ``engine.rules``."""

@@ -1,0 +1,94 @@
+"""The rule sets in the schema, from the engine's registry: the names of the enums of the
+rules schemas (``games.api.rules``), and the action components (``Action``: one of every
+registered rule set's action forms).
+
+drf-spectacular names an enum component after its field and, when two fields of the same name
+have different choices, after a hash of them (and warns, which fails ``make schema``). Each
+rule set's ``variant`` is its own one-value enum (``WienVariantEnum``), and an option's choices
+are ``<Option>Enum`` (``HoldingAfterForehandEnum``), or ``<Variant><Option>Enum`` when another
+rule set has an option of that name with other choices. Imports only the engine, so settings
+can use it (``SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]``).
+
+Actions: each key of a rule set's vocabulary (``RuleSet.vocabulary``) is a component
+``<Key>Action`` (``CallAction``: ``{"call": …}``, ``seat`` optional), or
+``<Variant><Key>Action`` when rule sets give the same key different values; ``Action`` is one
+of them all. ``config.api.schema`` adds the components; ``games.api.rules`` refers to them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import engine
+
+
+def camel(name: str) -> str:
+    """``austria-1829`` → ``Austria1829``, ``pot_at_close`` → ``PotAtClose``."""
+    return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))
+
+
+def rules_component_name(variant: str) -> str:
+    """The schema component of a rule set's rules: ``WienRules``, ``Austria1829Rules``."""
+    return f"{camel(variant)}Rules"
+
+
+def rules_enum_names() -> dict[str, list[str]]:
+    """Enum component name → choices, for every registered rule set's variant and options."""
+    out: dict[str, list[str]] = {}
+    by_option: dict[str, set[tuple[str, ...]]] = {}
+    for rule_set in engine.rule_sets():
+        for option in rule_set.options:
+            if option.choices:
+                by_option.setdefault(option.name, set()).add(option.choices)
+    for rule_set in engine.rule_sets():
+        out[f"{camel(rule_set.name)}VariantEnum"] = [rule_set.name]
+        for option in rule_set.options:
+            if not option.choices:
+                continue
+            shared = len(by_option[option.name]) == 1
+            prefix = "" if shared else camel(rule_set.name)
+            out[f"{prefix}{camel(option.name)}Enum"] = list(option.choices)
+    return out
+
+
+def _action_schemas() -> dict[str, dict[str, Any]]:
+    """Action component name → its schema, for every registered rule set's vocabulary."""
+    by_key: dict[str, set[str]] = {}
+    for rule_set in engine.rule_sets():
+        for form in rule_set.vocabulary:
+            by_key.setdefault(form.key, set()).add(json.dumps(form.schema, sort_keys=True))
+    out: dict[str, dict[str, Any]] = {}
+    for rule_set in engine.rule_sets():
+        for form in rule_set.vocabulary:
+            shared = len(by_key[form.key]) == 1
+            name = f"{'' if shared else camel(rule_set.name)}{camel(form.key)}Action"
+            described = {
+                **form.schema,
+                "description": f"{form.description[:1].upper()}{form.description[1:]}.",
+            }
+            out[name] = {
+                "type": "object",
+                "description": f"``{form.key}``: {form.description}.",
+                "properties": {
+                    "seat": {
+                        "type": "string",
+                        "description": "Optional: the seat acting; must be the caller's.",
+                    },
+                    form.key: described,
+                },
+                "required": [form.key],
+                "additionalProperties": False,
+            }
+    return out
+
+
+ACTION_SCHEMAS = _action_schemas()
+"""Every action component, by name."""
+
+ACTION = {
+    "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in ACTION_SCHEMAS],
+    "description": "One action of the table's rule set, in the record vocabulary "
+    "(``spec/hand-record.md``): one key, its value as that key's form says.",
+}
+"""An action body: one of every registered rule set's action forms."""

@@ -1,0 +1,106 @@
+"""The rules object in the schema: one component per registered rule set, discriminated by
+``variant``, documenting every option as the engine checks it (``games.api.rules``).
+
+Read from ``docs/openapi.yaml``, which ``tests/config/test_schema.py`` keeps equal to the
+code's schema. Each documented bound is checked against the engine: a value the schema rules
+out, the engine refuses, naming the option.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import engine
+from config.api.rule_sets import rules_component_name
+from engine.options import Option
+
+SPEC = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
+RULE_SETS = engine.rule_sets()
+OPTIONS = [(rs, o) for rs in RULE_SETS for o in rs.options]
+
+
+@pytest.fixture(scope="module")
+def schemas() -> dict[str, Any]:
+    spec = yaml.load(SPEC.read_text(), Loader=yaml.CSafeLoader)
+    found: dict[str, Any] = spec["components"]["schemas"]
+    return found
+
+
+@pytest.mark.parametrize("suffix", ["", "Request"])
+def test_rules_are_one_of_a_schema_per_rule_set_discriminated_by_variant(
+    schemas: dict[str, Any], suffix: str
+) -> None:
+    rules = schemas[f"Rules{suffix}"]
+    mapping = {
+        rs.name: f"#/components/schemas/{rules_component_name(rs.name)}{suffix}" for rs in RULE_SETS
+    }
+    assert rules["discriminator"] == {"propertyName": "variant", "mapping": mapping}
+    assert [one["$ref"] for one in rules["oneOf"]] == list(mapping.values())
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=lambda rs: rs.name)
+def test_each_rule_sets_schema_lists_its_options_and_an_example_the_engine_accepts(
+    schemas: dict[str, Any], rule_set: engine.RuleSet[Any, Any, Any]
+) -> None:
+    request = schemas[f"{rules_component_name(rule_set.name)}Request"]
+    assert set(request["properties"]) == {"variant", *(o.name for o in rule_set.options)}
+    assert set(request["required"]) == {
+        "variant",
+        *(o.name for o in rule_set.options if o.required),
+    }
+    assert request["example"] == rule_set.examples[0]
+    assert engine.parse_rules(request["example"]).variant == rule_set.name
+    answer = schemas[rules_component_name(rule_set.name)]
+    assert answer["example"] == rule_set.examples[0]
+    assert answer["description"].startswith(rule_set.description[:20])
+
+
+def documented(schemas: dict[str, Any], rule_set: Any, option: Option) -> dict[str, Any]:
+    """An option's property in the request schema, with an enum reference resolved."""
+    node = dict(schemas[f"{rules_component_name(rule_set.name)}Request"]["properties"][option.name])
+    refs = node.pop("allOf", None)
+    if refs:
+        node.update(schemas[refs[0]["$ref"].rsplit("/", 1)[1]])
+    return node
+
+
+def refused_at(rules: dict[str, Any]) -> str:
+    with pytest.raises(engine.EngineError) as refused:
+        engine.parse_rules(rules)
+    return refused.value.at
+
+
+@pytest.mark.parametrize(("rule_set", "option"), OPTIONS, ids=lambda x: getattr(x, "name", ""))
+def test_each_documented_bound_is_one_the_engine_enforces(
+    schemas: dict[str, Any], rule_set: Any, option: Option
+) -> None:
+    node = documented(schemas, rule_set, option)
+    example = dict(rule_set.examples[0])
+    at = f"rules.{option.name}"
+    assert node.get("nullable", False) == option.nullable
+    assert ("Omitted:" in node["description"]) == (not option.required)
+    if node.get("type") == "integer":
+        if "minimum" in node:
+            assert refused_at({**example, option.name: node["minimum"] - 1}) == at
+        if "maximum" in node:
+            assert refused_at({**example, option.name: node["maximum"] + 1}) == at
+        if "multipleOf" in node and node["multipleOf"] > 1:
+            assert refused_at({**example, option.name: node["multipleOf"] * 3 + 1}) == at
+        assert refused_at({**example, option.name: True}) == at
+    elif "enum" in node:
+        assert node["enum"] == list(option.choices)
+        assert refused_at({**example, option.name: "none of these"}) == at
+    elif node.get("type") == "boolean":
+        assert refused_at({**example, option.name: 1}) == at
+    if not node.get("nullable"):
+        assert refused_at({**example, option.name: None}) == at
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=lambda rs: rs.name)
+def test_an_unknown_option_is_refused_by_name(rule_set: Any) -> None:
+    rules = {**rule_set.examples[0], "no_such_option": 1}
+    assert refused_at(rules) == "rules.no_such_option"
