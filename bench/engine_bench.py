@@ -25,8 +25,9 @@ from engine import PIQUET, State, apply, legal_actions, new_hand, outcome, settl
 from engine.board import CardBoard  # noqa: E402
 from engine.bots.random_bot import choose  # noqa: E402
 from engine.fast import play_random_hand  # noqa: E402
+from engine.rules import DEFAULT, rule_set, rule_sets  # noqa: E402
 from engine.rules.wien import WienRules  # noqa: E402
-from engine.tricks import HEAD, HEAD_LOW, suit_order  # noqa: E402
+from engine.tricks import HEAD, HEAD_LOW, Obligations, suit_order  # noqa: E402
 
 SEATS = ("anna", "bert", "carl")
 
@@ -44,13 +45,12 @@ def fast_hands(n: int, rules: WienRules) -> float:
     return n / (time.perf_counter() - start)
 
 
-def board_playouts(n: int) -> float:
+def board_playouts(n: int, duty: tuple[Obligations, ...] = (HEAD, HEAD_LOW, HEAD)) -> float:
     """Card play only, on the shared board: ten tricks of random legal cards from a random deal
-    of 3 x 10 cards, trumps drawn from the four suits and none, wien's obligations
-    (Largierpflicht for the player after the leader)."""
+    of 3 x 10 cards, trumps drawn from the four suits and none, under ``duty`` (default wien's
+    obligations: Largierpflicht for the player after the leader)."""
     rng = random.Random(3)
     orders = [suit_order(PIQUET, t) for t in (None, 0, 1, 2, 3)]
-    duty = (HEAD, HEAD_LOW, HEAD)
     cards = list(range(32))
     rand = rng.random
     start = time.perf_counter()
@@ -66,6 +66,40 @@ def board_playouts(n: int) -> float:
                 mask &= mask - 1
             board.play_card((mask & -mask).bit_length() - 1)
     return n / (time.perf_counter() - start)
+
+
+def rule_set_hands(n: int, name: str) -> float:
+    """Complete random hands per second of rule set ``name`` on its fast path
+    (``RuleSet.play_random_hand``), its first example rules and second example carry."""
+    rs = rule_set(name)
+    rules = rs.parse_rules(rs.examples[0])
+    carry = rs.read_carry(rs.carry_examples[min(1, len(rs.carry_examples) - 1)])
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(n):
+        rs.play_random_hand(rules, carry, rng)
+    return n / (time.perf_counter() - start)
+
+
+def rule_set_duty(name: str) -> tuple[Obligations, ...]:
+    """The card-play obligations of rule set ``name``'s default table, for the playouts."""
+    if name == DEFAULT:
+        return (HEAD, HEAD_LOW, HEAD)
+    rs = rule_set(name)
+    duty = rs.family.obligations(rs.parse_rules(rs.examples[0]))  # type: ignore[attr-defined]
+    return (duty, duty, duty)
+
+
+def per_rule_set(args: argparse.Namespace) -> list[tuple[str, float, float]]:
+    """Every registered rule set's complete random hands/s and board playouts/s, measured in
+    turns (best of ``args.runs``) so that a busy machine disturbs them alike."""
+    names = [rs.name for rs in rule_sets()]
+    best: dict[str, list[float]] = {name: [0.0, 0.0] for name in names}
+    for _ in range(args.runs):
+        for name in names:
+            best[name][0] = max(best[name][0], rule_set_hands(args.hands // 2, name))
+            best[name][1] = max(best[name][1], board_playouts(args.hands // 2, rule_set_duty(name)))
+    return [(name, *best[name]) for name in names]  # type: ignore[misc]
 
 
 def random_state(rng: random.Random, rules: WienRules) -> State:
@@ -111,6 +145,12 @@ def main() -> None:
     playouts = best_of(args.runs, lambda: board_playouts(args.hands))
     slow, states = validating_hands(max(args.hands // 20, 200), rules)
     legal = best_of(args.runs, lambda: legal_calls(states))
+    rows = per_rule_set(args)
+    wien_hands, wien_playouts = next((h, p) for n, h, p in rows if n == DEFAULT)
+    table = "".join(
+        f"| `{name}` | {h:,.0f} | {h / wien_hands:.2f} | {p:,.0f} | {p / wien_playouts:.2f} |\n"
+        for name, h, p in rows
+    )
     body = (
         "| figure | value | target |\n|---|---|---|\n"
         f"| complete random hands/s, fast path (`engine.fast.play_random_hand`) | {hands:,.0f} "
@@ -123,6 +163,11 @@ def main() -> None:
         "Hands are dealt from a shuffled deck and played by the `random` bot policy (most players "
         "pass, one in ten looks into the talon), so every kind of game occurs; best of "
         f"{args.runs} runs of {args.hands:,} hands, pinned to one core.\n\n"
+        "Per rule set (issue 25: each at least 0.8 × wien's in the same run; measured in turns, "
+        f"best of {args.runs} runs of {args.hands // 2:,} hands or playouts, the first example "
+        "rules, the playouts under the set's obligations):\n\n"
+        "| rule set | complete random hands/s | × wien | board playouts/s | × wien |\n"
+        f"|---|---|---|---|---|\n{table}\n"
         "Measured before optimising: the first fast path made 9,897 hands/s; cProfile showed "
         "the shuffle (`random.shuffle`), listing a mask's cards to pick one, and rebuilding "
         "each trick's players as the cost. Fisher–Yates on `random()`, picking the k-th set "
@@ -131,6 +176,11 @@ def main() -> None:
     )
     if not args.no_write:
         write_section("engine", "Engine (issue 3)", body)
+    for name, h, p in rows:
+        print(
+            f"{name}: hands/s {h:,.0f} ({h / wien_hands:.2f} × wien), "
+            f"playouts/s {p:,.0f} ({p / wien_playouts:.2f} × wien)"
+        )
     print(f"board playouts/s: {playouts:,.0f}")
     print(f"validating hands/s: {slow:,.0f}")
     print(f"legal_actions/s: {legal:,.0f}")

@@ -220,7 +220,9 @@ def commitment(salt: str, deck_order: Sequence[str]) -> str:
 
 
 def verify(record: Any) -> dict[str, Any]:
-    """Check a finished hosted hand's deal against its commitment; raises on any mismatch."""
+    """Check a finished hosted hand's deal against its commitment; raises on any mismatch.
+    Answers ``{"verified": true, "commitment", "result"}`` (``austria-variants.md``,
+    "Records"), the result being the hand's settlement."""
     state = replay(record)
     if not state.is_over:
         raise EngineError("actions", "the hand is not finished, so its deal is not revealed yet")
@@ -245,7 +247,7 @@ def verify(record: Any) -> dict[str, Any]:
     for key, cards in dealt.items():
         if sorted(cards) != sorted(record["deal"][key]):
             raise EngineError(f"deal.{key}", f"{key}'s cards do not follow from the committed deck")
-    return {"verified": True, "commitment": digest}
+    return {"verified": True, "commitment": digest, "result": rs.settle_outcome(rs.outcome(state))}
 
 
 def draw_first_dealer(draws: dict[str, str], *, variant: str | None = None) -> str:

@@ -127,6 +127,9 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     options: tuple[Option, ...] = field(default=())
     """The options of the rule set's ``rules`` (``engine.options``): what ``python -m engine
     rules`` lists and the API's schema of a table's rules documents."""
+    phases: tuple[str, ...] = field(default=())
+    """The names of the phases a hand goes through (a view's ``phase``), the last the end:
+    the API documents a hand's phase as one of every rule set's."""
     vocabulary: tuple[ActionForm, ...] = field(default=())
     """Every key of the rule set's actions and what its value may be (``engine.actions``):
     the API documents an action body as one of them; the conformance suite checks every legal
@@ -153,6 +156,8 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
             "seats": list(self.table.seats),
             "unit": self.carry.unit,
             "carry": list(self.carry.keys),
+            "phases": list(self.phases),
+            "sheet_keys": sorted(self.sheet_keys),
             "options": [o.to_json() for o in self.options],
             "actions": [
                 {"key": f.key, "description": f.description, "value": dict(f.schema)}
@@ -160,6 +165,11 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
             ],
             "example": self.examples[0] if self.examples else {"variant": self.name},
         }
+
+    def stake(self, rules: RulesT, carry: Mapping[str, Any]) -> int | None:
+        """What a game of the next deal is worth, in cents, where the rule set has one value
+        for it (wien's stake S from the pot); ``None`` where it has none. Default: none."""
+        return None
 
     def active_seats(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """The active players of a deal, forehand first."""
@@ -256,6 +266,11 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         if not game:
             return ""
         return str(game.get("type", ""))
+
+    def is_premium(self, game: Mapping[str, Any] | None) -> bool:
+        """Whether a deal's game (a Result's ``game``) is one of the rule set's premium games
+        (season statistics count them). Default: its ``type`` is ``premium``."""
+        return bool(game) and isinstance(game, Mapping) and game.get("type") == "premium"
 
     @abstractmethod
     def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,8 +11,10 @@ can use it (``SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]``).
 
 Actions: each key of a rule set's vocabulary (``RuleSet.vocabulary``) is a component
 ``<Key>Action`` (``CallAction``: ``{"call": …}``, ``seat`` optional), or
-``<Variant><Key>Action`` when rule sets give the same key different values; ``Action`` is one
-of them all. ``config.api.schema`` adds the components; ``games.api.rules`` refers to them.
+``<Variant><Key>Action`` when rule sets give the same key different values; a rule set's
+actions are ``<Variant>Action``, one of its keys' components (its keys differ, so exactly one
+fits); an action body is any of the rule sets' (``{"call": "pass"}`` is an action of several).
+``config.api.schema`` adds the components; ``games.api.rules`` refers to them.
 """
 
 from __future__ import annotations
@@ -60,9 +62,11 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
             by_key.setdefault(form.key, set()).add(json.dumps(form.schema, sort_keys=True))
     out: dict[str, dict[str, Any]] = {}
     for rule_set in engine.rule_sets():
+        names = []
         for form in rule_set.vocabulary:
             shared = len(by_key[form.key]) == 1
             name = f"{'' if shared else camel(rule_set.name)}{camel(form.key)}Action"
+            names.append(name)
             described = {
                 **form.schema,
                 "description": f"{form.description[:1].upper()}{form.description[1:]}.",
@@ -80,6 +84,10 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
                 "required": [form.key],
                 "additionalProperties": False,
             }
+        out[f"{camel(rule_set.name)}Action"] = {
+            "description": f"An action of a {rule_set.name} hand: one of its action keys.",
+            "oneOf": [{"$ref": f"#/components/schemas/{n}"} for n in names],
+        }
     return out
 
 
@@ -87,8 +95,39 @@ ACTION_SCHEMAS = _action_schemas()
 """Every action component, by name."""
 
 ACTION = {
-    "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in ACTION_SCHEMAS],
-    "description": "One action of the table's rule set, in the record vocabulary "
-    "(``spec/hand-record.md``): one key, its value as that key's form says.",
+    "anyOf": [
+        {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"}
+        for rule_set in engine.rule_sets()
+    ],
+    "description": "One action of the table's rule set (``<Variant>Action``), in the record "
+    "vocabulary (``spec/hand-record.md``): one key, its value as that key's form says.",
 }
-"""An action body: one of every registered rule set's action forms."""
+"""An action body: an action of any registered rule set."""
+
+
+def sheet_entry_keys(documented: set[str]) -> dict[str, list[str]]:
+    """The score-sheet keys (``RuleSet.sheet_keys``) the entry serializer does not document,
+    each with the rule sets that have it, in registry order."""
+    out: dict[str, list[str]] = {}
+    for rule_set in engine.rule_sets():
+        for key in sorted(rule_set.sheet_keys - documented):
+            out.setdefault(key, []).append(rule_set.name)
+    return out
+
+
+def add_sheet_entry_keys(schemas: dict[str, Any]) -> None:
+    """Each score-sheet key only some rule sets have becomes an optional property of the
+    entry (``ScoreSheetEntry``, ``ScoreSheetEntryRequest``), saying which rule sets use it;
+    the engine checks its value (their spec pages, "Records")."""
+    for name in ("ScoreSheetEntry", "ScoreSheetEntryRequest"):
+        component = schemas.get(name)
+        if component is None:
+            continue
+        properties = component.setdefault("properties", {})
+        for key, variants in sheet_entry_keys(set(properties)).items():
+            which = "rule set" if len(variants) == 1 else "rule sets"
+            properties[key] = {
+                "description": f"A key of the {which} {', '.join(variants)} only (its "
+                "`sheet_keys` in `python -m engine rules`); the engine checks its value and "
+                "names it in a refusal."
+            }

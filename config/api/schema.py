@@ -18,7 +18,7 @@ from rest_framework import permissions, serializers, viewsets
 
 import engine
 from config.api.operations import OPERATIONS, TAGS
-from config.api.rule_sets import ACTION_SCHEMAS, rules_component_name
+from config.api.rule_sets import ACTION_SCHEMAS, add_sheet_entry_keys, rules_component_name
 
 
 @extend_schema_serializer(component_name="ApiError")
@@ -263,6 +263,7 @@ def finish_schema(
     fix(result.get("paths", {}))
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     rules_examples(schemas)
+    add_sheet_entry_keys(schemas)
     schemas.update(ACTION_SCHEMAS)
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     name_operations(result)

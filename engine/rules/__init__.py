@@ -1,13 +1,15 @@
 """Rule sets by name: the registry.
 
-Each rule set is a package in this folder (``wien/``) that builds one
-:class:`engine.ruleset.RuleSet` value; :func:`register` adds it under its name, the ``variant``
-of a record's ``rules``. The core looks rule sets up here by name (:func:`rule_set`) and never
-imports a rule set's package itself (``tests/engine/test_seam.py``). Only ``wien`` exists so
-far; ``engine/README.md`` says where the next ones go and how they meet the seam.
+Each rule set is a package in this folder (``wien/``, ``kurz/``, ``austria_modern/``,
+``illustrated/``, ``austria_1829/``, ``american/``, ``balkan/``, ``danube_swabian/``; a variant
+``austria-modern`` lives in ``austria_modern``) that builds one :class:`engine.ruleset.RuleSet`
+value; :func:`register` adds it under its name, the ``variant`` of a record's ``rules``.
+``family/`` is a library the talon-family sets share, not a rule set. The core looks rule sets
+up here by name (:func:`rule_set`) and never imports a rule set's package itself
+(``tests/engine/test_seam.py``); ``engine/README.md`` says how they meet the seam.
 
-``Rules``, ``State`` and ``Phase`` are the types of the registered rule sets' options, hand
-states and phases: with one rule set they are wien's. Code outside the engine still imports
+``Rules``, ``State`` and ``Phase`` are wien's types of options, hand states and phases (the
+other rule sets have their own). Code outside the engine still imports
 them (through ``engine``: type annotations, the API's phase enum and rules serializer), and
 ``DEFAULT`` names the rule set of callers that do not name one (``engine.active_seats(seats,
 dealer)`` and the like: the engine's tests and the benchmarks; the Django apps name the
@@ -19,6 +21,13 @@ from __future__ import annotations
 from typing import Any, cast
 
 from engine.errors import EngineError
+from engine.rules.american import RULE_SET as _AMERICAN
+from engine.rules.austria_1829 import RULE_SET as _AUSTRIA_1829
+from engine.rules.austria_modern import RULE_SET as _AUSTRIA_MODERN
+from engine.rules.balkan import RULE_SET as _BALKAN
+from engine.rules.danube_swabian import RULE_SET as _DANUBE_SWABIAN
+from engine.rules.illustrated import RULE_SET as _ILLUSTRATED
+from engine.rules.kurz import RULE_SET as _KURZ
 from engine.rules.wien import RULE_SET as _WIEN
 from engine.rules.wien import Phase as _WienPhase
 from engine.rules.wien import State as _WienState
@@ -52,6 +61,13 @@ def rule_sets() -> tuple[AnyRuleSet, ...]:
 
 
 register(_WIEN)
+register(_KURZ)
+register(_AUSTRIA_MODERN)
+register(_ILLUSTRATED)
+register(_AUSTRIA_1829)
+register(_AMERICAN)
+register(_BALKAN)
+register(_DANUBE_SWABIAN)
 
 VARIANTS: tuple[str, ...] = tuple(_REGISTRY)
 """The variant names ``parse_rules`` knows: a rules object's ``variant``, which it requires."""
@@ -60,11 +76,11 @@ DEFAULT = _WIEN.name
 """The rule set of callers that name none (see the module docstring)."""
 
 Rules = WienRules
-"""The options of a registered rule set (wien's ``WienRules``, the only one so far)."""
+"""The options of a registered rule set (wien's ``WienRules``; the others have their own)."""
 State = _WienState
-"""A hand of a registered rule set (wien's ``State``, the only one so far)."""
+"""A hand of a registered rule set (wien's ``State``; the other rule sets have their own)."""
 Phase = _WienPhase
-"""The phases of a registered rule set's hand (wien's, the only one so far)."""
+"""The phases of a registered rule set's hand (wien's; the other rule sets have their own)."""
 
 
 def default() -> AnyRuleSet:

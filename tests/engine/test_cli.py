@@ -253,7 +253,11 @@ def api_answer(rec: dict[str, Any], mode: str = "hosted") -> dict[str, Any]:
 def test_verify_settle_and_legal_read_the_record_endpoints_answer(tmp_path: Path) -> None:
     rec = ok("play", "--seed", "4")
     path = write(tmp_path, api_answer(rec))
-    assert ok("verify", path) == {"verified": True, "commitment": rec["proof"]["commitment"]}
+    assert ok("verify", path) == {
+        "verified": True,
+        "commitment": rec["proof"]["commitment"],
+        "result": engine.settle(rec),
+    }
     assert ok("settle", path) == engine.settle(rec)
     assert ok("legal", path) == {"to_act": None, "legal": []}
 

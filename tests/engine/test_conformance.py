@@ -126,7 +126,7 @@ def test_a_rule_sets_data_fits_together(rs: AnyRuleSet) -> None:
 @by_rule_set
 @settings(max_examples=100)
 @given(data=st.data())
-def test_every_legal_action_fits_the_rule_sets_vocabulary(
+def test_every_legal_action_and_every_phase_is_one_the_rule_set_declares(
     rs: AnyRuleSet, data: st.DataObject
 ) -> None:
     forms = {f.key: jsonschema.Draft7Validator(dict(f.schema)) for f in rs.vocabulary}
@@ -135,6 +135,8 @@ def test_every_legal_action_fits_the_rule_sets_vocabulary(
     assert all(f.description for f in rs.vocabulary)
 
     def check(state: Any, rng: random.Random) -> None:
+        phase = engine.view(state, None).get("phase")
+        assert phase is None or phase in rs.phases, f"{rs.name}: phase {phase!r} not in phases"
         for seat in sorted(engine.to_act(state)):
             for action in engine.legal_actions(state, seat):
                 body = action_to_json(action, rs.deck)

@@ -21,12 +21,18 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 RULES = ENGINE / "rules"
 CORE_FILES = sorted([*ENGINE.glob("*.py"), *(ENGINE / "bots").rglob("*.py")])
-RULE_SET_NAMES = sorted(
+PACKAGES = sorted(
     p.stem if p.is_file() else p.name
     for p in RULES.iterdir()
     if (p.is_dir() and (p / "__init__.py").exists())
     or (p.suffix == ".py" and p.name != "__init__.py")
 )
+#: Library packages shared by several rule sets (``family``: the talon family's machinery);
+#: they register nothing, and every one of them must be used by a registered rule set.
+LIBRARIES = ("family",)
+#: The rule-set packages: every other package (a variant ``austria-modern`` lives in
+#: ``austria_modern``).
+RULE_SET_NAMES = sorted(p for p in PACKAGES if p not in LIBRARIES)
 RULE_SET_FILES = sorted(p for p in RULES.rglob("*.py") if p.parent != RULES or p.stem != "__init__")
 #: The core's dispatchers: they import the registry, so a rule set must not import them.
 DISPATCHERS = (
@@ -71,8 +77,7 @@ def imported(path: Path, module: str | None = None) -> list[tuple[int, str]]:
 def names_a_rule_set(name: str) -> bool:
     """Whether a dotted name is a rule set's package or module (``engine.rules.wien…``)."""
     return any(
-        name == f"engine.rules.{r}" or name.startswith(f"engine.rules.{r}.")
-        for r in (RULE_SET_NAMES)
+        name == f"engine.rules.{r}" or name.startswith(f"engine.rules.{r}.") for r in PACKAGES
     )
 
 
@@ -131,13 +136,32 @@ def test_a_rule_set_builds_on_the_core_but_not_on_its_dispatchers(path: Path) ->
     assert not found, f"{path.relative_to(ROOT)} imports a dispatcher:\n" + "\n".join(found)
 
 
+def package_of(variant: str) -> str:
+    """The package of a variant: ``austria-modern`` → ``austria_modern``."""
+    return variant.replace("-", "_")
+
+
 def test_every_rule_set_package_is_registered_under_its_name() -> None:
     registered = {rs.name: rs for rs in engine.rule_sets()}
-    assert sorted(registered) == RULE_SET_NAMES
+    assert sorted(package_of(name) for name in registered) == RULE_SET_NAMES
     assert tuple(registered) == engine.rules.VARIANTS
     for name, rs in registered.items():
-        assert type(rs).__module__.startswith(f"engine.rules.{name}.")
+        assert type(rs).__module__.startswith(f"engine.rules.{package_of(name)}.")
         assert engine.rule_set(name) is rs
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_a_library_package_is_no_rule_set_and_serves_a_registered_one(library: str) -> None:
+    """A library registers nothing under its name, and some registered rule set builds on it
+    (so a rule set cannot hide in a library, nor a library outlive its rule sets)."""
+    assert (RULES / library / "__init__.py").exists()
+    assert library not in engine.rules.VARIANTS
+    users = [
+        rs.name
+        for rs in engine.rule_sets()
+        if any(f"engine.rules.{library}." in c.__module__ for c in type(rs).__mro__)
+    ]
+    assert users, f"no registered rule set uses the library {library}"
 
 
 def test_the_import_scan_sees_every_form(tmp_path: Path) -> None:

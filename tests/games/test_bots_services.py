@@ -116,6 +116,7 @@ def test_a_human_plays_a_whole_hand_with_two_bots_moved_by_the_worker(
     assert engine.verify(record.json()["record"]) == {
         "verified": True,
         "commitment": hand.commitment,
+        "result": hand.result,
     }
     assert engine.settle(record.json()["record"]) == hand.result
 

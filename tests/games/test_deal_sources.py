@@ -250,7 +250,11 @@ def test_a_withheld_board_shows_nobody_the_deal_until_it_is_revealed(
     body = clients["bert"].get(hand_url(table, number, "record/")).json()
     record = body["record"]
     assert record["proof"] == {"commitment": dealt_now["commitment"], "salt": salt, "deck": order}
-    assert engine.verify(record) == {"verified": True, "commitment": dealt_now["commitment"]}
+    assert engine.verify(record) == {
+        "verified": True,
+        "commitment": dealt_now["commitment"],
+        "result": body["result"],
+    }
     view = APIClient().get(hand_url(table, number, "view/")).json()
     assert view["proof"] == record["proof"]
     assert {k: sorted(v) for k, v in view["deal"].items()} == {

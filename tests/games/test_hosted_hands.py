@@ -254,7 +254,11 @@ def test_a_whole_hand_played_through_the_api_verifies_and_settles_into_the_ledge
     body = clients["bert"].get(hand_url(table, 1, "record/")).json()
     record = body["record"]
     assert record["proof"]["commitment"] == dealt["commitment"]
-    assert engine.verify(record) == {"verified": True, "commitment": dealt["commitment"]}
+    assert engine.verify(record) == {
+        "verified": True,
+        "commitment": dealt["commitment"],
+        "result": body["result"],
+    }
     assert engine.settle({k: v for k, v in record.items() if k != "proof"}) == body["result"]
 
     hand = Hand.objects.get()
@@ -305,7 +309,11 @@ def test_the_documented_verify_command_checks_the_record_endpoints_answer(
         check=False,
     )
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stdout
-    assert json.loads(proc.stdout) == {"verified": True, "commitment": dealt["commitment"]}
+    assert json.loads(proc.stdout) == {
+        "verified": True,
+        "commitment": dealt["commitment"],
+        "result": Hand.objects.get(table=public_hosted, number=1).result,
+    }
 
 
 @pytest.mark.django_db(transaction=True)

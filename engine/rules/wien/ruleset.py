@@ -13,7 +13,7 @@ from engine.rules.wien import bot, fast, play, record, settle, views
 from engine.rules.wien.actions import VOCABULARY, action_from_json
 from engine.rules.wien.rules import OPTIONS, WienRules
 from engine.rules.wien.settle import POT, Outcome
-from engine.rules.wien.state import State
+from engine.rules.wien.state import Phase, State
 from engine.ruleset import Carry, Closing, Common, RuleSet
 
 
@@ -25,6 +25,10 @@ class Wien(RuleSet[State, WienRules, Outcome]):
 
     def read_carry(self, record: Mapping[str, Any]) -> int:
         return play.check_pot(record["pot"])
+
+    def stake(self, rules: WienRules, carry: Mapping[str, Any]) -> int:
+        """S (wien.md, "Stakes"): the pot after the dealer's contribution, at most the cap."""
+        return rules.stake(play.check_pot(carry["pot"]))
 
     def new_hand(
         self,
@@ -141,5 +145,6 @@ RULE_SET = Wien(
     carry_examples=({"pot": 0}, {"pot": 200}, {"pot": 1000}),
     options=OPTIONS,
     vocabulary=VOCABULARY,
+    phases=tuple(phase.value for phase in Phase),
 )
 """The ``wien`` rule set, registered in ``engine.rules``."""

@@ -1,0 +1,276 @@
+"""``austria-1829`` as data and a few rules (``spec/next/austria-variants.md``,
+"austria-1829")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.errors import EngineError
+from engine.options import CHOICE, Option
+from engine.rules.family.actions import Forced, Second, TakeTalon
+from engine.rules.family.austria import (
+    ANTE,
+    FORCED_PLAYER,
+    JUMP_BIDS,
+    MUST_HEAD,
+    MUST_TRUMP,
+    UNIT,
+    AustrianFamily,
+)
+from engine.rules.family.game import SUITS, Game, Rules, make_game
+from engine.rules.family.hand import DISCARD, FORCED, SECOND, TALON, Hand
+from engine.rules.family.outcome import Outcome
+from engine.rules.family.settle import POT
+from engine.rules.family.spec import Ladder
+from engine.settle import Book
+
+CALLS = ("C", "S", "D", "H")
+
+OPTIONS: tuple[Option, ...] = (
+    UNIT,
+    ANTE,
+    MUST_TRUMP,
+    MUST_HEAD,
+    Option(
+        "jump_bids",
+        JUMP_BIDS.kind,
+        "a bid may skip suits; false: each bid is the next suit (H as the very first bid, "
+        "Préférence, stays allowed)",
+        default=True,
+    ),
+    Option(
+        "hand_value",
+        CHOICE,
+        "a game without the talon: the same value, or double (the seed's footnote c)",
+        default="same",
+        choices=("same", "double"),
+    ),
+    Option(
+        "walkover_value",
+        CHOICE,
+        "both defenders home: the value of the declared suit, or of the winning bid (footnote a)",
+        default="declared",
+        choices=("declared", "bid"),
+    ),
+    Option(
+        "forced_player",
+        FORCED_PLAYER.kind,
+        "after forehand's second pass: rearhand must pick up the talon, or the deal is thrown "
+        "in without payment",
+        default="rearhand",
+        choices=("rearhand", "throw_in"),
+    ),
+    Option(
+        "forced_bete",
+        CHOICE,
+        "the forced player pays the bête only when he passes, or always",
+        default="on_pass",
+        choices=("on_pass", "always"),
+    ),
+)
+
+LADDERS = {
+    jumps: Ladder(CALLS, jumps=jumps, hold=True, ends_first=("H",)) for jumps in (True, False)
+}
+"""austria-variants.md, "austria-1829": a bid must beat the highest bid; ``hold`` (*selbst*) by
+an earlier bidder; ``H`` as the very first bid (*Préférence*) ends the auction at once."""
+
+
+def number(suit: str) -> int:
+    return SUITS.index(suit) + 1
+
+
+class Family1829(AustrianFamily):
+    """austria-1829's answers to the shared machinery."""
+
+    name = "austria-1829"
+    phases: tuple[str, ...] = (
+        "auction",
+        "talon",
+        "second",
+        "forced",
+        "discard",
+        "declare",
+        "defence",
+        "play",
+        "done",
+    )
+    keys: tuple[str, ...] = (
+        "call",
+        "talon",
+        "second",
+        "forced",
+        "discard",
+        "declare",
+        "defence",
+        "card",
+    )
+    words = {"second": ("play", "pass"), "forced": ("play", "pass")}
+    options = OPTIONS
+    vocabulary_calls: tuple[str, ...] = ("pass", *CALLS, "hold")
+    sheet_extra_keys: tuple[str, ...] = ("bid", "forced")
+
+    def ladder(self, rules: Rules) -> Ladder:
+        return LADDERS[rules["jump_bids"]]
+
+    def won(self, h: Hand, p: int) -> None:
+        """The winner chooses to take the talon or to play from the hand."""
+        h.phase = TALON
+        h.to_act = p
+
+    def all_passed(self, h: Hand) -> None:
+        """Forehand's second chance."""
+        h.phase = SECOND
+        h.to_act = 0
+
+    def legal_special(self, h: Hand) -> list[Action]:
+        seat = h.active[h.to_act]
+        if h.phase == TALON:
+            return [TakeTalon(seat, True), TakeTalon(seat, False)]
+        if h.phase == SECOND:
+            return [Second(seat, "play"), Second(seat, "pass")]
+        return [Forced(seat, "play"), Forced(seat, "pass")]
+
+    def act_special(self, h: Hand, action: Action) -> None:
+        p = h.to_act
+        if isinstance(action, TakeTalon):
+            if action.value:
+                h.take_talon(p)
+            else:
+                h.ask_declare()
+        elif isinstance(action, Second):
+            if action.word == "play":
+                h.declarer, h.bid, h.forced = 0, "C", None
+                h.take_talon(0)
+            elif h.rules["forced_player"] == "throw_in":
+                h.finish("thrown_in")
+            else:
+                h.declarer, h.bid = 2, "C"
+                h.take_talon(2)
+                h.phase = FORCED
+        else:
+            assert isinstance(action, Forced)
+            h.forced = action.word
+            if action.word == "play":
+                h.phase = DISCARD
+            else:
+                h.finish("forced_pass")
+
+    def declarations(self, h: Hand) -> list[tuple[str, str | int]]:
+        """A suit at least the winning bid (after Préférence: H; after a second chance or a
+        forced game: any suit)."""
+        assert h.bid is not None
+        return [("suit", s) for s in SUITS[SUITS.index(h.bid) :]]
+
+    def declared(self, h: Hand, kind: str, level: str | int) -> Game:
+        """A game from the hand when the winner did not take the talon."""
+        return make_game("suit", level, talon=bool(h.twelve))
+
+    # --- score-sheet entries ------------------------------------------------------------------
+
+    def extra_of(self, h: Hand) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if h.forced:
+            out["forced"] = h.forced
+        both_home = h.end == "both_home"
+        if both_home and h.rules["walkover_value"] == "bid":
+            out["bid"] = h.bid
+        return out
+
+    def parse_extra(self, record: Any, o: Outcome) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        need_bid = o.rules["walkover_value"] == "bid" and not o.players
+        if need_bid != ("bid" in record):
+            raise EngineError(
+                "bid",
+                "bid is given exactly when walkover_value is bid and both defenders stayed home",
+            )
+        if need_bid:
+            if record["bid"] not in CALLS:
+                raise EngineError("bid", f"the winning bid is C, S, D or H, not {record['bid']!r}")
+            out["bid"] = record["bid"]
+        if "forced" in record:
+            if record["forced"] != "play":
+                raise EngineError("forced", 'a forced player\'s game has forced: "play"')
+            if o.declarer != o.active[2] or o.game is None or not o.game.talon:
+                raise EngineError(
+                    "forced", "the forced player is rearhand and plays with the talon"
+                )
+            out["forced"] = "play"
+        return out
+
+    def parse_no_game(self, record: Any, base: Outcome) -> Outcome:
+        """A thrown-in deal (``"game": null`` alone) or the forced player's pass
+        (``{"game": null, "forced": "pass", "declarer": rearhand}``)."""
+        if "forced" not in record:
+            return super().parse_no_game(record, base)
+        if record["forced"] != "pass" or record.get("declarer") != base.active[2]:
+            raise EngineError(
+                "forced",
+                'a forced pass is {"game": null, "forced": "pass", "declarer": rearhand}',
+            )
+        for key in ("defence", "tricks", "bid"):
+            if key in record and not (key == "tricks" and record[key] == {}):
+                raise EngineError(key, f"a forced pass has no {key}")
+        return Outcome(
+            base.rules,
+            base.seats,
+            base.dealer,
+            base.carry,
+            base.active,
+            None,
+            base.active[2],
+            extra={"forced": "pass"},
+        )
+
+    def describe_game(self, game: Any) -> str:
+        if not game:
+            return ""
+        text = "Préférence" if game["level"] == "H" else str(game["level"])
+        return f"{text}{'' if game.get('talon', True) else ' von der Hand'}"
+
+    # --- settlement ---------------------------------------------------------------------------
+
+    def payments(self, o: Outcome, book: Book) -> tuple[bool | None, dict[str, Any]]:
+        """austria-variants.md, "austria-1829", "Settlement" 1–6."""
+        r = o.rules
+        u = r["unit"]
+        forced = o.extra.get("forced")
+        if forced == "pass" or (forced == "play" and r["forced_bete"] == "always"):
+            assert o.declarer is not None
+            book.pay(o.declarer, POT, 10 * u, "bete")
+        if o.game is None:
+            return None, {}
+        d = o.declarer
+        assert d is not None
+        double = 2 if r["hand_value"] == "double" and not o.game.talon else 1
+        t = number(str(o.game.level)) * double * u
+        players = o.players
+        tricks = o.tricks
+        if not players:
+            bid = o.extra.get("bid")
+            walk = number(bid) * double * u if bid else t
+            book.pay(POT, d, 10 * walk, "game")
+            return True, {}
+        made = tricks[d] >= 6
+        failing = [p for p in players if tricks[p] < 2]
+        if made and not failing:
+            book.pay(POT, d, 10 * t, "game")
+            for p in players:
+                book.pay(d, p, t * tricks[p], "tricks")
+        elif made:
+            for f in failing:
+                for q in [d, *players]:
+                    if q != f:
+                        book.pay(f, q, t * tricks[q], "fall")
+        else:
+            book.pay(d, POT, 10 * t, "fall")
+            for f in failing:
+                book.pay(f, POT, 10 * t, "fall")
+            for p in players:
+                book.pay(d, p, t * tricks[p], "tricks")
+        return made, {}
+
+
+AUSTRIA_1829 = Family1829()

@@ -1,0 +1,52 @@
+"""``austria-1829`` behind the seam: the family's machinery asking
+:data:`engine.rules.austria_1829.rules.AUSTRIA_1829`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.cards import PIQUET
+from engine.rules.austria_1829.rules import AUSTRIA_1829, OPTIONS
+from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.spec import Family
+from engine.ruleset import Carry
+from engine.table import Dealing, TableShape
+
+
+class Austria1829(FamilyRuleSet):
+    """The earliest printed rules (``spec/next/austria-variants.md``, "austria-1829")."""
+
+    family: ClassVar[Family] = AUSTRIA_1829
+
+
+RULE_SET = Austria1829(
+    name="austria-1829",
+    description="The earliest printed rules (1829): suit bids, holding, Préférence, a forced "
+    "player's bête, defenders failing with fewer than 2 tricks pay the others "
+    "(spec/next/austria-variants.md)",
+    deck=PIQUET,
+    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
+    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
+    carry=Carry(("pot",), "cents", party="pot"),
+    sheet_keys=frozenset({"game", "declarer", "defence", "tricks", "bid", "forced"}),
+    examples=(
+        {"variant": "austria-1829", "unit": 1, "ante": 240},
+        {
+            "variant": "austria-1829",
+            "unit": 5,
+            "ante": 20,
+            "must_trump": False,
+            "must_head": True,
+            "jump_bids": False,
+            "hand_value": "double",
+            "walkover_value": "bid",
+            "forced_bete": "always",
+        },
+        {"variant": "austria-1829", "unit": 1, "ante": 50, "forced_player": "throw_in"},
+    ),
+    carry_examples=({"pot": 0}, {"pot": 720}, {"pot": 1000}),
+    options=OPTIONS,
+    phases=AUSTRIA_1829.phases,
+    vocabulary=AUSTRIA_1829.vocabulary(),
+)
+"""The ``austria-1829`` rule set, registered in ``engine.rules``."""

@@ -1,0 +1,72 @@
+"""``balkan`` behind the seam: the family's machinery asking
+:data:`engine.rules.balkan.rules.BALKAN`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.cards import PIQUET
+from engine.rules.balkan.rules import BALKAN, OPTIONS
+from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.spec import Family
+from engine.ruleset import Carry
+from engine.table import Dealing, TableShape
+
+
+class Balkan(FamilyRuleSet):
+    """Hungarian / West Balkan Préférence (``spec/next/austria-variants.md``, "balkan")."""
+
+    family: ClassVar[Family] = BALKAN
+
+    def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The pot, and the open refe and refe written when there are any."""
+        out: dict[str, Any] = {"pot": result["pot"]}
+        refe = {s: n for s, n in result.get("refe", {}).items() if n}
+        if refe:
+            out["refe"] = refe
+        if result.get("refe_written"):
+            out["refe_written"] = result["refe_written"]
+        return out
+
+
+RULE_SET = Balkan(
+    name="balkan",
+    description="Hungarian / West Balkan Préférence: a 5-2-5 deal, contract codes 2 to 9 with "
+    "misère, sans, uno and slam, hand contracts, invitations, giving up, contra and refe "
+    "(spec/next/austria-variants.md)",
+    deck=PIQUET,
+    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
+    dealing=Dealing(((5, ""), (2, "talon"), (5, ""))),
+    carry=Carry(("pot",), "cents", party="pot", optional=("refe", "refe_written")),
+    sheet_keys=frozenset({"game", "declarer", "defence", "tricks", "gave_up", "contra"}),
+    examples=(
+        {"variant": "balkan", "unit": 1, "ante": 100},
+        {
+            "variant": "balkan",
+            "unit": 2,
+            "ante": 50,
+            "must_trump": False,
+            "must_head": True,
+            "contracts": "sans_uno_slam",
+            "hold": True,
+            "premium_defence": "free",
+            "defender_fall": 20,
+            "contra": False,
+            "sans_slam_lead": "second_defender",
+        },
+        {
+            "variant": "balkan",
+            "unit": 1,
+            "ante": 10,
+            "contracts": "sans_slam",
+            "hold": True,
+            "sans_slam_lead": "second_defender",
+        },
+    ),
+    carry_examples=({"pot": 0}, {"pot": 1000}, {"pot": 5000}),
+    options=OPTIONS,
+    phases=BALKAN.phases,
+    vocabulary=BALKAN.vocabulary(),
+)
+"""The ``balkan`` rule set, registered in ``engine.rules``."""

@@ -1,0 +1,297 @@
+""":class:`FamilyRuleSet`: a talon-family rule set behind ``engine.ruleset.RuleSet``. Each rule
+set package subclasses it, names its :class:`engine.rules.family.spec.Family` and builds its
+value (``engine/rules/kurz/ruleset.py``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.actions import Action, PlayCard
+from engine.cards import PIQUET
+from engine.errors import EngineError, IllegalAction, NotYourTurn
+from engine.rules.family import actions as family_actions
+from engine.rules.family import outcome as record
+from engine.rules.family import views
+from engine.rules.family.game import Rules, read_rules
+from engine.rules.family.hand import AUCTION, DISCARD, DONE, ORDERS, PHASE_WORDS, PLAY, Hand
+from engine.rules.family.outcome import Outcome
+from engine.rules.family.settle import POT
+from engine.rules.family.spec import FLAG_STEPS, Family
+from engine.rules.family.state import State
+from engine.ruleset import Closing, Common, RuleSet
+from engine.table import Dealing
+from engine.tricks import describe_obligation
+
+
+class FamilyRuleSet(RuleSet[State, Rules, Outcome]):
+    """A talon-family rule set: the shared machinery asking :attr:`family`."""
+
+    family: ClassVar[Family]
+
+    # --- options and the table ---------------------------------------------------------------
+
+    def parse_rules(self, data: Any) -> Rules:
+        return read_rules(self.name, self.options, data, self.family.check_rules)
+
+    def read_carry(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        return self.family.read_carry(record)
+
+    # --- a hand ------------------------------------------------------------------------------
+
+    def new_hand(
+        self,
+        rules: Rules,
+        seats: Sequence[str],
+        dealer: str,
+        carry: Any,
+        deal: Mapping[str, int],
+    ) -> State:
+        seat_tuple = self.table.check(list(seats), dealer)
+        if not isinstance(carry, dict):
+            carry = self.read_carry({"pot": carry} if "pot" in self.carry.keys else {})
+        active = self.active_seats(seat_tuple, dealer)
+        self.dealing.check(self.deck, active, deal)
+        masks = (deal[active[0]], deal[active[1]], deal[active[2]], deal["talon"])
+        hand = Hand(self.family, rules, active, masks, carry)
+        return State(rules, seat_tuple, dealer, _pairs(carry), active, (), hand)
+
+    def to_act(self, state: State) -> frozenset[str]:
+        seat = state.to_act_seat
+        return frozenset() if seat is None else frozenset((seat,))
+
+    def legal_actions(self, state: State, seat: str | None) -> list[Action]:
+        if state.is_over or (seat is not None and seat != state.to_act_seat):
+            return []
+        return state.hand.legal()
+
+    def apply(self, state: State, action: Action) -> State:
+        h = state.hand
+        legal = h.legal()
+        if action not in legal and not (
+            action.seat == state.to_act_seat and h.family.also_legal(h, action)
+        ):
+            raise _refusal(state, action, legal)
+        new = h.copy()
+        new.step(action)
+        return State(
+            state.rules,
+            state.seats,
+            state.dealer,
+            state.carry,
+            state.active,
+            (*state.history, action),
+            new,
+        )
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def known(self, state: State, seat: str | None) -> int:
+        return views.known(state, seat)
+
+    # --- records -----------------------------------------------------------------------------
+
+    def action_from_json(self, data: Any, at: str) -> Action:
+        fam = self.family
+        return family_actions.read(
+            data,
+            PIQUET,
+            at,
+            keys=fam.keys,
+            calls=fam.vocabulary_calls,
+            declares=fam.vocabulary_declares,
+            words=fam.words,
+            defences=fam.vocabulary_defences,
+        )
+
+    def carry_json(self, state: State) -> dict[str, Any]:
+        return state.carry_dict
+
+    def dealt(self, state: State) -> dict[str, list[str]]:
+        deal = state.hand.deal
+        out = {seat: PIQUET.codes_of(deal[i]) for i, seat in enumerate(state.active)}
+        out["talon"] = PIQUET.codes_of(deal[3])
+        return out
+
+    # --- results -----------------------------------------------------------------------------
+
+    def outcome(self, state: State) -> Outcome:
+        if not state.is_over:
+            raise EngineError(
+                "actions",
+                f"the hand is not finished: {state.to_act_seat} is to act ({state.phase})",
+            )
+        return record.outcome_of(state.hand, state.seats, state.dealer)
+
+    def parse_sheet(self, data: Mapping[str, Any], common: Common) -> Outcome:
+        return record.parse_sheet(self.family, data, common)
+
+    def sheet_json(self, outcome: Outcome) -> dict[str, Any]:
+        return record.sheet_json(outcome)
+
+    def settle_outcome(self, outcome: Outcome) -> dict[str, Any]:
+        return self.family.settle(outcome)
+
+    def describe_game(self, game: Mapping[str, Any] | None) -> str:
+        return self.family.describe_game(game)
+
+    def is_premium(self, game: Mapping[str, Any] | None) -> bool:
+        return self.family.is_premium(game)
+
+    def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        return {"pot": result["pot"]} if "pot" in self.carry.keys else {}
+
+    def close(self, rules: Rules, seats: Sequence[str], carry: Any) -> Closing:
+        """The pot stays with the table for its next sitting (the pages say nothing else)."""
+        if "pot" not in self.carry.keys:
+            return Closing(transfers=(), carry={})
+        pot = carry["pot"] if isinstance(carry, dict) else carry
+        return Closing(transfers=(), carry={"pot": self.read_carry({"pot": pot})["pot"]})
+
+    # --- bots and the fast path --------------------------------------------------------------
+
+    def random_action(self, state: State, rng: random.Random) -> Action:
+        """The family's ``random_move`` (the same policy as the fast path)."""
+        if state.is_over:
+            raise ValueError("the hand is over")
+        return self.family.random_move(state.hand, rng)
+
+    def play_random_hand(
+        self, rules: Rules, carry: Any, rng: random.Random
+    ) -> tuple[list[int], int | None]:
+        """The fast path: deal, bid, play and settle one hand in place on the shared board;
+        the changes of forehand, middlehand and rearhand (the dealer) and the pot after."""
+        if not isinstance(carry, dict):
+            carry = self.read_carry({"pot": carry} if "pot" in self.carry.keys else {})
+        h = Hand(self.family, rules, _FAST_SEATS, fast_deal(self, rng), carry)
+        play_out(h, rng)
+        return self.family.fast_settle(record.outcome_of(h, _FAST_SEATS, _FAST_SEATS[2]))
+
+
+_FAST_SEATS = ("a", "b", "c")
+_DECK = list(range(32))
+
+
+def fast_deal(rs: RuleSet[Any, Any, Any], rng: random.Random) -> tuple[int, int, int, int]:
+    """A random deal by the rule set's packets (Fisher–Yates on ``random()``)."""
+    deck = _DECK[:]
+    rand = rng.random
+    for i, m in _FISHER_YATES:
+        j = int(rand() * m)
+        deck[i], deck[j] = deck[j], deck[i]
+    deal = _DEALERS.get(id(rs.dealing))
+    return (deal or _dealer(rs.dealing))(deck)
+
+
+_FISHER_YATES = tuple((i, i + 1) for i in range(31, 0, -1))
+
+
+_DEALERS: dict[int, Callable[[list[int]], tuple[int, int, int, int]]] = {}
+"""Generated dealers by the ``id`` of their (module-level, never freed) ``Dealing``."""
+
+
+def _dealer(dealing: Dealing) -> Callable[[list[int]], tuple[int, int, int, int]]:
+    """A function dealing a shuffled deck by ``dealing``, generated once as straight-line code
+    (the generic loop cost as much as a whole auction)."""
+    found = _DEALERS.get(id(dealing))
+    if found is not None:
+        return found
+    places: list[list[int]] = [[], [], [], []]
+    k = 0
+    for count, to in dealing.packets:
+        for p in (3,) if to else (0, 1, 2):
+            places[p] += range(k, k + count)
+            k += count
+    parts = [" | ".join(f"(1 << deck[{i}])" for i in pos) for pos in places]
+    source = "def deal(deck):\n    return (" + ", ".join(parts) + ")\n"
+    scope: dict[str, Any] = {}
+    exec(source, scope)  # noqa: S102 - generated from the dealing's own packet sizes
+    _DEALERS[id(dealing)] = scope["deal"]
+    return _DEALERS[id(dealing)]
+
+
+def fast_choice(h: Hand, rng: random.Random) -> Action:
+    """The random bot's move as the fast path chooses it (the family's ``random_move``)."""
+    return h.family.random_move(h, rng)
+
+
+def play_out(h: Hand, rng: random.Random) -> None:
+    """Play a hand to the end with the random bot; the cards straight on the board, the
+    obligations by ``engine.tricks.legal_mask`` (drawing from ``rng`` as ``random_move``)."""
+    rand = rng.random
+    random_move = h.family.random_move
+    random_call = h.family.random_call
+    random_answer = h.family.random_answer
+    auction_calls = h.family.auction_calls
+    auction_call = h.family.auction_call
+    while True:
+        ph = h.phase
+        if ph == PLAY:
+            h.play_random(rand)
+        elif ph == DONE:
+            return
+        elif ph == AUCTION:  # as random_move, without making the action value
+            auction_call(h, h.to_act, random_call(auction_calls(h), rng))
+        elif ph in FLAG_STEPS:
+            h.answer(random_answer(h, rng))
+        else:
+            h.step(random_move(h, rng))
+
+
+def _pairs(carry: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(
+        (k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in carry.items()
+    )
+
+
+def _refusal(state: State, action: Action, legal: list[Action]) -> IllegalAction:
+    """Why ``action`` is not allowed now, in words."""
+    h = state.hand
+    seat = action.seat
+    if state.is_over:
+        return IllegalAction("", "the hand is over; no more actions")
+    if seat not in state.seats:
+        return IllegalAction("", f"there is no seat named {seat!r} at this table")
+    p = state.player(seat)
+    if p is None:
+        return NotYourTurn("", f"{seat} deals and sits out this hand")
+    if p != h.to_act:
+        return NotYourTurn("", f"it is {state.to_act_seat}'s turn, not {seat}'s")
+    expected = PHASE_WORDS[h.phase]
+    if not any(type(a) is type(action) for a in legal):
+        return IllegalAction("", f"{seat} cannot do that now: it is time to {expected}")
+    if isinstance(action, PlayCard):
+        code = PIQUET.code(action.card)
+        if not h.hands[p] >> action.card & 1:
+            return IllegalAction("", f"{seat} does not hold {code}")
+        mask = h.legal_card_mask()
+        assert h.game is not None
+        duty = h.family.duty(h)
+        return IllegalAction(
+            "",
+            describe_obligation(
+                PIQUET, ORDERS[h.game.trump], h.hands[p], h.trick, mask, seat, duty
+            ),
+        )
+    if h.phase == DISCARD:
+        return IllegalAction(
+            "",
+            f"{seat} must discard two cards from the hand: {' '.join(PIQUET.codes_of(h.hands[p]))}",
+        )
+    words = ", ".join(str(v) for v in (action_value(a) for a in legal if type(a) is type(action)))
+    reason = h.family.why(h, action)
+    if reason:
+        return IllegalAction("", reason)
+    return IllegalAction("", f"{seat} must {expected}: {words}")
+
+
+def action_value(action: Action) -> Any:
+    value = action.value_json(PIQUET)
+    if isinstance(value, dict):
+        return " ".join(str(v) for v in value.values())
+    return "pass" if value is None else value
+
+
+__all__ = ["POT", "FamilyRuleSet", "fast_choice", "fast_deal", "play_out"]

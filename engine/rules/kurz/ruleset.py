@@ -1,0 +1,48 @@
+"""``kurz`` behind the seam: the family's machinery asking :data:`engine.rules.kurz.rules.KURZ`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.cards import PIQUET
+from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.spec import Family
+from engine.rules.kurz.rules import KURZ, OPTIONS
+from engine.ruleset import Carry
+from engine.table import Dealing, TableShape
+
+
+class Kurz(FamilyRuleSet):
+    """The short family rules (``spec/next/kurz.md``)."""
+
+    family: ClassVar[Family] = KURZ
+
+
+RULE_SET = Kurz(
+    name="kurz",
+    description="The short family rules: 3 players (4 with the dealer sitting out), bids 1 to "
+    "3 with hand versions, a cent per trick from the pot, a hand-game premium "
+    "(spec/next/kurz.md)",
+    deck=PIQUET,
+    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
+    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
+    carry=Carry(("pot",), "cents", party="pot"),
+    sheet_keys=frozenset({"game", "declarer", "defence", "tricks"}),
+    examples=(
+        {"variant": "kurz"},
+        {
+            "variant": "kurz",
+            "dealer_contribution": 20,
+            "trick_value": 2,
+            "fail_multiple": 3,
+            "hand_premium": 0,
+            "hand_premium_from": "opponents",
+        },
+        {"variant": "kurz", "hand_premium_from": "opponents"},
+    ),
+    carry_examples=({"pot": 0}, {"pot": 35}, {"pot": 200}),
+    options=OPTIONS,
+    phases=KURZ.phases,
+    vocabulary=KURZ.vocabulary(),
+)
+"""The ``kurz`` rule set, registered in ``engine.rules``."""
