@@ -282,7 +282,7 @@ def sittings_for_tables(
             "result__delta",
             KT("result__declarer"),
             KT("result__made"),
-            KT("result__game__type"),
+            "result__game",
         )
     ):
         hands[table_id].append(tuple(rest))
@@ -305,13 +305,13 @@ def sittings_for_tables(
         if not by_key:
             continue
         keys = [seat.key for seat in table_seats]
-        active_seats = rule_set_of(link.table).active_seats
+        rule_set = rule_set_of(link.table)
         active: dict[str, frozenset[str]] = {}
         lines = []
-        for dealer, delta, declarer, made, game_type in hands[link.table_id]:
-            premium = game_type == "premium"
+        for dealer, delta, declarer, made, game in hands[link.table_id]:
+            premium = rule_set.is_premium(game)
             if dealer not in active:
-                active[dealer] = frozenset(active_seats(keys, dealer))
+                active[dealer] = frozenset(rule_set.active_seats(keys, dealer))
             for seat_key, amount in delta.items():
                 player = by_key.get(seat_key)
                 if player is None:

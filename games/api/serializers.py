@@ -20,6 +20,7 @@ from games import selectors, services
 from games.api.rules import ActionField, RulesSerializer
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
+from games.rulesets import rule_set_of
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
 #: What a hand's transfers are for: every ``LedgerEntry.Reason`` but those of closing a table.
@@ -28,8 +29,8 @@ HAND_REASONS = [r for r in LedgerEntry.Reason.values if r not in ("carry_in", "c
 #: the same set with the model's labels, named so since API 1.0).
 HAND_STATUSES = tuple(Hand.Status.values)
 HAND_STATUS_TEXT = "The hand's status."
-#: The engine's phases of a hand (``engine.Phase``): ``PhaseEnum`` in the schema.
-PHASES = tuple(phase.value for phase in engine.Phase)
+#: The phases of a hand, every rule set's (``RuleSet.phases``): ``PhaseEnum`` in the schema.
+PHASES = tuple(dict.fromkeys(phase for rs in engine.rule_sets() for phase in rs.phases))
 #: A defender's choices (``spec/hand-record.md``: ``defence``), as the engine checks them.
 DEFENCES = ("play", "home", "invite", "invited")
 
@@ -101,6 +102,14 @@ class PremiumGameSerializer(serializers.Serializer[dict[str, Any]]):
     hand = serializers.BooleanField(help_text="Von der Hand (without the talon).")
 
 
+class NotrumpGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """A no-trump contract of the Balkan rule sets (``balkan``, ``danube-swabian``)."""
+
+    type = _only("notrump", "notrump")
+    level = serializers.ChoiceField(choices=["misere", "sans", "uno", "slam"])
+    talon = serializers.BooleanField(help_text="false for a hand contract.")
+
+
 class AusfechtenGameSerializer(serializers.Serializer[dict[str, Any]]):
     """Ausfechten: everyone passed and the hand is played out without a declarer."""
 
@@ -113,17 +122,19 @@ class AusfechtenGameSerializer(serializers.Serializer[dict[str, Any]]):
         serializers={
             "suit": SuitGameSerializer,
             "premium": PremiumGameSerializer,
+            "notrump": NotrumpGameSerializer,
             "ausfechten": AusfechtenGameSerializer,
         },
         resource_type_field_name="type",
     )
 )
 class GameSerializer(serializers.Serializer[dict[str, Any]]):
-    """The game of a hand: suit (number games, Geschäft, herz), premium or Ausfechten. The
-    schema documents its three forms (:class:`SuitGameSerializer`, …); the engine checks
-    what arrives."""
+    """The game of a hand: suit (number games, Geschäft, herz, the trump games of the other
+    rule sets), premium, no-trump (Balkan) or Ausfechten. The schema documents its forms
+    (:class:`SuitGameSerializer`, …); the engine checks what arrives, and which forms the
+    table's rule set has."""
 
-    type = serializers.ChoiceField(choices=["suit", "premium", "ausfechten"])
+    type = serializers.ChoiceField(choices=["suit", "premium", "notrump", "ausfechten"])
     level = GameLevelField(required=False)
     talon = serializers.BooleanField(
         required=False, help_text="suit games: false for a hand game (Geschäft, herz)."
@@ -136,7 +147,9 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
     server fills in rules, seats, dealer and pot. A client that sends one of those must send
     the server's value (``409 record_mismatch`` otherwise)."""
 
-    game = GameSerializer()
+    game = GameSerializer(
+        allow_null=True, help_text="null: a deal without a game (all passed, thrown in)."
+    )
     declarer = serializers.CharField(
         required=False, help_text="Seat key; omitted for an Ausfechten."
     )
@@ -147,7 +160,10 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
     )
     tricks = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10),
-        help_text="Tricks of every player who played.",
+        required=False,
+        help_text="Tricks of every player who played; omitted (or {}) where nobody played "
+        "(both defenders home in the rule sets beyond wien, a thrown-in deal, a given-up "
+        "game).",
     )
     negotiated = serializers.BooleanField(
         required=False, help_text="The split was agreed (Aushandeln)."
@@ -175,14 +191,18 @@ class TransferSerializer(serializers.Serializer[dict[str, Any]]):
 class ResultSerializer(serializers.Serializer[dict[str, Any]]):
     """What settling a hand gives (``spec/hand-record.md``, "Result")."""
 
-    stake = serializers.IntegerField()
+    stake = serializers.IntegerField(
+        allow_null=True, help_text="wien's stake S; null where the rule set has none."
+    )
     declarer = serializers.CharField(allow_null=True)
-    game = GameSerializer()
+    game = GameSerializer(allow_null=True, help_text="null: a deal without a game.")
     made = serializers.BooleanField(allow_null=True)
     fallen = serializers.ListField(child=serializers.CharField())
     tricks = serializers.DictField(child=serializers.IntegerField())
     delta = serializers.DictField(child=serializers.IntegerField())
-    pot = serializers.IntegerField(help_text="The pot after the hand.")
+    pot = serializers.IntegerField(
+        allow_null=True, help_text="The pot after the hand; null where the rule set has none."
+    )
     transfers = TransferSerializer(many=True)
 
 
@@ -580,7 +600,9 @@ class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
     balances = serializers.DictField(
         child=serializers.IntegerField(), help_text="Seat → running balance after the hand."
     )
-    pot = serializers.IntegerField(help_text="The pot after the hand.")
+    pot = serializers.IntegerField(
+        allow_null=True, help_text="The pot after the hand; null where the rule set has none."
+    )
 
 
 class SheetSeatSerializer(serializers.Serializer[dict[str, Any]]):
@@ -685,7 +707,7 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         return table
 
     @cached_property
-    def _rules(self) -> engine.Rules:
+    def _rules(self) -> Any:
         return engine.parse_rules(self.table.rules)
 
     def _hosted(self) -> bool:
@@ -697,9 +719,11 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
             cache[hand.pk] = engine.view(services.hand_state(self.table, hand), None)
         return cache[hand.pk]
 
-    def get_stake(self, hand: Hand) -> int:
-        """S for this hand: the pot after the dealer's contribution, capped."""
-        return int(self._rules.stake(hand.pot_before))
+    def get_stake(self, hand: Hand) -> int | None:
+        """S for this hand: the pot after the dealer's contribution, capped (wien); null where
+        the rule set has no single stake."""
+        rule_set = rule_set_of(self.table)
+        return rule_set.stake(self._rules, services.hand_carry(self.table, hand))
 
     @extend_schema_field(ScoreSheetEntrySerializer(allow_null=True))
     def get_entry(self, hand: Hand) -> dict[str, Any] | None:
@@ -781,8 +805,8 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     seats = serializers.ListField(child=serializers.CharField(), required=False)
     dealer = serializers.CharField(required=False)
     active = serializers.ListField(child=serializers.CharField(), required=False)
-    pot = serializers.IntegerField(required=False)
-    stake = serializers.IntegerField(required=False)
+    pot = serializers.IntegerField(required=False, allow_null=True)
+    stake = serializers.IntegerField(required=False, allow_null=True)
     hand = serializers.ListField(
         child=serializers.CharField(), allow_null=True, required=False, help_text="Own cards."
     )

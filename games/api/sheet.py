@@ -83,7 +83,7 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
                 "made": result.get("made"),
                 "fallen": list(result.get("fallen", [])),
                 "balances": dict(running),
-                "pot": int(result["pot"]),
+                "pot": None if result.get("pot") is None else int(result["pot"]),
             }
         )
     return {
@@ -110,7 +110,7 @@ def sheet_csv(sheet: Mapping[str, Any]) -> str:
                 made,
                 " ".join(row["fallen"]),
                 *(row["balances"].get(k, 0) for k in keys),
-                row["pot"],
+                "" if row["pot"] is None else row["pot"],
             ]
         )
     return out.getvalue()

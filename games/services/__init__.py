@@ -16,6 +16,7 @@ from games.services.common import (
     carry_for,
     common_part,
     dealer_for,
+    hand_carry,
     hand_common,
     seat_keys,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "carry_for",
     "common_part",
     "dealer_for",
+    "hand_carry",
     "hand_common",
     "hand_apply_action",
     "hand_bot_move",

@@ -320,18 +320,23 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
     return anna, others
 
 
-def a_hosted_hand(api: Api, anna: Player) -> None:
-    """Anna and two bots: dealt without a body, played to its end, each of anna's moves
-    sent with the version she saw and an idempotency key, one of them sent twice."""
+WIEN = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
+KURZ = {"variant": "kurz"}
+
+
+def a_hosted_hand(api: Api, anna: Player, rules: dict[str, Any] = WIEN) -> None:
+    """Anna and two bots at a table of ``rules``: dealt without a body, played to its end,
+    each of anna's moves sent with the version she saw and an idempotency key, one of them
+    sent twice."""
     table = api.call(
         "tables.tables_create",
         anna.client,
         201,
         body=api.model("TableCreateRequest").from_dict(
             {
-                "name": "Online-Tisch",
+                "name": f"Online-Tisch ({rules['variant']})",
                 "mode": "hosted",
-                "rules": {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
+                "rules": rules,
                 "seats": [
                     {"key": "anna", "kind": "user", "user": anna.user_id},
                     {"key": "bot-1", "kind": "bot", "bot_level": "random"},
@@ -488,6 +493,7 @@ def run_everything(package: ModuleType, base_url: str) -> None:
     try:
         anna, others = a_club_evening(api)
         a_hosted_hand(api, anna)
+        a_hosted_hand(api, anna, KURZ)  # a rule set beyond wien: its rules and actions
         a_tournament_round(api, anna, others)
     finally:
         api.close()

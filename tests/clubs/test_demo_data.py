@@ -131,6 +131,16 @@ def test_it_prints_the_table_ids(demo: str) -> None:
     assert f"/api/v1/tables/{recorded.pk}/sheet/" in demo
 
 
+def test_every_other_rule_set_has_a_recorded_table_with_a_few_hands(demo: str) -> None:
+    for rule_set in engine.rule_sets():
+        if rule_set.name == demo_data.RULES["variant"]:
+            continue
+        table = Table.objects.get(name=demo_data.RULE_SET_TABLE.format(variant=rule_set.name))
+        assert table.rules["variant"] == rule_set.name
+        assert table.hands.filter(status="done").count() == demo_data.RULE_SET_HANDS
+        assert f"/api/v1/tables/{table.pk}/sheet/" in demo
+
+
 def test_the_recorded_table_has_its_twelve_hands(demo: str) -> None:
     table = Table.objects.get(name=demo_data.RECORDED_TABLE)
     assert table.mode == Table.Mode.RECORDED and table.is_public

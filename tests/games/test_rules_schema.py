@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import engine
-from config.api.rule_sets import rules_component_name
+from config.api.rule_sets import camel, rules_component_name
 from engine.options import Option
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
@@ -104,3 +104,23 @@ def test_each_documented_bound_is_one_the_engine_enforces(
 def test_an_unknown_option_is_refused_by_name(rule_set: Any) -> None:
     rules = {**rule_set.examples[0], "no_such_option": 1}
     assert refused_at(rules) == "rules.no_such_option"
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids=lambda rs: rs.name)
+def test_each_rule_sets_actions_phases_and_sheet_keys_are_documented(
+    schemas: dict[str, Any], rule_set: Any
+) -> None:
+    """A typed client can build every action of the rule set (``<Variant>Action``: one of its
+    keys' forms), read every phase, and send every score-sheet key it has."""
+    variant = schemas[f"{camel(rule_set.name)}Action"]
+    forms = [schemas[one["$ref"].rsplit("/", 1)[1]] for one in variant["oneOf"]]
+    keys = [next(k for k in form["required"]) for form in forms]
+    assert keys == [f.key for f in rule_set.vocabulary]
+    for form, declared in zip(forms, rule_set.vocabulary, strict=True):
+        assert form["properties"][declared.key]["description"]
+        assert form["additionalProperties"] is False
+    action = schemas["ActionInputRequest"]["properties"]["action"]
+    assert {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"} in action["anyOf"]
+    assert set(rule_set.phases) <= set(schemas["PhaseEnum"]["enum"])
+    entry = schemas["ScoreSheetEntryRequest"]["properties"]
+    assert rule_set.sheet_keys <= set(entry)

@@ -21,16 +21,19 @@ it ends with a summary of the logins and ids (README, "Quick start").
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+import engine
 from clubs.management import demo_evenings
 from clubs.management.quiet import quiet_task_logs
 from clubs.models import Club, Membership, User
 from games import services
 from games.models import Seat, Table
+from games.random_entries import random_entry
 
 DEMO_ADMIN = ("admin", "admin-demo-1")
 DEMO_PLAYERS = ("anna", "bert", "carl", "dave")
@@ -42,6 +45,9 @@ CLUB_NAME = "Wiener Préférence-Runde"
 RECORDED_TABLE = "Dienstagsrunde"
 FOUR_SEAT_TABLE = "Viererrunde"
 HOSTED_TABLE = "Online-Tisch"
+RULE_SET_TABLE = "Regeln: {variant}"
+"""One recorded table per rule set beyond the club's (wien), named by its variant."""
+RULE_SET_HANDS = 6
 BOTS = ("bot-1", "bot-2")
 RULES = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 
@@ -228,6 +234,38 @@ def _recorded_table(
     return table
 
 
+def _rule_set_tables(players: dict[str, User], club: Club) -> list[Table]:
+    """A recorded table of anna, bert and carl for every registered rule set but the club's,
+    with a few hands the engine's random bot played (the same ones on every run)."""
+    tables = []
+    for rule_set in engine.rule_sets():
+        if rule_set.name == RULES["variant"]:
+            continue
+        name = RULE_SET_TABLE.format(variant=rule_set.name)
+        table = Table.objects.filter(name=name, club=club).order_by("id").first()
+        if table is None:
+            anna = players["anna"]
+            table = services.table_create(
+                user=anna,
+                name=name,
+                mode=Table.Mode.RECORDED,
+                rules=rule_set.examples[0],
+                seats=[
+                    services.SeatSpec(key=k, kind=Seat.Kind.USER, user=players[k])
+                    for k in ("anna", "bert", "carl")
+                ],
+                first_dealer="carl",
+                club_id=club.pk,
+                is_public=True,
+            )
+            rng = random.Random(rule_set.name)
+            for number in range(1, RULE_SET_HANDS + 1):
+                entry = random_entry(table, rng, number)
+                services.table_record_hand(table_id=table.pk, user=anna, entry=entry)
+        tables.append(table)
+    return tables
+
+
 def _hosted_table(players: dict[str, User]) -> Table:
     anna = players["anna"]
     table = Table.objects.filter(name=HOSTED_TABLE, created_by=anna).order_by("id").first()
@@ -277,6 +315,7 @@ class Command(BaseCommand):
                 club=club,
             )
             hosted = _hosted_table(players)
+            rule_set_tables = _rule_set_tables(players, club)
             latest = hosted.hands.order_by("-number").values_list("number", flat=True).first()
             club_life = demo_evenings.build(club, players)
         accounts = len(players) + 1
@@ -298,6 +337,12 @@ class Command(BaseCommand):
                     f" GET /api/v1/tables/{four.pk}/sheet/",
                     f"              hosted table {hosted.pk} '{HOSTED_TABLE}' (anna + 2 bots), "
                     f"log in as anna: GET /api/v1/tables/{hosted.pk}/hands/{latest}/view/",
+                    f"              one table per other rule set (python -m engine rules), "
+                    f"{RULE_SET_HANDS} hands each:",
+                    *(
+                        f"              table {t.pk} '{t.name}': GET /api/v1/tables/{t.pk}/sheet/"
+                        for t in rule_set_tables
+                    ),
                     *club_life,
                 ]
             )

@@ -1,0 +1,238 @@
+"""Every registered rule set through the API: a recorded table takes a score-sheet entry and
+a hosted table deals a hand that the seated players play to the end, with the sheet (JSON and
+CSV), the ledger, the seat views, the record and the close answering as they do for ``wien``.
+
+Parametrised over ``engine.rule_sets()``: a rule set is checked here the moment the engine
+registers it. The entries and moves come from the engine (its random bot and the legal
+actions the API lists), so nothing here knows one rule set's rules.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+import engine
+from clubs.models import User
+from games import services
+from games.models import Hand, LedgerEntry, Table
+from games.random_entries import random_entry
+from tests.games.conftest import hand_url, hands_url
+from tests.games.test_hosted_hands import play_out
+from tests.openapi import schema_errors
+
+RULE_SETS = engine.rule_sets()
+by_rule_set = pytest.mark.parametrize("rs", RULE_SETS, ids=[rs.name for rs in RULE_SETS])
+
+pytestmark = pytest.mark.django_db
+
+
+def table_url(table: Table, tail: str = "") -> str:
+    return f"/api/v1/tables/{table.pk}/{tail}"
+
+
+def balances(table: Table) -> dict[str, int]:
+    """Every party's balance from the ledger rows of the table's hands."""
+    out: dict[str, int] = {}
+    for row in LedgerEntry.objects.filter(table=table, hand__isnull=False):
+        out[row.payer] = out.get(row.payer, 0) - row.amount
+        out[row.payee] = out.get(row.payee, 0) + row.amount
+    return out
+
+
+def check_settled(table: Table) -> None:
+    """The ledger holds the hands' results: each seat's balance is the sum of its changes,
+    the pot's the change of the pot, and each hand starts with the pot the one before left."""
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    money = balances(table)
+    for seat in table.seats.values_list("key", flat=True):
+        assert money.get(seat, 0) == sum(h.result["delta"].get(seat, 0) for h in hands)
+    pot = table.opening_pot
+    for hand in hands:
+        assert hand.pot_before == pot
+        sums = sum(hand.result["delta"].values())
+        if hand.result.get("pot") is not None:
+            assert sums + hand.result["pot"] - pot == 0, "a deal does not balance with the pot"
+            pot = hand.result["pot"]
+        else:
+            assert sums == 0
+    assert money.get("pot", 0) == pot - table.opening_pot
+
+
+@by_rule_set
+def test_a_recorded_table_of_each_rule_set_takes_an_entry_and_writes_its_sheet(
+    rs: engine.RuleSet[Any, Any, Any],
+    make_table: Callable[..., Table],
+    client_for: Callable[[User | None], APIClient],
+    anna: User,
+) -> None:
+    table = make_table(rules=rs.examples[0])
+    client = client_for(anna)
+    rng = random.Random(7)
+    for number in (1, 2, 3):
+        entry = random_entry(table, rng, number)
+        response = client.post(hands_url(table), entry, format="json")
+        assert response.status_code == 201, response.json()
+    results = [h.result for h in Hand.objects.filter(table=table).order_by("number")]
+    check_settled(table)
+
+    sheet = client.get(table_url(table, "sheet/")).json()
+    assert [row["number"] for row in sheet["rows"]] == [1, 2, 3]
+    text = client.get(table_url(table, "sheet.csv")).content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert len(rows) >= 4
+    for result in results:
+        assert rs.describe_game(result.get("game")) in text
+
+    assert not schema_errors("ScoreSheet", sheet)
+    shown = client.get(hand_url(table, 2)).json()
+    assert not schema_errors("Hand", shown)
+    assert shown["result"] == results[1]
+    answer = client.get(hand_url(table, 2, "record/")).json()
+    assert not schema_errors("HandRecord", answer)
+    record = answer["record"]
+    assert record["rules"] == engine.parse_rules(rs.examples[0]).to_json()
+    assert engine.settle(record) == results[1]
+
+
+@by_rule_set
+def test_a_hosted_table_of_each_rule_set_deals_and_plays_a_hand_through_the_api(
+    rs: engine.RuleSet[Any, Any, Any],
+    make_table: Callable[..., Table],
+    client_for: Callable[[User | None], APIClient],
+    anna: User,
+    bert: User,
+    carl: User,
+) -> None:
+    table = make_table(mode=Table.Mode.HOSTED, rules=rs.examples[0], is_public=True)
+    clients = {"anna": client_for(anna), "bert": client_for(bert), "carl": client_for(carl)}
+    dealt = clients["anna"].post(hands_url(table))
+    assert dealt.status_code == 201, dealt.json()
+    views = {seat: c.get(hand_url(table, 1, "view/")).json() for seat, c in clients.items()}
+    for seat, view in views.items():
+        assert view["seat"] == seat
+        others = {c for s, v in views.items() if s != seat for c in (v.get("hand") or [])}
+        assert not others & set(view.get("hand") or []), "a seat sees another seat's cards"
+
+    play_out(clients, table, random.Random(11))
+
+    body = clients["bert"].get(hand_url(table, 1, "record/")).json()
+    record = body["record"]
+    assert engine.verify(record)["verified"] is True
+    assert engine.settle({k: v for k, v in record.items() if k != "proof"}) == body["result"]
+    check_settled(table)
+    sheet = clients["carl"].get(table_url(table, "sheet/")).json()
+    assert [row["number"] for row in sheet["rows"]] == [1]
+
+    closed = clients["anna"].post(table_url(table, "close/"))
+    assert closed.status_code == 200, closed.json()
+
+
+def cards_in(value: Any, codes: frozenset[str]) -> set[str]:
+    """Every card code among the strings of a JSON value (keys included)."""
+    if isinstance(value, str):
+        return {value} if value in codes else set()
+    if isinstance(value, dict):
+        return cards_in(list(value), codes) | cards_in(list(value.values()), codes)
+    if isinstance(value, list):
+        return set().union(*(cards_in(v, codes) for v in value))
+    return set()
+
+
+@by_rule_set
+def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
+    rs: engine.RuleSet[Any, Any, Any],
+    make_table: Callable[..., Table],
+    client_for: Callable[[User | None], APIClient],
+    anna: User,
+    bert: User,
+    carl: User,
+) -> None:
+    """A hosted hand of each rule set, checked as it is played: every card code in the hand's
+    answers for each seat and for an anonymous spectator is one the engine's own view shows
+    them. The seat view after every action; the hand, hand list, table, sheet, ledger and
+    record at every change of phase and every fifth action."""
+    codes = frozenset(rs.deck.codes)
+    table = make_table(mode=Table.Mode.HOSTED, rules=rs.examples[0], is_public=True)
+    users = {"anna": anna, "bert": bert, "carl": carl}
+    viewers: dict[str | None, APIClient] = {s: client_for(u) for s, u in users.items()}
+    viewers[None] = APIClient()
+    assert viewers["anna"].post(hands_url(table)).status_code == 201
+    rng = random.Random(5)
+    paths = [
+        hand_url(table, 1, "view/"),
+        hand_url(table, 1),
+        hands_url(table),
+        table_url(table),
+        table_url(table, "sheet/"),
+        table_url(table, "ledger/"),
+        hand_url(table, 1, "record/"),
+    ]
+    phase = None
+    for step in range(200):
+        hand = Hand.objects.get(table=table, number=1)
+        state = services.hand_state(table, hand)
+        public = engine.view(state, None)
+        every = step % 5 == 0 or public.get("phase") != phase or hand.status == Hand.Status.DONE
+        phase = public.get("phase")
+        for seat, client in viewers.items():
+            allowed = cards_in(engine.view(state, seat), codes)
+            for path in paths if every else paths[:1]:
+                answer = client.get(path)
+                shown = cards_in(answer.json(), codes)
+                assert shown <= allowed, (seat, path, sorted(shown - allowed))
+                if path == paths[0]:
+                    assert not schema_errors("HandView", answer.json())
+                elif path == paths[1]:
+                    assert not schema_errors("Hand", answer.json())
+        if hand.status == Hand.Status.DONE:
+            return
+        seat = sorted(engine.to_act(state))[0]
+        legal = viewers[seat].get(hand_url(table, 1, "view/")).json()["legal"]
+        move = viewers[seat].post(
+            hand_url(table, 1, "actions/"), {"action": rng.choice(legal)}, format="json"
+        )
+        assert move.status_code == 200, move.json()
+    raise AssertionError("the hand did not end")
+
+
+@by_rule_set
+def test_bots_play_the_empty_seats_of_each_rule_set(
+    rs: engine.RuleSet[Any, Any, Any],
+    make_table: Callable[..., Table],
+    client_for: Callable[[User | None], APIClient],
+    anna: User,
+    eager_tasks: None,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """bert and carl are bots: after each of anna's moves (and the deal) they move, through
+    the task the API sends after commit, until it is anna's turn or the hand is over."""
+    table = make_table(
+        mode=Table.Mode.HOSTED, rules=rs.examples[0], kinds={"bert": "bot", "carl": "bot"}
+    )
+    client = client_for(anna)
+    rng = random.Random(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(hands_url(table)).status_code == 201
+    for _ in range(100):
+        hand = client.get(hand_url(table, 1)).json()
+        if hand["status"] == "done":
+            break
+        assert hand["to_act"] == "anna"
+        view = client.get(hand_url(table, 1, "view/")).json()
+        with django_capture_on_commit_callbacks(execute=True):
+            move = client.post(
+                hand_url(table, 1, "actions/"), {"action": rng.choice(view["legal"])}, format="json"
+            )
+        assert move.status_code == 200, move.json()
+    stored = Hand.objects.get(table=table, number=1)
+    assert stored.status == Hand.Status.DONE
+    assert {a["seat"] for a in stored.actions} & {"bert", "carl"}
+    record = {**services.hand_common(table, stored), "deal": stored.deal, "actions": stored.actions}
+    assert engine.settle(record) == stored.result

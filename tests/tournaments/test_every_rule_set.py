@@ -1,0 +1,59 @@
+"""A tournament of every registered rule set: seated at the rule set's table shapes, played by
+recording score-sheet entries the engine's random bot writes, closed, finished and ranked by
+the money its ledger holds. Parametrised over ``engine.rule_sets()``."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import engine
+from games.models import Hand, Seat
+from tests.openapi import schema_errors
+from tests.tournaments.setup import make_field, play, seat
+from tournaments.models import Round, RoundTable
+
+RULE_SETS = engine.rule_sets()
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+
+@pytest.mark.parametrize("rs", RULE_SETS, ids=[rs.name for rs in RULE_SETS])
+def test_a_tournament_of_each_rule_set_ranks_its_players_by_their_ledger(
+    rs: engine.RuleSet[Any, Any, Any], settings: Any
+) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(7, rules=rs.examples[0], rounds_planned=1, deals_per_round=12, scoring="balance")
+    seat(f)
+    play(f, 1, random.Random(5))
+    f.post("rounds/1/close/")
+    f.post("finish/")
+
+    money: dict[int, int] = {}
+    links = RoundTable.objects.filter(round=Round.objects.get(tournament=f.tournament, number=1))
+    for link in links:
+        table = link.table
+        assert table.rules == engine.parse_rules(rs.examples[0]).to_json()
+        assert table.seats.count() in rs.table.seats
+        users = {s.key: s.user_id for s in Seat.objects.filter(table=table)}
+        for hand in Hand.objects.filter(table=table):
+            for key, amount in hand.result["delta"].items():
+                money[users[key]] = money.get(users[key], 0) + amount
+    standings = f.get("standings/")
+    assert {row["user"]: Fraction(row["points"]) for row in standings["rows"]} == {
+        user.pk: Fraction(money.get(user.pk, 0)) for user in f.players
+    }
+    points = [Fraction(row["points"]) for row in standings["rows"]]
+    assert points == sorted(points, reverse=True)
+
+    exported = f.get("export/hands.json")["hands"]
+    assert len(exported) == 12 * links.count()
+    assert not [e for h in exported for e in schema_errors("ExportedHand", h)]
+    for row in exported:
+        hand = Hand.objects.get(table_id=row["games_table"], number=row["hand"])
+        assert {p["seat"]: p["amount"] for p in row["players"]} == hand.result["delta"]
+    text = f.boss().get(f.url + "export/hands.csv").content.decode()
+    assert len(text.splitlines()) == 1 + sum(len(h["players"]) for h in exported)
