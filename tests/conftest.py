@@ -37,6 +37,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from clubs.models import User
 from tests.factories import UserFactory
+from tests.worlds import world_group
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 WORKER_READY_TIMEOUT_SECONDS = 60.0
@@ -90,11 +91,40 @@ SLOW_TESTS = (
 )
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark the tests of ``SLOW_TESTS`` ``slow``, and the tests of one shared world (a
+    permission matrix's, ``tests/worlds.py``) ``xdist_group`` by world."""
+    if item.nodeid.startswith(SLOW_TESTS):
+        item.add_marker(pytest.mark.slow)
+    group = world_group(item)
+    if group is not None:
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+def uses_database(item: pytest.Item) -> bool:
+    """Whether ``item`` uses the test database (as pytest-django decides it)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(
+        fixtures & {"db", "transactional_db", "live_server"}
+    )
+
+
+def order_part(item: pytest.Item) -> int:
+    """0 for a test that uses the database, 1 for a Hypothesis test that does not, 2 for any
+    other test."""
+    if uses_database(item):
+        return 0
+    return 1 if getattr(getattr(item, "obj", None), "is_hypothesis_test", False) else 2
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's order: database tests, then the rest
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of ``SLOW_TESTS`` ``slow``."""
-    for item in items:
-        if item.nodeid.startswith(SLOW_TESTS):
-            item.add_marker(pytest.mark.slow)
+    """In pytest-django's order (the tests that use the database, the transactional ones
+    last, then those that do not), the Hypothesis tests among those that do not come first:
+    pytest-xdist hands tests out in this order, and the longest ones (the engine's property
+    and conformance tests, seconds each) handed out last made one worker finish seconds after
+    the other; short tests at the end even the workers out."""
+    items.sort(key=order_part)  # stable: the order within each part stays
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -66,18 +66,26 @@ def fresh_copy(world: T) -> T:
     return copy.deepcopy(world)
 
 
+#: The fixtures :func:`rows_by_world` parametrizes with worlds.
+WORLD_FIXTURES: set[str] = set()
+
+
+def world_name(world: Any) -> list[str]:
+    """A world (what it depends on, ``world_of(row)``) in words: its values and the names of
+    its set-up functions."""
+    return [getattr(part, "__qualname__", None) or repr(part) for part in world]
+
+
 def rows_by_world(
     rows: Sequence[Any], world_of: Callable[[Any], Hashable], fixture: str = "shared_world"
 ) -> pytest.MarkDecorator:
     """Parametrize a test by ``row`` (each of ``rows``, its ``id`` the test's) and by the
     module-scoped ``fixture`` with the world that row needs, ``world_of(row)``: a tuple of
     what the world depends on (values and set-up functions). Rows of one world come one after
-    another, in the same order in every pytest-xdist worker, so each world is built once."""
-
-    def order(row: Any) -> list[str]:
-        return [getattr(part, "__qualname__", None) or repr(part) for part in world_of(row)]
-
-    ordered = sorted(rows, key=order)
+    another, in the same order in every pytest-xdist worker, and all run on one worker
+    (:func:`world_group`), so each world is built once."""
+    WORLD_FIXTURES.add(fixture)
+    ordered = sorted(rows, key=lambda row: world_name(world_of(row)))
     return pytest.mark.parametrize(
         (fixture, "row"),
         [(world_of(row), row) for row in ordered],
@@ -85,3 +93,15 @@ def rows_by_world(
         indirect=[fixture],
         scope="module",  # the world's: kept from one test to the next while it is the same
     )
+
+
+def world_group(item: pytest.Item) -> str | None:
+    """The pytest-xdist group of a test :func:`rows_by_world` parametrized: its module and
+    world (``None`` for other tests). ``tests/conftest.py`` marks each such test
+    ``xdist_group`` with it, so that under ``--dist loadgroup`` the tests of one world run on
+    one worker, which builds it once, not once on each worker."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for fixture in sorted(WORLD_FIXTURES & params.keys()):
+        module = getattr(item, "module", None)
+        return f"{getattr(module, '__name__', '')} world {' '.join(world_name(params[fixture]))}"
+    return None

@@ -49,6 +49,7 @@ class Problem:
     fixed: list[list[list[int]]]
     coef: list[float] | None = field(init=False)
     tie: float = field(init=False)
+    steps: tuple[tuple[list[float], list[float]], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         """``coef``: the search's cost per unit of each pair, history plus forbidden pairs;
@@ -60,6 +61,7 @@ class Problem:
         top = top + max(self.prior[: self.n], default=0.0)
         most = self.mu * top * top
         self.tie = 0.5 / self.scale / most if most > 0 else 0.0
+        self.steps = tuple(self.penalty_steps(u) for u in self.table_units)
         if not self.forbidden:
             self.coef = self.linear
             return
@@ -68,6 +70,16 @@ class Problem:
             coef[a * self.count + b] += FORBIDDEN_COST
             coef[b * self.count + a] += FORBIDDEN_COST
         self.coef = coef
+
+    def penalty_steps(self, units: int) -> tuple[list[float], list[float]]:
+        """The change of a pair's penalty when it loses ``units`` (``drop[m]``) or gains them
+        (``gain[m]``), at ``m`` units before: ``penalty[m ∓ units] − penalty[m]``, worked out
+        once for the moves (the same subtraction :meth:`State.delta` would make)."""
+        penalty = self.penalty
+        top = len(penalty)
+        drop = [0.0] * units + [penalty[m - units] - penalty[m] for m in range(units, top)]
+        gain = [penalty[m + units] - penalty[m] for m in range(top - units)]
+        return drop, gain
 
     def pair_cost(self, a: int, b: int, units: int) -> float:
         """The objective's part for the pair (a, b) at ``units`` (no forbidden cost)."""
@@ -169,27 +181,34 @@ class State:
         """The change of ``cost + tie · spread`` if ``a`` and ``b`` (at different tables) swap
         seats in planned round ``r``."""
         p = self.problem
-        units, penalty, coef, count = self.units, p.penalty, p.coef, p.count
+        units, coef, count = self.units, p.coef, p.count
         where = self.where[r]
         ta, tb = where[a], where[b]
-        ua, ub = p.table_units[ta], p.table_units[tb]
+        drop, gain = p.steps[ta]
         an, bn = a * count, b * count
         d = 0.0
-        for x in self.tables[r][ta]:
-            if x != a:
-                m = units[an + x]
-                d += penalty[m - ua] - penalty[m]
-                m = units[bn + x]
-                d += penalty[m + ua] - penalty[m]
-                if coef is not None:
+        if coef is None:
+            for x in self.tables[r][ta]:
+                if x != a:
+                    d += drop[units[an + x]]
+                    d += gain[units[bn + x]]
+            drop, gain = p.steps[tb]
+            for y in self.tables[r][tb]:
+                if y != b:
+                    d += drop[units[bn + y]]
+                    d += gain[units[an + y]]
+        else:
+            ua, ub = p.table_units[ta], p.table_units[tb]
+            for x in self.tables[r][ta]:
+                if x != a:
+                    d += drop[units[an + x]]
+                    d += gain[units[bn + x]]
                     d += (coef[bn + x] - coef[an + x]) * ua
-        for y in self.tables[r][tb]:
-            if y != b:
-                m = units[bn + y]
-                d += penalty[m - ub] - penalty[m]
-                m = units[an + y]
-                d += penalty[m + ub] - penalty[m]
-                if coef is not None:
+            drop, gain = p.steps[tb]
+            for y in self.tables[r][tb]:
+                if y != b:
+                    d += drop[units[bn + y]]
+                    d += gain[units[an + y]]
                     d += (coef[an + y] - coef[bn + y]) * ub
         if p.table_other[ta] != p.table_other[tb] and self.tie:
             out, into = (a, b) if p.table_other[ta] else (b, a)
@@ -203,32 +222,38 @@ class State:
         """Swap ``a`` and ``b`` in planned round ``r``; ``d`` is the change :meth:`delta`
         computed (with the same ``tie``)."""
         p = self.problem
-        spread = self.balance_delta(r, a, b)
-        units, count = self.units, p.count
+        units, count, other = self.units, p.count, self.other
         where = self.where[r]
         ta, tb = where[a], where[b]
         ua, ub = p.table_units[ta], p.table_units[tb]
         table_a, table_b = self.tables[r][ta], self.tables[r][tb]
         an, bn = a * count, b * count
+        spread = 0.0  # balance_delta(r, a, b), worked out here
+        away_a, away_b = p.table_other[ta], p.table_other[tb]
+        if away_a != away_b:
+            out, into = (a, b) if away_a else (b, a)
+            prior = p.prior
+            spread = p.mu * ((other[into] + prior[into]) ** 2 - (other[out] - 1 + prior[out]) ** 2)
+            step = 1 if away_b else -1
+            other[a] += step
+            other[b] -= step
         for x in table_a:
             if x != a:
+                xn = x * count
                 units[an + x] -= ua
-                units[x * count + a] -= ua
+                units[xn + a] -= ua
                 units[bn + x] += ua
-                units[x * count + b] += ua
+                units[xn + b] += ua
         for y in table_b:
             if y != b:
+                yn = y * count
                 units[bn + y] -= ub
-                units[y * count + b] -= ub
+                units[yn + b] -= ub
                 units[an + y] += ub
-                units[y * count + a] += ub
+                units[yn + a] += ub
         table_a[table_a.index(a)] = b
         table_b[table_b.index(b)] = a
         where[a], where[b] = tb, ta
-        if p.table_other[ta] != p.table_other[tb]:
-            step = 1 if p.table_other[tb] else -1
-            self.other[a] += step
-            self.other[b] -= step
         self.spread += spread
         self.cost += d - self.tie * spread
 

@@ -213,7 +213,10 @@ def anneal(
             state.tie = p.tie
     other = p.table_other
     n, planned = p.n, p.planned
-    where, delta, swap, balance_delta = state.where, state.delta, state.swap, state.balance_delta
+    where, tables, steps = state.where, state.tables, p.steps
+    units, count, coef, table_units = state.units, p.count, p.coef, p.table_units
+    sittings, prior, mu = state.other, p.prior, p.mu
+    swap, balance_delta = state.swap, state.balance_delta
     tie = state.tie
     draw, exp = rng.random, math.exp
     temperature = TEMPERATURE_START
@@ -229,10 +232,44 @@ def anneal(
         r = int(draw() * planned)
         a = int(draw() * n)
         b = int(draw() * n)
-        ta, tb = where[r][a], where[r][b]
+        seats = where[r]
+        ta, tb = seats[a], seats[b]
         if ta == tb or (keep_balance and other[ta] != other[tb]):
             continue
-        d = delta(r, a, b)
+        # d = state.delta(r, a, b), written out here (the call took a tenth of the search):
+        # the same sums in the same order, so the same moves are taken
+        round_ = tables[r]
+        drop, gain = steps[ta]
+        an, bn = a * count, b * count
+        d = 0.0
+        if coef is None:
+            for x in round_[ta]:
+                if x != a:
+                    d += drop[units[an + x]]
+                    d += gain[units[bn + x]]
+            drop, gain = steps[tb]
+            for y in round_[tb]:
+                if y != b:
+                    d += drop[units[bn + y]]
+                    d += gain[units[an + y]]
+        else:
+            ua, ub = table_units[ta], table_units[tb]
+            for x in round_[ta]:
+                if x != a:
+                    d += drop[units[an + x]]
+                    d += gain[units[bn + x]]
+                    d += (coef[bn + x] - coef[an + x]) * ua
+            drop, gain = steps[tb]
+            for y in round_[tb]:
+                if y != b:
+                    d += drop[units[bn + y]]
+                    d += gain[units[an + y]]
+                    d += (coef[an + y] - coef[bn + y]) * ub
+        if other[ta] != other[tb] and tie:
+            out, into = (a, b) if other[ta] else (b, a)
+            d += tie * (
+                mu * ((sittings[into] + prior[into]) ** 2 - (sittings[out] - 1 + prior[out]) ** 2)
+            )
         if d > EPSILON and draw() >= exp(-d / temperature):
             continue
         if best is None:  # about to leave the best seating seen: keep it if this is worse

@@ -47,6 +47,7 @@ from clubs.seating.designs import (
 )
 from clubs.seating.planner import compile_request
 from clubs.seating.problem import State
+from clubs.seating.search import anneal
 
 ROOT = Path(__file__).resolve().parents[2]
 Rounds = Sequence[Sequence[Sequence[Hashable]]]
@@ -582,6 +583,10 @@ def test_incremental_costs_match_a_full_recount(request: PlanRequest, seed: int)
         a, b = rng.sample(range(problem.n), 2)
         if state.where[r][a] != state.where[r][b]:
             state.swap(r, a, b, state.delta(r, a, b))
+    assert state.cost == pytest.approx(state.total(forbidden=True), rel=1e-9, abs=1e-6)
+    assert state.spread == pytest.approx(state.balance(), rel=1e-9, abs=1e-6)
+    # the annealing scores its moves as State.delta does (written out there for speed)
+    anneal(state, rng, iterations=300, target=(-1.0, -1.0), tie=rng.choice([None, 1.0]))
     assert state.cost == pytest.approx(state.total(forbidden=True), rel=1e-9, abs=1e-6)
     assert state.spread == pytest.approx(state.balance(), rel=1e-9, abs=1e-6)
 

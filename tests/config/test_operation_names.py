@@ -4,18 +4,16 @@ hides the operation where nobody looks for it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from drf_spectacular.generators import SchemaGenerator
 
 from config.api.operations import GROUPS, OPERATIONS, TAGS
+from tests.openapi import generated_schema
 
 
 @pytest.fixture(scope="module")
 def named() -> dict[str, str]:
     """operationId → tag, as the schema writes them."""
-    schema: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    schema = generated_schema()
     return {
         operation["operationId"]: operation["tags"][0]
         for item in schema["paths"].values()

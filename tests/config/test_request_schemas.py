@@ -8,15 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from drf_spectacular.generators import SchemaGenerator
+
+from tests.openapi import generated_schema
 
 CHECK_IN = "/api/v1/clubs/{club_id}/evenings/{evening_id}/check-ins/"
 
 
 @pytest.fixture(scope="module")
 def schema() -> dict[str, Any]:
-    generated: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
-    return generated
+    return generated_schema()
 
 
 def defaults(node: Any, where: str) -> Iterator[str]:

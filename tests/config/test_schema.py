@@ -5,14 +5,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from django.core.management import call_command
 from django.test import Client
-from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.validation import validate_schema
+
+from tests.openapi import committed_schema, generated_schema, generating_warned
 
 
-def test_the_schema_validates_without_warnings(tmp_path: object) -> None:
-    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+def test_the_schema_validates_without_warnings() -> None:
+    """What ``manage.py spectacular --validate --fail-on-warn`` checks (``make lint``), on
+    the schema generated once for the tests: no warning or error while generating it, and it
+    validates against the OpenAPI specification."""
+    assert not generating_warned(), "run `manage.py spectacular --validate` for the warnings"
+    validate_schema(generated_schema())
 
 
 def test_the_committed_snapshot_is_the_schema_of_this_code(tmp_path: Path, settings: Any) -> None:
@@ -66,8 +71,7 @@ def test_the_swagger_ui_asset_is_served(client: Client) -> None:
         response.close()
 
 
-def _operations() -> list[tuple[str, str, dict[str, Any]]]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+def _operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return [
         (method, path, operation)
         for path, operations in schema["paths"].items()
@@ -79,7 +83,7 @@ def _operations() -> list[tuple[str, str, dict[str, Any]]]:
 def test_every_operation_has_a_summary_a_description_named_parameters_and_json_bodies() -> None:
     """What generated clients rely on (STYLE.md, API): no bare ``{id}``, JSON request bodies
     only, a summary on every operation."""
-    for method, path, operation in _operations():
+    for method, path, operation in _operations(generated_schema()):
         where = f"{method.upper()} {path}"
         assert "{id}" not in path, f"{where}: name the path parameter ({{table_id}}, …)"
         assert operation.get("summary"), f"{where}: no summary"
@@ -92,19 +96,19 @@ def test_public_operations_take_the_default_and_the_others_list_the_token() -> N
     """The root ``security`` is "a token or nothing"; an operation anyone may call lists
     none of its own (generators then let it be called without a token), every other one
     lists the token and the session cookie, never ``{}``."""
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = generated_schema()
     assert schema["security"] == [{"jwtAuth": []}, {"cookieAuth": []}, {}]
     paths = schema["paths"]
     for path in ("/api/v1/auth/register/", "/api/v1/auth/token/", "/api/v1/auth/token/refresh/"):
         assert "security" not in paths[path]["post"], path
     assert "security" not in paths["/api/v1/tournaments/{tournament_id}/standings/"]["get"]
-    for method, path, operation in _operations():
+    for method, path, operation in _operations(schema):
         if "security" in operation:
             assert operation["security"] == [{"jwtAuth": []}, {"cookieAuth": []}], (method, path)
 
 
 def test_the_schema_names_an_ascii_title_a_version_and_its_server(settings: Any) -> None:
-    info = SchemaGenerator().get_schema(request=None, public=True)
+    info = generated_schema()
     assert info["info"]["title"].isascii() and info["info"]["version"]
     assert info["info"]["contact"] == settings.API_CONTACT and info["info"]["contact"]["url"]
     assert info["servers"] == [
@@ -113,7 +117,7 @@ def test_the_schema_names_an_ascii_title_a_version_and_its_server(settings: Any)
 
 
 def test_dealing_a_hosted_hand_needs_no_body_and_recording_documents_the_entry() -> None:
-    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    paths = generated_schema()["paths"]
     body = paths["/api/v1/tables/{table_id}/hands/"]["post"]["requestBody"]
     assert "required" not in body  # a hosted table deals with POST and no body
     assert set(body["content"]) == {"application/json"}
@@ -156,11 +160,11 @@ def test_a_form_body_is_refused_with_a_clear_415(client: Client) -> None:
 def test_every_operation_has_a_unique_snake_case_name_and_one_described_tag() -> None:
     """Generators turn operationIds into function names and tags into modules or classes
     (config/api/operations.py)."""
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = generated_schema()
     described = {tag["name"] for tag in schema["tags"] if tag.get("description")}
-    names = [operation["operationId"] for _, _, operation in _operations()]
+    names = [operation["operationId"] for _, _, operation in _operations(schema)]
     assert len(names) == len(set(names))
-    for method, path, operation in _operations():
+    for method, path, operation in _operations(schema):
         where = f"{method.upper()} {path}"
         assert re.fullmatch(r"[a-z]+(_[a-z]+)+", operation["operationId"]), where
         assert len(operation["tags"]) == 1 and operation["tags"][0] in described, where
@@ -176,10 +180,8 @@ def test_an_operation_missing_from_the_names_stops_the_schema() -> None:
 def test_released_operations_keep_their_names_and_tags_within_a_version() -> None:
     """A renamed operationId or tag renames the generated function or module: a breaking
     change for clients that openapi-diff does not see, so it needs a new API version."""
-    docs = Path(__file__).resolve().parents[2] / "docs"
-    # libyaml's loader (the same data, five times faster than PyYAML's own on 600 kB)
-    released = yaml.load((docs / "openapi-released.yaml").read_text(), Loader=yaml.CSafeLoader)
-    current = yaml.load((docs / "openapi.yaml").read_text(), Loader=yaml.CSafeLoader)
+    released = committed_schema("openapi-released.yaml")
+    current = committed_schema()
     if released["info"]["version"] != current["info"]["version"]:
         return  # a new version may rename; docs/api-changelog.md says what
     for path, operations in released["paths"].items():

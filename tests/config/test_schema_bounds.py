@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
+from tests.openapi import generated_schema
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
 def spec() -> dict[str, Any]:
-    from drf_spectacular.generators import SchemaGenerator
-
-    return SchemaGenerator().get_schema(request=None, public=True)
+    return generated_schema()
 
 
 def request_schema(spec: dict[str, Any], method: str, path: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from config.api.rule_sets import camel, rules_component_name
 from engine.rules.wien import PREMIUM_NAMES
 from games.models import Hand, Table
 from games.services import BOT_LEVELS
+from tests.openapi import generated_schema
 from tournaments import scoring, webhooks
 from tournaments.models import Round, Tournament
 
@@ -38,9 +39,7 @@ EVERY_PHASE = list(
 
 @pytest.fixture(scope="module")
 def spec() -> dict[str, Any]:
-    from drf_spectacular.generators import SchemaGenerator
-
-    return SchemaGenerator().get_schema(request=None, public=True)
+    return generated_schema()
 
 
 def component(spec: dict[str, Any], name: str) -> dict[str, Any]:

@@ -1,16 +1,37 @@
-"""Environment-driven settings."""
+"""Environment-driven settings.
+
+Whether the project starts under an environment is tried in a fresh process; what the
+settings make of an environment is read by running ``config/settings.py`` here under exactly
+that environment (:func:`settings_under`): the module reads nothing but the environment, so
+it defines the same values as in a process of its own, without that process's second of
+start-up."""
 
 import json
 import os
+import runpy
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+
+def settings_under(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The names ``config/settings.py`` defines when run with ``environ`` as the whole
+    environment (this process's is put back afterwards)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in list(os.environ):
+            patch.delenv(name)
+        for name, value in environ.items():
+            patch.setenv(name, value)
+        return runpy.run_path(str(PROJECT_DIR / "config" / "settings.py"))
 
 
 def run_settings(**env: str) -> subprocess.CompletedProcess[str]:
@@ -27,10 +48,9 @@ def run_settings(**env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_it_refuses_the_development_secret_key_with_debug_off() -> None:
-    result = run_settings(DEBUG="0")
-    assert result.returncode != 0
-    assert "ImproperlyConfigured" in result.stderr
-    assert "SECRET_KEY" in result.stderr
+    base = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+        settings_under({**base, "DEBUG": "0"})
 
 
 def test_it_starts_with_debug_on_and_no_secret_key() -> None:
@@ -63,21 +83,8 @@ def test_the_readme_documents_every_environment_variable() -> None:
 def schema_license(**env: str) -> str:
     """The schema's info.license as the settings build it under ``env``, as JSON."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("API_LICENSE_")}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import json; from django.conf import settings; "
-            "print(json.dumps(settings.SPECTACULAR_SETTINGS['LICENSE']))",
-        ],
-        cwd=PROJECT_DIR,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return result.stdout.strip()
+    built = settings_under({**base, "DEBUG": "1", **env})
+    return json.dumps(built["SPECTACULAR_SETTINGS"]["LICENSE"])
 
 
 def test_the_schema_names_the_apache_license_by_default() -> None:
@@ -93,27 +100,19 @@ def test_a_deployment_may_name_another_license_or_none() -> None:
     assert schema_license(API_LICENSE_NAME="") == "{}"
 
 
-PUBLIC_URLS = (
-    "import json; from django.conf import settings as s; print(json.dumps("
-    "[s.SPECTACULAR_SETTINGS['SERVERS'][0]['url'], s.API_CONTACT['url'], s.PUBLIC_BASE_URL]))"
-)
 URL_VARIABLES = {"API_PUBLIC_URL", "PUBLIC_BASE_URL", "API_CONTACT_URL", "MAKEFLAGS", "MAKELEVEL"}
+
+
+def urls_of(built: Mapping[str, Any]) -> list[str]:
+    """The schema's server, the contact link and the links' base in settings ``built``."""
+    servers = built["SPECTACULAR_SETTINGS"]["SERVERS"]
+    return [servers[0]["url"], built["API_CONTACT"]["url"], built["PUBLIC_BASE_URL"]]
 
 
 def public_urls(**env: str) -> list[str]:
     """The schema's server, the contact link and the links' base as the settings build them."""
     base = {k: v for k, v in os.environ.items() if k not in URL_VARIABLES}
-    result = subprocess.run(
-        [sys.executable, "-c", PUBLIC_URLS],
-        cwd=PROJECT_DIR,
-        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    urls: list[str] = json.loads(result.stdout)
-    return urls
+    return urls_of(settings_under({**base, "DEBUG": "1", **env}))
 
 
 def test_the_public_links_follow_api_public_url_unless_set_apart() -> None:
@@ -145,9 +144,10 @@ def test_make_run_gives_the_settings_the_address_it_serves(
     tmp_path: Path, args: list[str], env: dict[str, str], url: str
 ) -> None:
     """``make run`` with the demo taken as done and, in place of uvicorn, a script that prints
-    what the settings make of the environment the recipe hands it."""
+    the environment the recipe hands it, which the settings then read."""
     server = tmp_path / "uvicorn"
-    server.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "{PUBLIC_URLS}"\n')
+    dump = "import json, os; print(json.dumps(dict(os.environ)))"
+    server.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "{dump}"\n')
     server.chmod(0o755)
     base = {k: v for k, v in os.environ.items() if k not in URL_VARIABLES}
     result = subprocess.run(
@@ -161,5 +161,5 @@ def test_make_run_gives_the_settings_the_address_it_serves(
     )
     *printed, last = result.stdout.strip().splitlines()
     docs = url + "/api/v1/docs/"
-    assert json.loads(last) == [url, docs, url]
+    assert urls_of(settings_under(json.loads(last))) == [url, docs, url]
     assert f"docs/examples/live_client.py --base {url}" in "\n".join(printed)

@@ -35,6 +35,9 @@ ROOT = Path(__file__).resolve().parents[2]
 #: fails at once; the margin is for a loaded machine).
 ANSWER_WITHIN_SECONDS = 8.0
 
+# One worker runs them all: each worker that ran one would start its own server.
+pytestmark = pytest.mark.xdist_group("unavailable")
+
 
 def _closed_port() -> int:
     """A loopback port nothing listens on (bound once, then released)."""
