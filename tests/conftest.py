@@ -11,7 +11,8 @@ laptop compiling something), not the code. The other health checks stay on, sinc
 find strategies that filter away most of what they draw. ``ci`` runs Hypothesis' usual
 100 examples derandomized, so a CI run is reproducible and fails the same way on a rerun
 (``dev`` runs find new examples); ``dev`` runs fewer examples for a quick inner loop. Tests
-that set ``max_examples`` themselves need that many to reach what they test.
+that need more examples to reach what they test name their number through
+``tests.draws.draws``: all of them under ``ci``, an eighth (at least 25) under ``dev``.
 """
 
 from __future__ import annotations

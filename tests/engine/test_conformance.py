@@ -36,6 +36,7 @@ from engine.actions import action_to_json
 from engine.bots import random_bot
 from engine.rules import AnyRuleSet
 from engine.settle import totals
+from tests.draws import draws
 
 RULE_SETS = engine.rule_sets()
 NAMES = ("anna", "bert", "carl", "dora", "emil", "fritz")
@@ -124,7 +125,7 @@ def test_a_rule_sets_data_fits_together(rs: AnyRuleSet) -> None:
 
 
 @by_rule_set
-@settings(max_examples=100)
+@settings(max_examples=draws(100))
 @given(data=st.data())
 def test_every_legal_action_and_every_phase_is_one_the_rule_set_declares(
     rs: AnyRuleSet, data: st.DataObject
@@ -149,7 +150,7 @@ def test_every_legal_action_and_every_phase_is_one_the_rule_set_declares(
 
 
 @by_rule_set
-@settings(max_examples=300)
+@settings(max_examples=draws(300))
 @given(data=st.data())
 def test_random_bots_through_legal_actions_always_finish_a_hand(
     rs: AnyRuleSet, data: st.DataObject
@@ -159,7 +160,7 @@ def test_random_bots_through_legal_actions_always_finish_a_hand(
 
 
 @by_rule_set
-@settings(max_examples=200)
+@settings(max_examples=draws(200))
 @given(data=st.data())
 def test_replaying_a_record_gives_the_same_state_and_the_same_json(
     rs: AnyRuleSet, data: st.DataObject
@@ -185,7 +186,7 @@ def test_replaying_a_record_gives_the_same_state_and_the_same_json(
 
 
 @by_rule_set
-@settings(max_examples=200)
+@settings(max_examples=draws(200))
 @given(data=st.data())
 def test_every_deal_balances_with_the_carry(rs: AnyRuleSet, data: st.DataObject) -> None:
     deal = data.draw(deals(rs))
@@ -215,7 +216,7 @@ def test_every_deal_balances_with_the_carry(rs: AnyRuleSet, data: st.DataObject)
 
 
 @by_rule_set
-@settings(max_examples=150)
+@settings(max_examples=draws(150))
 @given(data=st.data())
 def test_no_view_shows_a_card_its_seat_may_not_know(rs: AnyRuleSet, data: st.DataObject) -> None:
     """Before the end of the hand, a seat's view (every seat's, and a spectator's) holds no

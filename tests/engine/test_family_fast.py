@@ -22,6 +22,7 @@ from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import outcome_of
 from engine.rules.family.ruleset import FamilyRuleSet, fast_choice, fast_deal
 from engine.tricks import FOLLOW, FOLLOW_TRUMP, HEAD, HEAD_LOW, Obligations, suit_order
+from tests.draws import draws
 
 FAMILY = [rs for rs in engine.rule_sets() if isinstance(rs, FamilyRuleSet)]
 SEATS = ("a", "b", "c")
@@ -57,21 +58,21 @@ def side_by_side(rs: FamilyRuleSet, seed: int, uniform: bool) -> tuple[dict[str,
 
 
 @by_rule_set
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=draws(150), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_the_fast_hand_matches_the_engine_with_the_bot_policy(rs: FamilyRuleSet, seed: int) -> None:
     side_by_side(rs, seed, uniform=False)
 
 
 @by_rule_set
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=draws(100), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_the_fast_hand_matches_the_engine_with_uniform_moves(rs: FamilyRuleSet, seed: int) -> None:
     side_by_side(rs, seed, uniform=True)
 
 
 @by_rule_set
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=draws(100), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_play_random_hand_is_the_validated_hand(rs: FamilyRuleSet, seed: int) -> None:
     """``play_random_hand`` with a seed gives what the same deal and moves give through
@@ -93,7 +94,7 @@ class _Board(CardBoard):
             self.to_act = -1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=draws(200), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     trump=st.sampled_from([None, 0, 1, 2, 3]),

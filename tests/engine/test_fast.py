@@ -15,6 +15,7 @@ from engine.fast import play_random_hand
 from engine.rules.wien import WienRules
 from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
 from engine.rules.wien.fast import PHASE_NAMES, FastHand, random_move
+from tests.draws import draws
 
 SEATS = ("anna", "bert", "carl")
 
@@ -81,13 +82,13 @@ def run_side_by_side(seed: int, uniform: bool) -> None:
         assert result["delta"][seat] == delta[i] - (g if seat == "carl" else 0)
 
 
-@settings(max_examples=400)
+@settings(max_examples=draws(400))
 @given(st.integers(0, 2**32))
 def test_fast_path_matches_the_engine_with_the_bot_policy(seed: int) -> None:
     run_side_by_side(seed, uniform=False)
 
 
-@settings(max_examples=300)
+@settings(max_examples=draws(300))
 @given(st.integers(0, 2**32))
 def test_fast_path_matches_the_engine_with_uniform_moves(seed: int) -> None:
     run_side_by_side(seed, uniform=True)

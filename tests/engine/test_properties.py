@@ -33,6 +33,7 @@ from engine.bots.random_bot import choose as bot_choose
 from engine.cards import cards_of, mask_of
 from engine.rules.wien import ALL_CALLS, MISERE_LEVELS
 from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
+from tests.draws import draws
 
 NAMES = ("anna", "bert", "carl", "dave", "eva")
 CONTRIBUTIONS = (10, 50, 100, 200)
@@ -352,7 +353,7 @@ def check_views(state: State, rng: random.Random) -> None:
 # properties
 
 
-@settings(max_examples=1200)
+@settings(max_examples=draws(1200))
 @given(table=tables())
 def test_random_hands_keep_the_rules_promises(table: Table) -> None:
     """One random hand, checked step by step and at the end:
@@ -412,7 +413,7 @@ def test_random_hands_keep_the_rules_promises(table: Table) -> None:
         raise AssertionError("an unfinished hand was settled")
 
 
-@settings(max_examples=300)
+@settings(max_examples=draws(300))
 @given(table=tables())
 def test_every_listed_action_applies(table: Table) -> None:
     """Each action ``legal_actions`` lists applies without error, records itself in the history
@@ -427,7 +428,7 @@ def test_every_listed_action_applies(table: Table) -> None:
     play(table, each_step)
 
 
-@settings(max_examples=500)
+@settings(max_examples=draws(500))
 @given(table=tables())
 def test_views_hide_what_the_rules_hide(table: Table) -> None:
     """At random points of random hands, every seat's view (and a spectator's) shows only cards

@@ -18,6 +18,7 @@ from games.settlement import (
     pot_keeper,
     settle,
 )
+from tests.draws import draws
 
 
 def apply(nets: dict[str, int], payments: list[Payment]) -> dict[str, int]:
@@ -253,7 +254,7 @@ def test_up_to_40_parties_every_net_is_met_and_a_proven_answer_beats_the_planted
     assert settles_exactly(nets, answer.payments)
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=draws(150))
 @given(st.lists(st.integers(-60, 60).map(lambda v: v * 10), min_size=1, max_size=8))
 def test_up_to_nine_parties_the_payments_are_the_fewest_an_exhaustive_search_finds(
     values: list[int],
@@ -303,7 +304,7 @@ def test_an_evening_of_forty_is_proven_to_need_32_payments_within_20_000_nodes()
     assert settles_exactly(nets, answer.payments)
 
 
-@settings(deadline=None, max_examples=120)
+@settings(deadline=None, max_examples=draws(120))
 @given(st.lists(st.integers(-40, 40), min_size=5, max_size=11))
 def test_when_large_groups_must_be_split_the_search_still_finds_the_most(
     values: list[int],
