@@ -54,6 +54,15 @@ def rules_enum_names() -> dict[str, list[str]]:
     return out
 
 
+def _single(schema: Any) -> dict[str, Any]:
+    """``schema`` with a ``oneOf`` of one alternative replaced by that alternative."""
+    one = schema.get("oneOf")
+    if isinstance(one, list) and len(one) == 1:
+        rest = {k: v for k, v in schema.items() if k != "oneOf"}
+        return {**one[0], **rest}
+    return dict(schema)
+
+
 def _action_schemas() -> dict[str, dict[str, Any]]:
     """Action component name → its schema, for every registered rule set's vocabulary."""
     by_key: dict[str, set[str]] = {}
@@ -68,7 +77,7 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
             name = f"{'' if shared else camel(rule_set.name)}{camel(form.key)}Action"
             names.append(name)
             described = {
-                **form.schema,
+                **_single(form.schema),
                 "description": f"{form.description[:1].upper()}{form.description[1:]}.",
             }
             out[name] = {

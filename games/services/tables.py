@@ -217,7 +217,7 @@ def table_create(
         if first_dealer is None:
             cards = secrets.SystemRandom().sample(list(rule_set.deck.codes), len(keys))
             draw = dict(zip(keys, cards, strict=True))
-            first_dealer = engine.draw_first_dealer(draw, variant=rule_set.name)
+            first_dealer = rule_set.first_dealer(draw)
         table = Table(
             name=name,
             mode=mode,

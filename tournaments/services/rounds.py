@@ -331,10 +331,10 @@ def _create_tables(
     RoundSeat.objects.bulk_create(links)
     if duplicate:
         rng = secrets.SystemRandom()
-        variant = rule_set_for(t.rules).name
+        rule_set = rule_set_for(t.rules)
         boards = []
         for number in range(1, t.deals_per_round + 1):
-            order, salt = engine.record.shuffled_deck(rng, variant=variant)
+            order, salt = rule_set.shuffled_deck(rng)
             boards.append(
                 Board(
                     round=rnd,

@@ -28,7 +28,6 @@ from django.db import transaction
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
-import engine
 from clubs.services.seasons import should_compute
 from games.models import Hand, LedgerEntry
 from games.rulesets import rule_set_for
@@ -124,10 +123,9 @@ def inputs(
 
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     finished: dict[int, set[int]] = {}
-    variant = ""
+    rule_set = rule_set_for(t.rules)
     if duplicate:
         finished = finished_boards(t, links, hands)
-        variant = rule_set_for(t.rules).name
     for link in links:
         by_seat = seats[link.table_id]
         if not by_seat:
@@ -149,7 +147,7 @@ def inputs(
             if declarer in by_seat and made in TRUE:
                 wins[by_seat[declarer]] += 1
             if duplicate:
-                active = engine.active_seats(keys, dealer, variant=variant)
+                active = rule_set.active_seats(keys, dealer)
                 for direction, seat in zip(DIRECTIONS, active, strict=True):
                     boards.append(
                         scoring.BoardResult(
