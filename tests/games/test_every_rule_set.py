@@ -156,8 +156,9 @@ def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
 ) -> None:
     """A hosted hand of each rule set, checked as it is played: every card code in the hand's
     answers for each seat and for an anonymous spectator is one the engine's own view shows
-    them. The seat view after every action; the hand, hand list, table, sheet, ledger and
-    record at every change of phase and at the end."""
+    them. The seat view after every action; the hand, hand list, table, sheet, ledger, record
+    and events (the long poll; the websocket sends the same bodies, ``games.live``) at every
+    change of phase and at the end."""
     codes = frozenset(rs.deck.codes)
     table = make_table(mode=Table.Mode.HOSTED, rules=rs.examples[0], is_public=True)
     users = {"anna": anna, "bert": bert, "carl": carl}
@@ -173,6 +174,7 @@ def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
         table_url(table, "sheet/"),
         table_url(table, "ledger/"),
         hand_url(table, 1, "record/"),
+        hand_url(table, 1, "events/") + "?after=0&wait=0",
     ]
     phase = None
     for _ in range(200):
@@ -191,6 +193,8 @@ def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
                     assert not schema_errors("HandView", answer.json())
                 elif path == paths[1]:
                     assert not schema_errors("Hand", answer.json())
+                elif path == paths[-1]:
+                    assert not schema_errors("Events", answer.json())
         if hand.status == Hand.Status.DONE:
             return
         seat = sorted(engine.to_act(state))[0]

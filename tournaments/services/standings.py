@@ -123,9 +123,10 @@ def inputs(
 
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     finished: dict[int, set[int]] = {}
-    rule_set = rule_set_for(t.rules)
+    rule_set = None
     if duplicate:
         finished = finished_boards(t, links, hands)
+        rule_set = rule_set_for(t.rules)
     for link in links:
         by_seat = seats[link.table_id]
         if not by_seat:
@@ -146,7 +147,7 @@ def inputs(
                     amounts[by_seat[seat]] += int(amount)
             if declarer in by_seat and made in TRUE:
                 wins[by_seat[declarer]] += 1
-            if duplicate:
+            if rule_set is not None:
                 active = rule_set.active_seats(keys, dealer)
                 for direction, seat in zip(DIRECTIONS, active, strict=True):
                     boards.append(
