@@ -63,6 +63,47 @@ def _single(schema: Any) -> dict[str, Any]:
     return dict(schema)
 
 
+def _enum_component(name: str, schema: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    """A reference to ``schema`` as the component ``name`` in ``out`` (a name once)."""
+    if out.setdefault(name, schema) != schema:
+        raise ValueError(f"two different enums would be named {name}")
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _alternative_stem(schema: dict[str, Any], index: int) -> str:
+    """What names an alternative of a ``oneOf``: its one ``type`` value (``Suit``), else its
+    place (``Option2``)."""
+    kind = schema.get("properties", {}).get("type", {}).get("enum", ())
+    return camel(str(kind[0])) if len(kind) == 1 else f"Option{index + 1}"
+
+
+def _named_enums(schema: dict[str, Any], stem: str, out: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every enum that is an alternative of a ``oneOf`` or a property of an
+    object replaced by a named component (added to ``out``): ``<stem><Alternative><Property>
+    Enum`` (``WienDeclareSuitTypeEnum``), ``<stem><Values>Enum`` (``OfferPassEnum``).
+    Generators name an inline enum after its property or type, and Swift cannot use ``Type``
+    or ``String`` as a model's name (``make clients-mobile`` fails on such warnings)."""
+    schema = dict(schema)
+    if isinstance(schema.get("oneOf"), list):
+        alternatives = []
+        for index, alternative in enumerate(schema["oneOf"]):
+            if "enum" in alternative:
+                values = "".join(camel(str(v)) for v in alternative["enum"][:2])
+                alternatives.append(_enum_component(f"{stem}{values}Enum", alternative, out))
+            else:
+                inner = f"{stem}{_alternative_stem(alternative, index)}"
+                alternatives.append(_named_enums(alternative, inner, out))
+        schema["oneOf"] = alternatives
+    if isinstance(schema.get("properties"), dict):
+        schema["properties"] = {
+            key: _enum_component(f"{stem}{camel(key)}Enum", value, out)
+            if "enum" in value
+            else _named_enums(value, f"{stem}{camel(key)}", out)
+            for key, value in schema["properties"].items()
+        }
+    return schema
+
+
 def _action_schemas() -> dict[str, dict[str, Any]]:
     """Action component name → its schema, for every registered rule set's vocabulary."""
     by_key: dict[str, set[str]] = {}
@@ -77,7 +118,7 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
             name = f"{'' if shared else camel(rule_set.name)}{camel(form.key)}Action"
             names.append(name)
             described = {
-                **_single(form.schema),
+                **_named_enums(_single(form.schema), name.removesuffix("Action"), out),
                 "description": f"{form.description[:1].upper()}{form.description[1:]}.",
             }
             out[name] = {
