@@ -18,13 +18,12 @@ from games.models import Table
 from tests.clubs.evening_setup import a_season, record, six_checked_in
 from tests.clubs.test_seasons import stored
 from tests.clubs.world import ClubWorld, build_club_world
-
-RULE_SETS = engine.rule_sets()
+from tests.rule_sets import every_rule_set
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
 
-@pytest.mark.parametrize("rs", RULE_SETS, ids=[rs.name for rs in RULE_SETS])
+@every_rule_set()
 def test_an_evening_of_each_rule_set_seats_records_ranks_and_settles(
     rs: engine.RuleSet[Any, Any, Any],
 ) -> None:

@@ -26,9 +26,9 @@ from games.random_entries import random_entry
 from tests.games.conftest import hand_url, hands_url
 from tests.games.test_hosted_hands import play_out
 from tests.openapi import schema_errors
+from tests.rule_sets import every_rule_set
 
-RULE_SETS = engine.rule_sets()
-by_rule_set = pytest.mark.parametrize("rs", RULE_SETS, ids=[rs.name for rs in RULE_SETS])
+by_rule_set = every_rule_set()
 
 pytestmark = pytest.mark.django_db
 

@@ -13,15 +13,14 @@ import pytest
 import engine
 from games.models import Hand, Seat
 from tests.openapi import schema_errors
+from tests.rule_sets import every_rule_set
 from tests.tournaments.setup import make_field, play, seat
 from tournaments.models import Round, RoundTable
-
-RULE_SETS = engine.rule_sets()
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
 
-@pytest.mark.parametrize("rs", RULE_SETS, ids=[rs.name for rs in RULE_SETS])
+@every_rule_set()
 def test_a_tournament_of_each_rule_set_ranks_its_players_by_their_ledger(
     rs: engine.RuleSet[Any, Any, Any], settings: Any
 ) -> None:
