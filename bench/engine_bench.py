@@ -81,6 +81,16 @@ def rule_set_hands(n: int, name: str) -> float:
     return n / (time.perf_counter() - start)
 
 
+def engine_only_hands(n: int) -> list[tuple[str, float]]:
+    """Complete random deals per second of each rule set registered for the engine only
+    (``preferans``: deal, auction, whist, play on the shared board, score), on its fast path."""
+    return [
+        (rs.name, rule_set_hands(n, rs.name))
+        for rs in rule_sets(include_engine_only=True)
+        if rs not in rule_sets()
+    ]
+
+
 def rule_set_duty(name: str) -> tuple[Obligations, ...]:
     """The card-play obligations of rule set ``name``'s default table, for the playouts."""
     if name == DEFAULT:
@@ -146,6 +156,10 @@ def main() -> None:
     slow, states = validating_hands(max(args.hands // 20, 200), rules)
     legal = best_of(args.runs, lambda: legal_calls(states))
     rows = per_rule_set(args)
+    engine_only: dict[str, float] = {}
+    for _ in range(args.runs):
+        for name, rate in engine_only_hands(args.hands // 2):
+            engine_only[name] = max(engine_only.get(name, 0.0), rate)
     wien_hands, wien_playouts = next((h, p) for n, h, p in rows if n == DEFAULT)
     table = "".join(
         f"| `{name}` | {h:,.0f} | {h / wien_hands:.2f} | {p:,.0f} | {p / wien_playouts:.2f} |\n"
@@ -159,7 +173,13 @@ def main() -> None:
         f"| {playouts:,.0f} | — |\n"
         f"| complete random hands/s, validating `engine.apply` + `settle` | {slow:,.0f} | — |\n"
         f"| `engine.legal_actions` calls/s ({len(states):,} positions from random hands) "
-        f"| {legal:,.0f} | — |\n\n"
+        f"| {legal:,.0f} | — |\n"
+        + "".join(
+            f"| complete random deals/s, `{name}` (registered engine only), fast path "
+            f"| {rate:,.0f} | — |\n"
+            for name, rate in engine_only.items()
+        )
+        + "\n"
         "Hands are dealt from a shuffled deck and played by the `random` bot policy (most players "
         "pass, one in ten looks into the talon), so every kind of game occurs; best of "
         f"{args.runs} runs of {args.hands:,} hands, pinned to one core.\n\n"
@@ -181,6 +201,8 @@ def main() -> None:
             f"{name}: hands/s {h:,.0f} ({h / wien_hands:.2f} × wien), "
             f"playouts/s {p:,.0f} ({p / wien_playouts:.2f} × wien)"
         )
+    for name, rate in engine_only.items():
+        print(f"{name} (engine only): deals/s {rate:,.0f}")
     print(f"board playouts/s: {playouts:,.0f}")
     print(f"validating hands/s: {slow:,.0f}")
     print(f"legal_actions/s: {legal:,.0f}")

@@ -19,7 +19,7 @@ from engine.bots.random_bot import choose
 from engine.errors import EngineError
 from engine.play import apply, legal_actions, to_act
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
-from engine.rules import VARIANTS, default, parse_rules, rule_set, rule_sets
+from engine.rules import default, parse_rules, rule_set, rule_sets
 
 DEFAULT_RULES = json.dumps(default().examples[0])
 
@@ -42,7 +42,7 @@ def _read(path: str) -> Any:
 
 
 def cmd_rules(args: argparse.Namespace) -> Any:
-    return {"rule_sets": [rs.describe() for rs in rule_sets()]}
+    return {"rule_sets": [rs.describe() for rs in rule_sets(include_engine_only=True)]}
 
 
 def cmd_settle(args: argparse.Namespace) -> Any:
@@ -51,10 +51,13 @@ def cmd_settle(args: argparse.Namespace) -> Any:
 
 def cmd_legal(args: argparse.Namespace) -> Any:
     state = replay(from_answer(_read(args.file)))
-    deck = rule_set(state.rules.variant).deck
+    rs = rule_set(state.rules.variant)
     seat = next((s for s in state.seats if s in to_act(state)), None)
     legal = [] if seat is None else legal_actions(state, seat)
-    return {"to_act": seat, "legal": [action_to_json(a, deck, seat=False) for a in legal]}
+    if legal:  # the hand the actions are about (Preferans: the passer whose card the whister sends)
+        seat = legal[0].seat
+    whole = rs.legal_with_seat
+    return {"to_act": seat, "legal": [action_to_json(a, rs.deck, seat=whole) for a in legal]}
 
 
 def cmd_play(args: argparse.Namespace) -> Any:
@@ -71,8 +74,7 @@ def cmd_play(args: argparse.Namespace) -> Any:
     if dealer not in seats:
         raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
     active = rs.active_seats(seats, dealer)
-    deal = rs.dealing.parse(rs.deal_from_deck(order, active), rs.deck, active)
-    state = rs.new_hand(rules, seats, dealer, args.pot, deal)
+    state = rs.start_hand(rules, seats, dealer, args.pot, rs.deal_from_deck(order, active))
     while legal_actions(state):
         state = apply(state, choose(state, rng))
     proof = {"commitment": commitment(salt, order), "salt": salt, "deck": order}
@@ -86,7 +88,8 @@ def cmd_verify(args: argparse.Namespace) -> Any:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine",
-        description=f"Card-game rules engine (rule sets: {', '.join(VARIANTS)}).",
+        description="Card-game rules engine (rule sets: "
+        f"{', '.join(rs.name for rs in rule_sets(include_engine_only=True))}).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser(

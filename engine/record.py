@@ -45,11 +45,6 @@ def from_answer(data: Any, *, dealt: bool = False) -> Any:
     return record
 
 
-def is_full_record(record: dict[str, Any]) -> bool:
-    """Form 2 (a deal played move by move) rather than form 1 (a score-sheet entry)."""
-    return "deal" in record or "actions" in record
-
-
 def _rule_set_named_by(record: dict[str, Any]) -> AnyRuleSet:
     """The rule set a record names, leniently (for knowing its keys before its rules are
     checked): the default one when the record names none or an unknown one."""
@@ -122,9 +117,9 @@ def start(record: Any) -> State:
     rs, common = _common(record, "full")
     if "deal" not in record:
         raise EngineError("deal", "deal is required in a full record")
-    active = rs.active_seats(common.seats, common.dealer)
-    deal = rs.dealing.parse(record["deal"], rs.deck, active)
-    state: State = rs.new_hand(common.rules, common.seats, common.dealer, common.carry, deal)
+    state: State = rs.start_hand(
+        common.rules, common.seats, common.dealer, common.carry, record["deal"]
+    )
     return state
 
 
@@ -174,11 +169,21 @@ def settle_outcome(outcome: HasRules) -> dict[str, Any]:
     return result
 
 
-def settle(record: Any) -> dict[str, Any]:
-    """The Result of a score-sheet entry or of a finished full record."""
-    if isinstance(record, dict) and is_full_record(record):
-        return settle_outcome(outcome(replay(record)))
+def _settle_full(record: Any) -> dict[str, Any]:
+    return settle_outcome(outcome(replay(record)))
+
+
+def _settle_entry(record: Any) -> dict[str, Any]:
     return settle_outcome(parse_sheet(record))
+
+
+def settle(record: Any) -> dict[str, Any]:
+    """The Result of a score-sheet entry or of a finished full record; the record's rule set
+    routes its forms (``RuleSet.settle_record``: Preferans adds a pulya and a bare
+    settlement)."""
+    if not isinstance(record, dict):
+        return _settle_entry(record)
+    return _rule_set_named_by(record).settle_record(record, _settle_full, _settle_entry)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,6 +250,10 @@ def verify(record: Any) -> dict[str, Any]:
         raise EngineError("proof.commitment", "the commitment does not match salt and deck")
     dealt = rs.deal_from_deck(deck_order, state.active)
     for key, cards in dealt.items():
+        if key in rs.ordered_piles and cards != record["deal"][key]:
+            raise EngineError(
+                f"deal.{key}", f"{key}'s cards are not in the order of the committed deck"
+            )
         if sorted(cards) != sorted(record["deal"][key]):
             raise EngineError(f"deal.{key}", f"{key}'s cards do not follow from the committed deck")
     return {"verified": True, "commitment": digest, "result": rs.settle_outcome(rs.outcome(state))}

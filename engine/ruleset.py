@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -134,6 +134,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     """Every key of the rule set's actions and what its value may be (``engine.actions``):
     the API documents an action body as one of them; the conformance suite checks every legal
     action against its form."""
+    ordered_piles: tuple[str, ...] = ()
+    """The piles whose order matters (Preferans's talon: its first card is turned first):
+    :meth:`start_hand` receives them in order, :meth:`dealt` writes them back so, and
+    ``verify`` compares them card by card (other recipients as multisets)."""
+    legal_with_seat: bool = False
+    """Whether ``python -m engine legal`` writes each legal action whole, ``seat`` included
+    (Preferans, §13: the whister sends the passer's cards, so the seat says whose hand)."""
 
     # --- options and the table -------------------------------------------------------------
 
@@ -202,9 +209,27 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         """The state before the first action; ``deal`` maps each active player and pile to a
         card mask."""
 
+    def start_hand(
+        self, rules: RulesT, seats: Sequence[str], dealer: str, carry: Any, deal: Any
+    ) -> StateT:
+        """The state before the first action of a record's ``deal`` (each active player and
+        pile to a list of codes, checked here). Default: read it as masks by :attr:`dealing`
+        and call :meth:`new_hand`; a rule set whose pile order matters (Preferans's talon, its
+        first card turned first) overrides it to keep the order of the lists."""
+        active = self.active_seats(seats, dealer)
+        masks = self.dealing.parse(deal, self.deck, active)
+        return self.new_hand(rules, seats, dealer, carry, masks)
+
     @abstractmethod
     def to_act(self, state: StateT) -> frozenset[str]:
         """The seats that may act now (empty once the hand is over)."""
+
+    def sender(self, state: StateT, seat: str) -> str:
+        """The seat that may send an action whose ``seat`` (the hand it is about) is ``seat``.
+        Default: each seat for itself; Preferans's lone whister sends the passer's cards in
+        open play. :meth:`to_act` and :meth:`legal_actions` speak of senders: the actions in
+        ``legal_actions(state, s)`` are those ``s`` may send, whatever hand they are about."""
+        return seat
 
     @abstractmethod
     def legal_actions(self, state: StateT, seat: str | None) -> list[Action]:
@@ -259,6 +284,21 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     @abstractmethod
     def settle_outcome(self, outcome: OutcomeT) -> dict[str, Any]:
         """The Result of a deal: what it pays or scores, as transfers with reasons."""
+
+    def settle_record(
+        self,
+        record: Mapping[str, Any],
+        full: Callable[[Any], dict[str, Any]],
+        entry: Callable[[Any], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The answer of ``settle`` for a record naming this rule set, routed by its form:
+        ``full(record)`` settles a full record (replayed), ``entry(record)`` a score-sheet
+        entry. Default: a record with a ``deal`` or ``actions`` is a full record, any other
+        a score-sheet entry; a rule set with more forms (Preferans's pulya and bare
+        settlement) overrides it."""
+        if "deal" in record or "actions" in record:
+            return full(record)
+        return entry(record)
 
     def describe_game(self, game: Mapping[str, Any] | None) -> str:
         """A deal's game (a Result's ``game``) as a score sheet writes it, for people to read;

@@ -4,6 +4,12 @@ Each rule set is a package in this folder (``wien/``, ``kurz/``, ``austria_moder
 ``illustrated/``, ``austria_1829/``, ``american/``, ``balkan/``, ``danube_swabian/``; a variant
 ``austria-modern`` lives in ``austria_modern``) that builds one :class:`engine.ruleset.RuleSet`
 value; :func:`register` adds it under its name, the ``variant`` of a record's ``rules``.
+A rule set may be registered *engine only* (``register(rs, offered=False)``: ``preferans``,
+whose pulya the games app cannot carry yet): the engine knows it by name (:func:`rule_set`,
+``parse_rules``, the CLI, ``python -m engine rules``, the conformance suite), but
+:func:`rule_sets` leaves it out unless asked (``rule_sets(include_engine_only=True)``) and
+:data:`VARIANTS` lists only the offered ones, so the Django apps, which iterate
+:func:`rule_sets`, do not offer it.
 ``family/`` is a library the talon-family sets share, not a rule set. The core looks rule sets
 up here by name (:func:`rule_set`) and never imports a rule set's package itself
 (``tests/engine/test_seam.py``); ``engine/README.md`` says how they meet the seam.
@@ -28,6 +34,7 @@ from engine.rules.balkan import RULE_SET as _BALKAN
 from engine.rules.danube_swabian import RULE_SET as _DANUBE_SWABIAN
 from engine.rules.illustrated import RULE_SET as _ILLUSTRATED
 from engine.rules.kurz import RULE_SET as _KURZ
+from engine.rules.preferans import RULE_SET as _PREFERANS
 from engine.rules.wien import RULE_SET as _WIEN
 from engine.rules.wien import Phase as _WienPhase
 from engine.rules.wien import State as _WienState
@@ -37,13 +44,17 @@ from engine.ruleset import RuleSet
 AnyRuleSet = RuleSet[Any, Any, Any]
 
 _REGISTRY: dict[str, AnyRuleSet] = {}
+_ENGINE_ONLY: set[str] = set()
 
 
-def register(rule_set: AnyRuleSet) -> None:
-    """Make ``rule_set`` known by its name (each name once)."""
+def register(rule_set: AnyRuleSet, *, offered: bool = True) -> None:
+    """Make ``rule_set`` known by its name (each name once). ``offered=False``: known to the
+    engine only, left out of :func:`rule_sets` by default (see the module docstring)."""
     if rule_set.name in _REGISTRY:
         raise ValueError(f"a rule set named {rule_set.name!r} is registered already")
     _REGISTRY[rule_set.name] = rule_set
+    if not offered:
+        _ENGINE_ONLY.add(rule_set.name)
 
 
 def rule_set(variant: object) -> AnyRuleSet:
@@ -55,9 +66,12 @@ def rule_set(variant: object) -> AnyRuleSet:
     raise EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
 
 
-def rule_sets() -> tuple[AnyRuleSet, ...]:
-    """Every registered rule set, in the order registered."""
-    return tuple(_REGISTRY.values())
+def rule_sets(*, include_engine_only: bool = False) -> tuple[AnyRuleSet, ...]:
+    """Every offered rule set, in the order registered; with ``include_engine_only`` also
+    those registered for the engine only (``register(rs, offered=False)``)."""
+    return tuple(
+        rs for rs in _REGISTRY.values() if include_engine_only or rs.name not in _ENGINE_ONLY
+    )
 
 
 register(_WIEN)
@@ -68,9 +82,11 @@ register(_AUSTRIA_1829)
 register(_AMERICAN)
 register(_BALKAN)
 register(_DANUBE_SWABIAN)
+register(_PREFERANS, offered=False)
 
-VARIANTS: tuple[str, ...] = tuple(_REGISTRY)
-"""The variant names ``parse_rules`` knows: a rules object's ``variant``, which it requires."""
+VARIANTS: tuple[str, ...] = tuple(rs.name for rs in rule_sets())
+"""The offered variant names (a rules object's ``variant``, which ``parse_rules`` requires;
+it also knows the engine-only ones)."""
 
 DEFAULT = _WIEN.name
 """The rule set of callers that name none (see the module docstring)."""

@@ -1,14 +1,16 @@
 """Conformance: every registered rule set keeps the promises of the seam, on random hands.
 
-Parametrised over ``engine.rule_sets()`` (today ``wien``; a new rule set is checked the moment
-it is registered), with Hypothesis drawing the table (one of the rule set's example rules, a
+Parametrised over every registered rule set, the engine-only ones included
+(``engine.rule_sets(include_engine_only=True)``: a new rule set is checked the moment it is
+registered), with Hypothesis drawing the table (one of the rule set's example rules, a
 number of seats its table allows, a dealer, an example carry), a shuffled deck dealt the rule
 set's way, and a move policy:
 
 - random bots through ``legal_actions`` always finish a hand, and only seats in ``to_act``
   have legal actions;
 - replaying a record gives the same state, and the record survives JSON unchanged;
-- every deal's payments sum to zero with the carry, and closing the table balances too;
+- every deal's payments sum to zero with the carry, and closing the table balances too; a rule
+  set scoring in points instead settles the sheet after the deal, which sums to zero;
 - no view shows a card its seat may not know (``known``), and a view does not change when the
   cards hidden from its seat are dealt differently;
 - every legal action has a key of the rule set's vocabulary (``RuleSet.vocabulary``) and a
@@ -38,7 +40,7 @@ from engine.rules import AnyRuleSet
 from engine.settle import totals
 from tests.draws import draws
 
-RULE_SETS = engine.rule_sets()
+RULE_SETS = engine.rule_sets(include_engine_only=True)
 NAMES = ("anna", "bert", "carl", "dora", "emil", "fritz")
 MAX_ACTIONS = 1000
 
@@ -85,6 +87,8 @@ def play(deal: Deal, each_step: Callable[[Any, random.Random], None] | None = No
         legal = {seat: engine.legal_actions(state, seat) for seat in state.seats}
         assert all(legal[s] for s in who), "a seat to act has nothing to do"
         assert not any(legal[s] for s in state.seats if s not in who)
+        rs = engine.rule_set(state.rules.variant)
+        assert all(rs.sender(state, a.seat) == s for s in who for a in legal[s])
         if each_step is not None:
             each_step(state, rng)
         if deal.policy == "bot":
@@ -193,6 +197,9 @@ def test_every_deal_balances_with_the_carry(rs: AnyRuleSet, data: st.DataObject)
     record = engine.to_record(play(deal))
     result = engine.settle(record)
     party, seats = rs.carry.party, record["seats"]
+    if rs.carry.unit == "points":
+        check_points(rs, record, result)
+        return
     if rs.carry.unit != "cents":
         pytest.fail(f"{rs.name} scores in {rs.carry.unit}: give its results a balance check")
     assert set(result["delta"]) == set(seats)
@@ -213,6 +220,23 @@ def test_every_deal_balances_with_the_carry(rs: AnyRuleSet, data: st.DataObject)
         assert t["from"] == party and t["to"] in seats and t["amount"] > 0
         paid += t["amount"]
     assert paid + closing.carry[party] == after
+
+
+def check_points(rs: AnyRuleSet, record: dict[str, Any], result: dict[str, Any]) -> None:
+    """A points result (a score sheet, Preferans) balances when its sheet is settled: the
+    sheet after the deal (without a sheet before it, the deal's own ``entry``) settles to
+    results that sum to zero, and closing the table pays as much as it receives."""
+    after = rs.carry_after(result)
+    sheet = after.get("sheet", result.get("entry"))
+    assert sheet is not None, f"{rs.name}: a points result names its sheet or entry"
+    settled = engine.settle({"rules": record["rules"], "seats": record["seats"], "sheet": sheet})
+    assert sum(settled["result"].values()) == 0
+    assert sum(settled["result_n"].values()) == 0
+    rules = rs.parse_rules(record["rules"])
+    closing = rs.close(rules, record["seats"], rs.read_carry({**after, "sheet": sheet}))
+    assert sum(t["amount"] for t in closing.transfers) == sum(
+        v for v in settled.get("money", {}).values() if v > 0
+    )
 
 
 @by_rule_set

@@ -142,12 +142,26 @@ def package_of(variant: str) -> str:
 
 
 def test_every_rule_set_package_is_registered_under_its_name() -> None:
-    registered = {rs.name: rs for rs in engine.rule_sets()}
+    registered = {rs.name: rs for rs in engine.rule_sets(include_engine_only=True)}
     assert sorted(package_of(name) for name in registered) == RULE_SET_NAMES
-    assert tuple(registered) == engine.rules.VARIANTS
+    offered = tuple(rs.name for rs in engine.rule_sets())
+    assert offered == engine.rules.VARIANTS
+    assert set(offered) < set(registered)
     for name, rs in registered.items():
         assert type(rs).__module__.startswith(f"engine.rules.{package_of(name)}.")
         assert engine.rule_set(name) is rs
+
+
+def test_an_engine_only_rule_set_is_known_by_name_but_not_offered() -> None:
+    """``register(rs, offered=False)``: ``rule_set(name)`` finds it, ``rule_sets()`` and
+    ``VARIANTS`` (what the Django apps offer) leave it out (``preferans``: its pulya is not
+    carried by the games app yet)."""
+    engine_only = [
+        rs for rs in engine.rule_sets(include_engine_only=True) if rs not in engine.rule_sets()
+    ]
+    assert [rs.name for rs in engine_only] == ["preferans"]
+    assert engine.rule_set("preferans") is engine_only[0]
+    assert "preferans" not in engine.rules.VARIANTS
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
@@ -158,7 +172,7 @@ def test_a_library_package_is_no_rule_set_and_serves_a_registered_one(library: s
     assert library not in engine.rules.VARIANTS
     users = [
         rs.name
-        for rs in engine.rule_sets()
+        for rs in engine.rule_sets(include_engine_only=True)
         if any(f"engine.rules.{library}." in c.__module__ for c in type(rs).__mro__)
     ]
     assert users, f"no registered rule set uses the library {library}"

@@ -1,0 +1,370 @@
+"""``preferans`` behind the seam (``engine/README.md``, "Rule sets: the seam"): the deal of
+:mod:`engine.rules.preferans.hand`, the views of :mod:`~engine.rules.preferans.views`, and the
+scoring, settlement and pulya of :mod:`~engine.rules.preferans.scoring`,
+:mod:`~engine.rules.preferans.settlement` and :mod:`~engine.rules.preferans.pulya`.
+
+What is Preferans's own at the seam (``spec/next/preferans.md`` §13):
+
+- *the ordered talon*: :meth:`PreferansRuleSet.start_hand` keeps the order of the record's
+  ``talon`` list (its first card is turned first on raspasy); :meth:`dealt` writes it back;
+- *the whister sends the passer's cards* in open play: :meth:`to_act` and
+  :meth:`legal_actions` speak of the seat that sends, the actions' ``seat`` of the hand they
+  are about (:meth:`sender`);
+- *points, not money*: the table carries an optional ``streak`` and ``sheet``; a deal's result
+  is score-sheet entries, and :meth:`close` turns the sheet into money;
+- *four forms of record for* ``settle``: ``deals`` → pulya, ``game`` → score-sheet entry,
+  ``deal``/``actions`` → full record, none of these → settlement of a ``sheet``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+from engine.actions import Action, PlayCard
+from engine.board import CardBoard
+from engine.cards import PIQUET, cards_of
+from engine.errors import EngineError
+from engine.rules.preferans import actions, hand, pulya, scoring, settlement, views
+from engine.rules.preferans.hand import State
+from engine.rules.preferans.outcome import DealOutcome
+from engine.rules.preferans.rules import EXAMPLES, OPTIONS, PreferansRules, parse_rules
+from engine.rules.preferans.sheet import Sheet, parse_sheet
+from engine.ruleset import Carry, Closing, Common, RuleSet
+from engine.table import Dealing, TableShape
+from engine.tricks import FOLLOW_TRUMP
+
+DEALING = Dealing(((2, ""), (2, "talon"), (2, ""), (2, ""), (2, ""), (2, "")))
+"""§2: pairs to first, second and third hand, the talon fourth, then four more rounds."""
+DEAL_KEYS = frozenset({"deal", "actions", "proof", "dealer"})
+"""The keys of a full record inside a pulya's ``deals`` (§13 Pulya)."""
+
+
+def read_streak(record: Mapping[str, Any]) -> int:
+    """§13: ``streak``, a whole number ≥ 0, default 0."""
+    streak = record.get("streak", 0)
+    if type(streak) is not int or streak < 0:
+        raise EngineError("streak", f"streak must be a whole number ≥ 0, not {streak!r}")
+    return streak
+
+
+class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
+    """Russian Preferans (``spec/next/preferans.md``)."""
+
+    # --- options and the table ---------------------------------------------------------------
+
+    def parse_rules(self, data: Any) -> PreferansRules:
+        return parse_rules(data)
+
+    def read_carry(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """``streak`` (checked) and ``sheet`` (as given; checked against the rules and seats
+        by :meth:`start_hand` and the score-sheet entry, which know them)."""
+        return {"streak": read_streak(record), "sheet": record.get("sheet")}
+
+    # --- a hand ------------------------------------------------------------------------------
+
+    def carry_of(
+        self, rules: PreferansRules, seats: tuple[str, ...], carry: Any
+    ) -> tuple[int, Sheet | None]:
+        """The ``streak`` and the checked ``sheet`` of a carry (:meth:`read_carry`'s, or
+        anything else, such as the CLI's ``--pot``, as none); a sheet that already meets the
+        game-end condition is refused (§10)."""
+        if not isinstance(carry, Mapping):
+            carry = {}
+        streak = read_streak(carry)
+        raw = carry.get("sheet")
+        if raw is None:
+            return streak, None
+        sheet = raw if isinstance(raw, Sheet) else parse_sheet(raw, rules, seats)
+        scoring.check_open(rules, sheet)
+        return streak, sheet
+
+    def new_hand(
+        self,
+        rules: PreferansRules,
+        seats: Sequence[str],
+        dealer: str,
+        carry: Any,
+        deal: Mapping[str, int],
+        talon: tuple[int, int] | None = None,
+    ) -> State:
+        """The deal before the first call. Given as masks the talon's order is lost: its
+        cards lie in card order unless ``talon`` names it (:meth:`start_hand`)."""
+        seat_tuple = self.table.check(list(seats), dealer)
+        active = self.active_seats(seat_tuple, dealer)
+        self.dealing.check(self.deck, active, deal)
+        streak, sheet = self.carry_of(rules, seat_tuple, carry)
+        if talon is None:
+            low = deal["talon"] & -deal["talon"]
+            talon = (low.bit_length() - 1, (deal["talon"] ^ low).bit_length() - 1)
+        hands = (deal[active[0]], deal[active[1]], deal[active[2]])
+        return hand.new_state(rules, seat_tuple, dealer, active, streak, sheet, hands, talon)
+
+    def start_hand(
+        self, rules: PreferansRules, seats: Sequence[str], dealer: str, carry: Any, deal: Any
+    ) -> State:
+        """§2: the record's deal, the talon in its order (``talon[0]`` is turned first)."""
+        active = self.active_seats(seats, dealer)
+        masks = self.dealing.parse(deal, self.deck, active)
+        talon = tuple(PIQUET.parse(c) for c in deal["talon"])
+        return self.new_hand(rules, seats, dealer, carry, masks, (talon[0], talon[1]))
+
+    def to_act(self, state: State) -> frozenset[str]:
+        """The seat that may send the next action (§6.3: in open play the lone whister sends
+        the passer's cards)."""
+        seat = state.to_act
+        return frozenset() if seat is None else frozenset((seat,))
+
+    def sender(self, state: State, seat: str) -> str:
+        p = state.player(seat)
+        return seat if p is None else state.sender(p)
+
+    def legal_actions(self, state: State, seat: str | None) -> list[Action]:
+        if state.is_over or (seat is not None and seat != state.to_act):
+            return []
+        return hand.legal(state)
+
+    def apply(self, state: State, action: Action) -> State:
+        return hand.apply(state, action)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def known(self, state: State, seat: str | None) -> int:
+        return views.known(state, seat)
+
+    # --- records -----------------------------------------------------------------------------
+
+    def action_from_json(self, data: Any, at: str) -> Action:
+        return actions.read(data, at)
+
+    def carry_json(self, state: State) -> dict[str, Any]:
+        out: dict[str, Any] = {"streak": state.streak}
+        if state.sheet is not None:
+            out["sheet"] = state.sheet.to_json()
+        return out
+
+    def dealt(self, state: State) -> dict[str, list[str]]:
+        """The three hands as dealt (Preferans card order) and the talon in its order."""
+        out = {seat: actions.codes(state.deal[i]) for i, seat in enumerate(state.active)}
+        out["talon"] = [PIQUET.code(c) for c in state.talon]
+        return out
+
+    def replay_deal(
+        self,
+        record: Mapping[str, Any],
+        rules: PreferansRules,
+        seats: tuple[str, ...],
+        dealer: str,
+        streak: int,
+        sheet: Sheet | None,
+    ) -> State:
+        """A full record's ``deal`` and ``actions`` played under an envelope given apart (a
+        pulya's deal); errors name ``deal…`` and ``actions[i]``."""
+        if "deal" not in record:
+            raise EngineError("deal", "deal is required in a full record")
+        carry = {"streak": streak, "sheet": sheet}
+        state = self.start_hand(rules, seats, dealer, carry, record["deal"])
+        moves = record.get("actions", [])
+        if not isinstance(moves, list):
+            raise EngineError("actions", "actions must be a list")
+        for i, data in enumerate(moves):
+            at = f"actions[{i}]"
+            action = self.action_from_json(data, at)
+            try:
+                state = self.apply(state, action)
+            except EngineError as e:
+                raise type(e)(at, e.message) from None
+        return state
+
+    def full_deal(
+        self,
+        record: Mapping[str, Any],
+        rules: PreferansRules,
+        seats: tuple[str, ...],
+        dealer: str,
+        streak: int,
+        sheet: Sheet | None,
+    ) -> DealOutcome:
+        """A pulya's full-record deal replayed to its outcome (``pulya.settle_pulya``)."""
+        for key in record:
+            if key not in DEAL_KEYS:
+                raise EngineError(key, f"unknown key {key!r} in a deal of a pulya")
+        return self.outcome(self.replay_deal(record, rules, seats, dealer, streak, sheet))
+
+    # --- results -----------------------------------------------------------------------------
+
+    def outcome(self, state: State) -> DealOutcome:
+        return hand.outcome(state)
+
+    def parse_sheet(self, record: Mapping[str, Any], common: Common) -> DealOutcome:
+        rules: PreferansRules = common.rules
+        streak, sheet = self.carry_of(rules, common.seats, common.carry)
+        return scoring.parse_entry(record, rules, common.seats, common.dealer, streak, sheet)
+
+    def sheet_json(self, outcome: DealOutcome) -> dict[str, Any]:
+        return scoring.entry_json(outcome)
+
+    def settle_outcome(self, outcome: DealOutcome) -> dict[str, Any]:
+        return scoring.score(outcome)
+
+    def settle_record(
+        self,
+        record: Mapping[str, Any],
+        full: Callable[[Any], dict[str, Any]],
+        entry: Callable[[Any], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """§13: ``deals`` → a pulya; ``game`` → a score-sheet entry; ``deal`` or ``actions``
+        → a full record; none of these → the settlement of a ``sheet``. A ``pot`` is an
+        error in every form."""
+        if "pot" in record:
+            raise EngineError("pot", "preferans keeps no pot: its records have no 'pot'")
+        if "deals" in record:
+            return pulya.settle_pulya(record, self.full_deal)
+        if "game" in record:
+            return entry(record)
+        if "deal" in record or "actions" in record:
+            return full(record)
+        return pulya.settle_bare(record)
+
+    def describe_game(self, game: Mapping[str, Any] | None) -> str:
+        """``7H``, ``6NT``, ``misere``, ``raspasy``."""
+        if not game:
+            return ""
+        if game.get("type") == "contract":
+            return f"{game.get('level')}{game.get('strain')}"
+        return str(game.get("type", ""))
+
+    def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The next deal's ``streak``, and its ``sheet`` when the deal had one."""
+        out: dict[str, Any] = {"streak": result["streak"]}
+        if "sheet" in result:
+            out["sheet"] = result["sheet"]
+        return out
+
+    def close(self, rules: PreferansRules, seats: Sequence[str], carry: Any) -> Closing:
+        """The pulya settled (§11): with ``whist_value`` each losing seat pays the winners in
+        seat order, in cents (``why`` ``score``); the next sitting starts a fresh sheet."""
+        seat_tuple = tuple(seats)
+        raw = carry.get("sheet") if isinstance(carry, Mapping) else None
+        if raw is None:
+            return Closing(transfers=(), carry={})
+        sheet = raw if isinstance(raw, Sheet) else parse_sheet(raw, rules, seat_tuple)
+        money = settlement.settle_sheet(rules, seat_tuple, sheet).get("money")
+        if not money:
+            return Closing(transfers=(), carry={})
+        owe = {s: -v for s, v in money.items() if v < 0}
+        due = {s: v for s, v in money.items() if v > 0}
+        transfers: list[dict[str, Any]] = []
+        for payer in seat_tuple:
+            for payee in seat_tuple:
+                amount = min(owe.get(payer, 0), due.get(payee, 0))
+                if amount > 0:
+                    transfers.append(
+                        {"from": payer, "to": payee, "amount": amount, "why": "score"}
+                    )
+                    owe[payer] -= amount
+                    due[payee] -= amount
+        return Closing(transfers=tuple(transfers), carry={})
+
+    # --- bots and the fast path --------------------------------------------------------------
+
+    def random_action(self, state: State, rng: random.Random) -> Action:
+        """The ``random`` bot: uniform over the legal calls, discards, orders, whist calls and
+        modes; a card as the shared board's playout picks it (the k-th lowest legal card,
+        ``k = int(rng.random() * count)``, no draw when there is one), so that the fast path
+        plays the same deal the same way."""
+        if state.is_over:
+            raise ValueError("the hand is over")
+        if state.phase == hand.DISCARD:  # as rng.choice(hand.legal(state)), without the list
+            cards = sorted(cards_of(state.hands[state.declarer]), key=actions.card_key)
+            a, b = _PAIRS[rng.choice(_PAIR_INDEX)]
+            return actions.Discard(state.active[state.declarer], 1 << cards[a] | 1 << cards[b])
+        if state.phase != hand.PLAY:
+            return rng.choice(hand.legal(state))
+        mask = hand.card_mask(state)
+        count = mask.bit_count()
+        k = int(rng.random() * count) if count > 1 else 0
+        for _ in range(k):
+            mask &= mask - 1
+        return PlayCard(state.active[state.turn], (mask & -mask).bit_length() - 1)
+
+    def play_random_hand(
+        self, rules: PreferansRules, carry: Any, rng: random.Random
+    ) -> dict[str, Any]:
+        """The fast path: one random deal (3 seats, ``c`` deals) bid with :meth:`random_action`
+        on the validating states, its cards played on the shared board
+        (:meth:`engine.board.CardBoard.play_random`; a talon-led raspasy's first two tricks,
+        which start with a card no player holds, on the validating path); the deal's Result."""
+        s = random_deal(self, rules, carry, rng)
+        while not s.is_over and (s.phase != hand.PLAY or s.trick):
+            s = hand.apply(s, self.random_action(s, rng))
+        if s.phase == hand.PLAY:
+            board = _Board(list(s.hands))
+            board.won = list(s.won[:3])
+            board.tricks = s.played
+            board.start_tricks(s.order, (FOLLOW_TRUMP,) * 3, s.turn, 0b111)
+            board.play_random(rng.random)
+            won = (board.won[0], board.won[1], board.won[2], s.won[3])
+            s = replace(s, hands=(0, 0, 0), won=won, played=10, phase=hand.DONE, turn=-1)
+        return scoring.score(hand.outcome(s))
+
+
+class _Board(CardBoard):
+    """The shared board for a Preferans deal: all ten tricks are played (§6.4)."""
+
+    __slots__ = ()
+
+    def trick_done(self, winner: int) -> None:
+        if self.tricks == 10:
+            self.to_act = -1
+
+
+FAST_SEATS = ("a", "b", "c")
+_DEALT = DEALING.deal([str(i) for i in range(32)], FAST_SEATS)
+_PLACES = tuple(tuple(int(i) for i in _DEALT[who]) for who in (*FAST_SEATS, "talon"))
+"""The deck positions each of first, second, third hand and the talon receives (§2)."""
+_PAIRS = tuple(combinations(range(12), 2))
+_PAIR_INDEX = range(len(_PAIRS))
+
+
+def random_deal(
+    rs: PreferansRuleSet, rules: PreferansRules, carry: Any, rng: random.Random
+) -> State:
+    """A random deal of the fast path (seats ``a b c``, ``c`` deals): a committed-deck order
+    from ``rng`` dealt in pairs (§2)."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    first, second, third, (t0, t1) = _PLACES
+    hands = (
+        sum(1 << cards[i] for i in first),
+        sum(1 << cards[i] for i in second),
+        sum(1 << cards[i] for i in third),
+    )
+    streak, sheet = rs.carry_of(rules, FAST_SEATS, carry)
+    seats = FAST_SEATS
+    return hand.new_state(rules, seats, "c", seats, streak, sheet, hands, (cards[t0], cards[t1]))
+
+
+RULE_SET = PreferansRuleSet(
+    name="preferans",
+    description="Russian Preferans: 3 players (4 with the dealer sitting out), bids 6S to 10NT "
+    "and misère, whist, raspasy, a score sheet of pool, mountain and whists "
+    "(spec/next/preferans.md)",
+    deck=PIQUET,
+    table=TableShape((3, 4), players=3, reserved=("talon",)),
+    dealing=DEALING,
+    carry=Carry((), "points", party=None, optional=("streak", "sheet")),
+    sheet_keys=frozenset({"game", "declarer", "defence", "mode", "tricks"}),
+    examples=EXAMPLES,
+    carry_examples=({}, {"streak": 0}, {"streak": 1}, {"streak": 3}),
+    options=OPTIONS,
+    phases=hand.PHASES,
+    vocabulary=actions.VOCABULARY,
+    ordered_piles=("talon",),
+    legal_with_seat=True,
+)
+"""The ``preferans`` rule set, registered engine-only in ``engine.rules``."""
