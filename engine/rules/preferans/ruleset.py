@@ -263,9 +263,7 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
             for payee in seat_tuple:
                 amount = min(owe.get(payer, 0), due.get(payee, 0))
                 if amount > 0:
-                    transfers.append(
-                        {"from": payer, "to": payee, "amount": amount, "why": "score"}
-                    )
+                    transfers.append({"from": payer, "to": payee, "amount": amount, "why": "score"})
                     owe[payer] -= amount
                     due[payee] -= amount
         return Closing(transfers=tuple(transfers), carry={})
