@@ -19,6 +19,21 @@ if TYPE_CHECKING:
     from games.models import Table
 
 
+def parse_offered_rules(rules: Mapping[str, Any]) -> Any:
+    """A rules object a table, an evening, a club's default or a tournament may choose,
+    validated by its rule set (``engine.parse_rules``). Only the rule sets the apps offer
+    (``engine.rule_sets()``) may be chosen: one the engine knows but the apps cannot carry yet
+    (``preferans``, registered for the engine only) is refused as an unknown one is, in the
+    same words."""
+    if not isinstance(rules, Mapping):
+        return engine.parse_rules(rules)  # the engine's "rules must be an object"
+    variant = rules.get("variant")
+    if variant not in engine.rules.VARIANTS:
+        known = ", ".join(sorted(engine.rules.VARIANTS))
+        raise engine.EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
+    return engine.parse_rules(dict(rules))
+
+
 def rule_set_for(rules: Mapping[str, Any]) -> engine.RuleSet[Any, Any, Any]:
     """The rule set of a rules object (its ``variant``); an unknown one is the engine's
     error."""

@@ -50,6 +50,7 @@ from clubs.models import (
 )
 from clubs.permissions import role_of
 from clubs.selectors.evenings import attendance_of, club_zone
+from games.rulesets import parse_offered_rules
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ def rules_json(rules: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if rules is None:
         return None
     try:
-        return engine.parse_rules(dict(rules)).to_json()
+        return parse_offered_rules(rules).to_json()
     except engine.EngineError as e:
         at = e.at if e.at.startswith("rules") else (f"rules.{e.at}" if e.at else "rules")
         sentence = e.message[:1].upper() + e.message[1:]

@@ -33,6 +33,7 @@ from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.people import DEFAULT_RULES
 from clubs.services import evenings, seasons
 from games.models import Seat
+from games.rulesets import parse_offered_rules
 
 Role = Membership.Role
 
@@ -156,7 +157,7 @@ def parse_default_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     """The club's default rules as the engine reads them, every option spelled out; the
     engine's refusal is a 400 with its sentence under ``default_rules.<option>``."""
     try:
-        return engine.parse_rules(dict(rules)).to_json()
+        return parse_offered_rules(rules).to_json()
     except engine.EngineError as e:
         at = e.at.split(".", 1)[1] if e.at.startswith("rules.") else ""
         key = f"default_rules.{at}" if at else "default_rules"

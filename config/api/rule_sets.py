@@ -127,7 +127,10 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
                 "properties": {
                     "seat": {
                         "type": "string",
-                        "description": "Optional: the seat acting; must be the caller's.",
+                        "description": "Optional: the hand the action is about: the "
+                        "caller's own, or one the rule set lets the caller play (a Preferans "
+                        "whister plays the passer's cards in open play). Omitted: the hand "
+                        "the caller's legal actions are about.",
                     },
                     form.key: described,
                 },

@@ -53,10 +53,12 @@ def hand_bot_move(
         if not bots:
             return None
         move = random_bot.choose(state, rng or random.Random(secrets.randbits(64)))
-        if move.seat not in bots:
+        rules = rule_set_of(table)
+        sender = rules.sender(state, move.seat)  # Preferans: a whister plays the passer's cards
+        if sender not in bots:
             return None  # the random policy chose for a seat that is not a bot's
-        data = engine.action_to_json(move, rule_set_of(table).deck, seat=False)
-        return _apply(table, hand, move.seat, data, schedule=schedule)
+        data = engine.action_to_json(move, rules.deck, seat=move.seat != sender)
+        return _apply(table, hand, sender, data, schedule=schedule)
 
 
 def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:

@@ -247,11 +247,20 @@ def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = 
         send_after_commit(bot_act, hand.pk, hand.version)
 
 
+def hand_due(state: engine.State, sender: str) -> str:
+    """The hand an action of ``sender`` is about when it names none: the one its legal
+    actions are about (``sender`` itself, or in Preferans's open play the passer whose cards
+    the lone whister sends: ``RuleSet.sender``)."""
+    legal = engine.legal_actions(state, sender)
+    return legal[0].seat if legal else sender
+
+
 def _apply(
     table: Table, hand: Hand, seat_key: str, data: Mapping[str, Any], *, schedule: bool = True
 ) -> Hand:
-    """Apply one action for ``seat_key`` (turn checked first), store it, settle a finished
-    hand into the ledger."""
+    """Apply one action sent by ``seat_key`` (turn checked first: the seat may send it, for
+    its own hand or for the hand the rule set lets it play, ``RuleSet.sender``), store it,
+    settle a finished hand into the ledger (a deal scored in points writes none)."""
     if hand.status != Hand.Status.PLAYING:
         raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
     state = hand_state(table, hand)
@@ -262,13 +271,15 @@ def _apply(
         raise InvalidInput(
             'An action is an object like {"call": "pass"}.', fields={"action": ["not an object"]}
         )
-    given = data.get("seat", seat_key)
-    if given != seat_key:
-        raise NotYourTurn(f"You sit at {seat_key} and cannot act for {given}.")
     rules = rule_set_of(table)
+    given = data.get("seat", None)
+    if given is None:
+        given = hand_due(state, seat_key)
+    if given != seat_key and rules.sender(state, given) != seat_key:
+        raise NotYourTurn(f"You sit at {seat_key} and cannot act for {given}.")
     try:
         action = engine.action_from_json(
-            {**data, "seat": seat_key}, rules.deck, "action", variant=rules.name
+            {**data, "seat": given}, rules.deck, "action", variant=rules.name
         )
         state = engine.apply(state, action)
     except engine.EngineError as e:
@@ -282,7 +293,7 @@ def _apply(
         hand.status = Hand.Status.DONE
         hand.finished_at = timezone.now()
         fields += ["result", "status", "finished_at"]
-        _write_ledger(table, hand, hand.result["transfers"])
+        _write_ledger(table, hand, hand.result.get("transfers", ()))
         hooks.hands_changed(table.pk, table.club_id)
     rows.update(hand, fields)
     _after_move(table, hand, state, schedule)

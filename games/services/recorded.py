@@ -99,7 +99,7 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
             ) from None
         hand.save(update_fields=["dealer", "pot_before", "carry_before", "result", "updated_at"])
         hand.ledger.all().delete()
-        _write_ledger(table, hand, hand.result["transfers"])
+        _write_ledger(table, hand, hand.result.get("transfers", ()))
         carry = carry_after(table, hand)
 
 
@@ -134,7 +134,7 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
         except engine.EngineError as e:
             raise _engine_error(e) from None
         rows.insert([hand])
-        _write_ledger(table, hand, hand.result["transfers"])
+        _write_ledger(table, hand, hand.result.get("transfers", ()))
         _audit(table, user, "hand_record", hand_number=number, after=_snapshot(hand))
         hooks.hands_changed(table.pk, table.club_id)
     return hand

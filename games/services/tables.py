@@ -37,7 +37,7 @@ from games.permissions import (
     may_seat,
     visible_club,
 )
-from games.rulesets import rule_set_of
+from games.rulesets import parse_offered_rules, rule_set_of
 from games.selectors import series_for_user
 from games.services.common import (
     BOT_LEVELS,
@@ -146,7 +146,7 @@ def table_create(
         for s in seats
     ]
     try:
-        parsed = engine.parse_rules(dict(rules))
+        parsed = parse_offered_rules(rules)
     except engine.EngineError as e:
         raise _engine_error(e) from None
     if mode not in Table.Mode.values:

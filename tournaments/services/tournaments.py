@@ -30,6 +30,7 @@ import engine
 from clubs.models import Club, Membership, User
 from clubs.models.people import DEFAULT_RULES
 from config.tasks import send_after_commit
+from games.rulesets import parse_offered_rules
 from tournaments import live, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
 from tournaments.models import Entry, Tournament
@@ -79,7 +80,7 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
     out = dict(values)
     if "rules" in out:
         try:
-            out["rules"] = engine.parse_rules(dict(out["rules"] or {})).to_json()
+            out["rules"] = parse_offered_rules(out["rules"] or {}).to_json()
         except engine.EngineError as e:
             raise _bad("rules", f"The rules are not valid: {e}") from None
         except (TypeError, ValueError) as e:
