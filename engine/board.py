@@ -15,8 +15,22 @@ those who play cards in this game (a defender at home does not).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from engine.tricks import CardOrder, Obligations, legal_mask
+
+
+@cache
+def _after(n: int, playing: int) -> tuple[int, ...]:
+    """The next player who plays after each of ``n`` players, those in mask ``playing``
+    playing."""
+    after = []
+    for q in range(n):
+        r = (q + 1) % n
+        while not playing >> r & 1:
+            r = (r + 1) % n
+        after.append(r)
+    return tuple(after)
 
 
 class CardBoard:
@@ -127,8 +141,10 @@ class CardBoard:
         sets ``to_act`` to -1): each time the k-th lowest card of those the player to act may
         play (:func:`engine.tricks.legal_mask`), k = ``int(rand() * their number)`` (no draw
         when there is one), played as :meth:`play_card` plays it. The bots' and simulations'
-        playout, without a call per card; ``tests/engine/test_family_fast.py`` checks it
-        against :meth:`play_card`."""
+        playout, without a call per card; the trick is kept in locals while it runs
+        (:meth:`trick_done` sees ``hands``, ``won``, ``tricks``, the winner to act and an
+        empty ``trick``; ``led`` and ``best`` are written at the end).
+        ``tests/engine/test_family_fast.py`` checks it against :meth:`play_card`."""
         hands, won, n = self.hands, self.won, self.n
         suit_of, suit_mask, above, trump, duty = (
             self.suit_of,
@@ -137,58 +153,58 @@ class CardBoard:
             self.trump,
             self.duty,
         )
-        playing = self.playing
-        after = []  # the next player who plays, after each player
-        for q in range(n):
-            r = (q + 1) % n
-            while not playing >> r & 1:
-                r = (r + 1) % n
-            after.append(r)
+        after = _after(n, self.playing)
         size = self.trick_size
-        trick = self.trick
+        in_trick = len(self.trick)  # cards in the trick so far: the playout keeps no list
+        self.trick = []
         led, best, best_by = self.led, self.best, self.best_by
         p = self.to_act
         while p >= 0:
             hand = hands[p]
-            if trick:
+            if in_trick:
                 mask = legal_mask(hand, led, best, suit_of, suit_mask, above, trump, duty[p])
                 count = mask.bit_count()
-                k = int(rand() * count) if count > 1 else 0
-                if k + k < count:  # the k-th lowest: from whichever end is nearer
-                    for _ in range(k):
-                        mask &= mask - 1
-                    c = (mask & -mask).bit_length() - 1
-                else:
-                    for _ in range(count - 1 - k):
-                        mask ^= 1 << (mask.bit_length() - 1)
+                if count == 1:
                     c = mask.bit_length() - 1
+                else:
+                    k = int(rand() * count)
+                    if k + k < count:  # the k-th lowest: from whichever end is nearer
+                        for _ in range(k):
+                            mask &= mask - 1
+                        c = (mask & -mask).bit_length() - 1
+                    else:
+                        for _ in range(count - 1 - k):
+                            mask ^= 1 << (mask.bit_length() - 1)
+                        c = mask.bit_length() - 1
                 if above[best] >> c & 1 or (suit_of[c] == trump and suit_of[best] != trump):
                     best = c
                     best_by = p
             else:
-                mask = hand
-                count = mask.bit_count()
-                k = int(rand() * count) if count > 1 else 0
-                if k + k < count:
-                    for _ in range(k):
-                        mask &= mask - 1
-                    c = (mask & -mask).bit_length() - 1
+                count = hand.bit_count()
+                if count == 1:
+                    c = hand.bit_length() - 1
                 else:
-                    for _ in range(count - 1 - k):
-                        mask ^= 1 << (mask.bit_length() - 1)
-                    c = mask.bit_length() - 1
+                    mask = hand
+                    k = int(rand() * count)
+                    if k + k < count:
+                        for _ in range(k):
+                            mask &= mask - 1
+                        c = (mask & -mask).bit_length() - 1
+                    else:
+                        for _ in range(count - 1 - k):
+                            mask ^= 1 << (mask.bit_length() - 1)
+                        c = mask.bit_length() - 1
                 led = suit_of[c]
                 best = c
                 best_by = p
             hands[p] = hand & ~(1 << c)
-            trick.append(c)
-            if len(trick) < size:
+            in_trick += 1
+            if in_trick < size:
                 p = after[p]
                 continue
+            in_trick = 0
             won[best_by] += 1
             self.tricks += 1
-            trick = self.trick = []
-            self.led, self.best, self.best_by = led, best, best_by
             self.to_act = best_by
             self.trick_done(best_by)
             p = self.to_act

@@ -18,6 +18,7 @@ seats is the sitting-out dealer's card (§8.1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import Any, TypeVar
@@ -38,7 +39,14 @@ from engine.rules.preferans.actions import (
 from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import PreferansRules
 from engine.rules.preferans.sheet import Sheet
-from engine.tricks import FOLLOW_TRUMP, CardOrder, describe_obligation, legal_cards, suit_order
+from engine.tricks import (
+    FOLLOW_TRUMP,
+    CardOrder,
+    best_card,
+    describe_obligation,
+    legal_cards,
+    suit_order,
+)
 
 T = TypeVar("T")
 
@@ -65,12 +73,16 @@ _WORDS = {
 }
 
 
+MISERE_RANK = {"below_9": 2 * BIDS.index("8NT") + 1, "below_10": 2 * BIDS.index("9NT") + 1}
+"""§3 ``misere_rank``: misère's :func:`bid_rank`, just above ``8NT`` or ``9NT``."""
+
+
 def bid_rank(call: str, rules: PreferansRules) -> int:
     """A call's place on the ladder (§3), doubled so that misère fits between two bids:
     ``6S`` is 0, ``10NT`` 48; misère is just above ``8NT`` (``below_9``) or ``9NT``
     (``below_10``)."""
     if call == "misere":
-        return 2 * BIDS.index("8NT" if rules.misere_rank == "below_9" else "9NT") + 1
+        return MISERE_RANK[rules.misere_rank]
     return 2 * BIDS.index(call)
 
 
@@ -214,25 +226,62 @@ def new_state(
 
 
 def auction_calls(s: State) -> list[str]:
-    """§3: the calls of the player to speak, in ladder order: ``pass``; the contract bids above
-    the highest call and not below the exit minimum (§8.4; only the lowest of them without
-    ``bid_jumps``); ``misere`` as a first call while the highest call ranks below it;
-    ``hold`` of a contract bid held by a junior player (``hold`` option). A misère caller may
-    only pass."""
-    p, rules = s.turn, s.rules
-    out = ["pass"]
-    if p == s.misere_by:
-        return out
-    # the first bid above the highest call and not below the exit minimum (5 strains a level)
-    first = max(s.high // 2 + 1, 5 * (rules.exit_minimum(s.streak) - 6))
-    out += list(BIDS[first:]) if rules.bid_jumps else list(BIDS[first : first + 1])
-    if not s.spoke[p] and s.high < bid_rank("misere", rules):
-        out.append("misere")
-    if hold_refusal(s, p) is None:
-        out.append("hold")
-    return sorted(
-        out, key=lambda c: -1 if c == "pass" else 99 if c == "hold" else bid_rank(c, rules)
+    """§3: the calls of the player to speak (:func:`ladder_calls`)."""
+    p = s.turn
+    return ladder_calls(
+        s.rules,
+        exit_floor(s.rules, s.streak),
+        p,
+        s.misere_by,
+        s.high,
+        s.high_by,
+        s.spoke[p],
+        s.passed.count(False),
     )
+
+
+def exit_floor(rules: PreferansRules, streak: int) -> int:
+    """§8.4: the index in ``BIDS`` of the lowest bid the exit minimum allows after ``streak``
+    raspasy in a row (5 strains a level)."""
+    return 5 * (rules.exit_minimum(streak) - 6)
+
+
+def ladder_calls(
+    rules: PreferansRules,
+    floor: int,
+    p: int,
+    misere_by: int,
+    high: int,
+    high_by: int,
+    spoke: int,
+    left: int,
+) -> list[str]:
+    """§3: the calls of player ``p`` (non-zero ``spoke``: he called before; ``left`` players
+    have not passed; the highest call ranks ``high``, held by ``high_by``; ``misere_by``
+    called misère), in ladder order: ``pass``; the contract bids above the highest call and
+    from ``BIDS[floor]`` on (the exit minimum, :func:`exit_floor`; only the lowest of them
+    without ``bid_jumps``); ``misere`` as a first call while the highest call ranks below it;
+    ``hold`` of a contract bid held by a junior player (:func:`refuse_hold`). A misère caller
+    may only pass. The validating path and the fast path (:mod:`engine.rules.preferans.fast`)
+    both ask this."""
+    if p == misere_by:
+        return ["pass"]
+    first = high // 2 + 1  # the first bid above the highest call
+    if first < floor:
+        first = floor
+    bids = BIDS[first:] if rules.bid_jumps else BIDS[first : first + 1]
+    misere = MISERE_RANK[rules.misere_rank]
+    if not spoke and high < misere:
+        cut = (misere + 1) // 2 - first  # the bids below misère
+        if cut <= 0:
+            out = ["pass", "misere", *bids]
+        else:
+            out = ["pass", *bids[:cut], "misere", *bids[cut:]]
+    else:
+        out = ["pass", *bids]
+    if high_by > p and refuse_hold(rules, high, high_by, p, left) is None:
+        out.append("hold")
+    return out
 
 
 def _level(bid: str) -> int:
@@ -241,16 +290,22 @@ def _level(bid: str) -> int:
 
 
 def hold_refusal(s: State, p: int) -> str | None:
-    """Why player ``p`` may not ``hold`` now (§3), or None when he may."""
-    if s.rules.hold == "none":
+    """Why player ``p`` may not ``hold`` now (§3, :func:`refuse_hold`), or None when he may."""
+    return refuse_hold(s.rules, s.high, s.high_by, p, s.passed.count(False))
+
+
+def refuse_hold(rules: PreferansRules, high: int, high_by: int, p: int, left: int) -> str | None:
+    """Why player ``p`` may not ``hold`` the highest call (rank ``high``, held by
+    ``high_by``) with ``left`` players not passed (§3), or None when he may."""
+    if rules.hold == "none":
         return "hold is not played at this table"
-    if s.high < 0:
+    if high < 0:
         return "nobody has bid yet"
-    if s.high % 2:
+    if high % 2:
         return "misère cannot be held"
-    if s.high_by <= p:
+    if high_by <= p:
         return "only a senior player may hold a junior player's bid"
-    if s.rules.hold == "two_left" and s.passed.count(False) != 2:
+    if rules.hold == "two_left" and left != 2:
         return "hold is allowed only when two players are left in the auction"
     return None
 
@@ -271,23 +326,40 @@ def declares(s: State) -> list[Declare]:
 
 
 def whist_calls(s: State) -> list[str]:
-    """§5: the calls of the defender to speak: ``whist`` or ``pass``; the second defender also
-    ``half`` after the first passed, on a 6 or a 7 with ``half_whist``."""
-    if half_refusal(s, s.turn) is None:
+    """§5: the calls of the defender to speak (:func:`defence_calls`)."""
+    first, second = s.defenders
+    return defence_calls(s.rules, s.level or 0, s.turn, first, second, s.defence)
+
+
+def defence_calls(
+    rules: PreferansRules, level: int, p: int, first: int, second: int, defence: Sequence[str]
+) -> list[str]:
+    """§5: the calls of defender ``p`` (``defence``: each player's call so far): ``whist`` or
+    ``pass``; the second defender also ``half`` after the first passed, on a 6 or a 7 with
+    ``half_whist``. The validating and the fast path both ask this."""
+    if refuse_half(rules, level, p, first, second, defence) is None:
         return ["whist", "pass", "half"]
     return ["whist", "pass"]
 
 
 def half_refusal(s: State, p: int) -> str | None:
-    """Why player ``p`` may not call ``half`` now (§5.2), or None when he may."""
+    """Why player ``p`` may not call ``half`` now (§5.2, :func:`refuse_half`), or None."""
     first, second = s.defenders
-    if p != second or s.defence[second]:
+    return refuse_half(s.rules, s.level or 0, p, first, second, s.defence)
+
+
+def refuse_half(
+    rules: PreferansRules, level: int, p: int, first: int, second: int, defence: Sequence[str]
+) -> str | None:
+    """Why defender ``p`` may not call ``half`` on a contract of ``level`` (§5.2), or None
+    when he may."""
+    if p != second or defence[second]:
         return "only the second defender may, after the first passed"
-    if s.defence[first] != "pass":
+    if defence[first] != "pass":
         return "the first defender whisted"
-    if (s.level or 0) > 7:
+    if level > 7:
         return "half-whist is only on a 6 or a 7"
-    if not s.rules.half_whist:
+    if not rules.half_whist:
         return "half-whist is not played at this table"
     return None
 
@@ -485,20 +557,29 @@ def _play(s: State, p: int, card: int) -> State:
 
 
 def trick_winner(s: State, trick: tuple[tuple[int, int], ...]) -> int:
-    """§6.2, §8.1: the highest trump, else the highest card of the led suit. A talon card
-    names the led suit; with four seats it is the dealer's card and wins when it is the
-    highest of its suit (the dealer's trick), with three only the players' cards take it."""
+    """§6.2, §8.1: the highest trump, else the highest card of the led suit; a trick led by a
+    talon card as :func:`talon_trick_winner` says."""
     order = s.order
     cards = [c for q, c in trick]
-    if trick[0][0] == TALON and len(s.seats) == 3:
-        led = order.suit_of[cards[0]]
-        best = max((c for q, c in trick[1:] if order.suit_of[c] == led), default=-1)
-        return next(q for q, c in trick if c == best)
+    if trick[0][0] == TALON:
+        return trick[talon_trick_winner(order, cards, len(s.seats) == 4)][0]
     best_i = 0
     for i in range(1, len(cards)):
         if order.beats(cards[i], cards[best_i]):
             best_i = i
     return trick[best_i][0]
+
+
+def talon_trick_winner(order: CardOrder, cards: Sequence[int], four: bool) -> int:
+    """§8.1: the index in ``cards`` (the talon card first, then the players' in play order)
+    of the card that takes a talon-led trick. The talon card names the led suit; with four
+    seats it is the dealer's card and wins when it is the highest of its suit (the dealer's
+    trick), with three only the players' cards take it."""
+    if four:
+        return best_card(order, cards)
+    led = order.suit_of[cards[0]]
+    best = max((c for c in cards[1:] if order.suit_of[c] == led), default=-1)
+    return cards.index(best)
 
 
 def _set(values: tuple[T, ...], i: int, value: T) -> Any:
@@ -511,35 +592,77 @@ def _set(values: tuple[T, ...], i: int, value: T) -> Any:
 
 
 def outcome(s: State) -> DealOutcome:
-    """The finished deal as the score sheet records it (§13)."""
+    """The finished deal as the score sheet records it (§13, :func:`deal_outcome`)."""
     if not s.is_over:
         due = s.active[s.turn]
         raise EngineError("actions", f"the deal is not finished: {due} is to {_WORDS[s.phase]}")
-    defence = None
-    mode = None
-    if s.game == "contract" and not s.checked:
-        first, second = s.defenders
-        defence = {s.active[first]: s.defence[first], s.active[second]: s.defence[second]}
-        if list(defence.values()).count("whist") == 1 and "half" not in defence.values():
-            mode = s.mode
+    return deal_outcome(
+        s.rules,
+        s.seats,
+        s.dealer,
+        s.active,
+        s.streak,
+        s.sheet,
+        s.game,
+        s.level,
+        s.strain,
+        s.declarer,
+        s.defence,
+        s.mode,
+        s.won,
+        s.played,
+    )
+
+
+def deal_outcome(
+    rules: PreferansRules,
+    seats: tuple[str, ...],
+    dealer: str,
+    active: tuple[str, ...],
+    streak: int,
+    sheet: Sheet | None,
+    game: str | None,
+    level: int | None,
+    strain: str | None,
+    declarer: int,
+    defence: Sequence[str],
+    mode: str | None,
+    won: Sequence[int],
+    played: int,
+) -> DealOutcome:
+    """A finished deal as the score sheet records it (§13): the defenders' calls of a whisted
+    contract (not of a checked ten), the lone whister's mode (not with a half-whist), the
+    tricks of every participant when cards were played (the sitting-out dealer's on a
+    talon-led raspasy with four seats). The validating and the fast path both end here."""
+    contract = game == "contract"
+    calls = None
+    chosen = None
+    if contract and not (level == 10 and not rules.ten_whisted):
+        first, second = (declarer + 1) % 3, (declarer + 2) % 3
+        calls = {active[first]: defence[first], active[second]: defence[second]}
+        if (defence[first] == "whist") != (defence[second] == "whist") and "half" not in (
+            defence[first],
+            defence[second],
+        ):
+            chosen = mode
     tricks: dict[str, int] = {}
-    if s.played:
-        tricks = {seat: s.won[i] for i, seat in enumerate(s.active)}
-        if s.talon_lead and len(s.seats) == 4:
-            tricks[s.dealer] = s.won[TALON]
+    if played:
+        tricks = {active[0]: won[0], active[1]: won[1], active[2]: won[2]}
+        if game == "raspasy" and rules.raspasy_talon == "lead" and len(seats) == 4:
+            tricks[dealer] = won[TALON]
     return DealOutcome(
-        rules=s.rules,
-        seats=s.seats,
-        dealer=s.dealer,
-        streak=s.streak,
-        sheet=s.sheet,
-        game=s.game or "raspasy",
-        level=s.level if s.game == "contract" else None,
-        strain=s.strain if s.game == "contract" else None,
-        declarer=s.active[s.declarer] if s.declarer >= 0 else None,
-        defence=defence,
-        mode=mode,
-        tricks=tricks,
+        rules,
+        seats,
+        dealer,
+        streak,
+        sheet,
+        game or "raspasy",
+        level if contract else None,
+        strain if contract else None,
+        active[declarer] if declarer >= 0 else None,
+        calls,
+        chosen,
+        tricks,
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from engine.rules.preferans.rules import PreferansRules
 from engine.rules.preferans.sheet import Sheet
@@ -43,7 +44,12 @@ class DealOutcome:
 def active_seats(seats: Sequence[str], dealer: str) -> tuple[str, ...]:
     """§1: the three seats after the dealer, first hand first (with 3 seats the dealer is the
     third hand)."""
-    i = list(seats).index(dealer)
+    return _active_seats(tuple(seats), dealer)
+
+
+@cache
+def _active_seats(seats: tuple[str, ...], dealer: str) -> tuple[str, ...]:
+    i = seats.index(dealer)
     n = len(seats)
     return tuple(seats[(i + k) % n] for k in (1, 2, 3))
 

@@ -20,22 +20,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from itertools import combinations
 from typing import Any
 
 from engine.actions import Action, PlayCard
-from engine.board import CardBoard
-from engine.cards import PIQUET, cards_of
+from engine.cards import PIQUET
 from engine.errors import EngineError
-from engine.rules.preferans import actions, hand, pulya, scoring, settlement, views
+from engine.rules.preferans import actions, fast, hand, pulya, scoring, settlement, views
 from engine.rules.preferans.hand import State
 from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import EXAMPLES, OPTIONS, PreferansRules, parse_rules
 from engine.rules.preferans.sheet import Sheet, parse_sheet
 from engine.ruleset import Carry, Closing, Common, RuleSet
 from engine.table import Dealing, TableShape
-from engine.tricks import FOLLOW_TRUMP
 
 DEALING = Dealing(((2, ""), (2, "talon"), (2, ""), (2, ""), (2, ""), (2, "")))
 """§2: pairs to first, second and third hand, the talon fourth, then four more rounds."""
@@ -271,80 +267,52 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
     # --- bots and the fast path --------------------------------------------------------------
 
     def random_action(self, state: State, rng: random.Random) -> Action:
-        """The ``random`` bot: uniform over the legal calls, discards, orders, whist calls and
-        modes; a card as the shared board's playout picks it (the k-th lowest legal card,
-        ``k = int(rng.random() * count)``, no draw when there is one), so that the fast path
-        plays the same deal the same way."""
+        """The ``random`` bot: uniform over the legal calls, contracts, whist calls and modes
+        in their listed order (:func:`fast.pick`), a discard of two of the twelve cards
+        (:func:`fast.pick_discard`), a card as the shared board's playout picks it (the k-th
+        lowest legal card, ``k = int(rng.random() * count)``, no draw when there is one), so
+        that the fast path plays the same deal the same way."""
         if state.is_over:
             raise ValueError("the hand is over")
-        if state.phase == hand.DISCARD:  # as rng.choice(hand.legal(state)), without the list
-            cards = sorted(cards_of(state.hands[state.declarer]), key=actions.card_key)
-            a, b = _PAIRS[rng.choice(_PAIR_INDEX)]
-            return actions.Discard(state.active[state.declarer], 1 << cards[a] | 1 << cards[b])
+        rand = rng.random
+        if state.phase == hand.DISCARD:
+            p = state.declarer
+            return actions.Discard(state.active[p], fast.pick_discard(rand, state.hands[p]))
         if state.phase != hand.PLAY:
-            return rng.choice(hand.legal(state))
+            legal = hand.legal(state)
+            return legal[fast.pick(rand, len(legal))]
         mask = hand.card_mask(state)
-        count = mask.bit_count()
-        k = int(rng.random() * count) if count > 1 else 0
-        for _ in range(k):
+        for _ in range(fast.pick(rand, mask.bit_count())):
             mask &= mask - 1
         return PlayCard(state.active[state.turn], (mask & -mask).bit_length() - 1)
 
     def play_random_hand(
         self, rules: PreferansRules, carry: Any, rng: random.Random
     ) -> dict[str, Any]:
-        """The fast path: one random deal (3 seats, ``c`` deals) bid with :meth:`random_action`
-        on the validating states, its cards played on the shared board
-        (:meth:`engine.board.CardBoard.play_random`; a talon-led raspasy's first two tricks,
-        which start with a card no player holds, on the validating path); the deal's Result."""
-        s = random_deal(self, rules, carry, rng)
-        while not s.is_over and (s.phase != hand.PLAY or s.trick):
-            s = hand.apply(s, self.random_action(s, rng))
-        if s.phase == hand.PLAY:
-            board = _Board(list(s.hands))
-            board.won = list(s.won[:3])
-            board.tricks = s.played
-            board.start_tricks(s.order, (FOLLOW_TRUMP,) * 3, s.turn, 0b111)
-            board.play_random(rng.random)
-            won = (board.won[0], board.won[1], board.won[2], s.won[3])
-            s = replace(s, hands=(0, 0, 0), won=won, played=10, phase=hand.DONE, turn=-1)
-        return scoring.score(hand.outcome(s))
-
-
-class _Board(CardBoard):
-    """The shared board for a Preferans deal: all ten tricks are played (§6.4)."""
-
-    __slots__ = ()
-
-    def trick_done(self, winner: int) -> None:
-        if self.tricks == 10:
-            self.to_act = -1
+        """The fast path: one random deal (3 seats, ``c`` deals) dealt, bid, whisted and played
+        with :meth:`random_action`'s policy on one mutable :class:`fast.FastDeal` (the cards
+        on the shared board); the deal's Result."""
+        streak, sheet = self.carry_of(rules, FAST_SEATS, carry)
+        return fast.random_result(rules, FAST_SEATS, streak, sheet, rng)
 
 
 FAST_SEATS = ("a", "b", "c")
-_DEALT = DEALING.deal([str(i) for i in range(32)], FAST_SEATS)
-_PLACES = tuple(tuple(int(i) for i in _DEALT[who]) for who in (*FAST_SEATS, "talon"))
-"""The deck positions each of first, second, third hand and the talon receives (§2)."""
-_PAIRS = tuple(combinations(range(12), 2))
-_PAIR_INDEX = range(len(_PAIRS))
 
 
 def random_deal(
-    rs: PreferansRuleSet, rules: PreferansRules, carry: Any, rng: random.Random
+    rs: PreferansRuleSet,
+    rules: PreferansRules,
+    carry: Any,
+    rng: random.Random,
+    seats: Sequence[str] = FAST_SEATS,
 ) -> State:
-    """A random deal of the fast path (seats ``a b c``, ``c`` deals): a committed-deck order
-    from ``rng`` dealt in pairs (§2)."""
-    cards = list(range(32))
-    rng.shuffle(cards)
-    first, second, third, (t0, t1) = _PLACES
-    hands = (
-        sum(1 << cards[i] for i in first),
-        sum(1 << cards[i] for i in second),
-        sum(1 << cards[i] for i in third),
-    )
-    streak, sheet = rs.carry_of(rules, FAST_SEATS, carry)
-    seats = FAST_SEATS
-    return hand.new_state(rules, seats, "c", seats, streak, sheet, hands, (cards[t0], cards[t1]))
+    """A random deal on the validating states as the fast path deals it
+    (:func:`fast.deal_cards`): at a table of ``seats`` (default ``a b c``), the last deals."""
+    hands, talon = fast.deal_cards(rng)
+    seat_tuple = tuple(seats)
+    streak, sheet = rs.carry_of(rules, seat_tuple, carry)
+    active = (seat_tuple[0], seat_tuple[1], seat_tuple[2])
+    return hand.new_state(rules, seat_tuple, seat_tuple[-1], active, streak, sheet, hands, talon)
 
 
 RULE_SET = PreferansRuleSet(

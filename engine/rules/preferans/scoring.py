@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from engine.errors import EngineError
 from engine.rules.preferans.outcome import DealOutcome, active_seats, defenders, participants
 from engine.rules.preferans.rules import PreferansRules
-from engine.rules.preferans.sheet import Sheet, game_over, whists_json
+from engine.rules.preferans.sheet import Sheet, game_over
 
 PRICE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
 """§9: ``p`` by contract level (Kodeks §2.2.2); misère is 10."""
@@ -54,22 +55,27 @@ class Entry:
             row[target] = row.get(target, 0) + whists
 
     def to_json(self) -> dict[str, Any]:
-        pool = {s: 0 for s in self.seats}
+        seats = self.seats
+        pool = dict.fromkeys(seats, 0)
         for seat, points in self.pools:
             pool[seat] += points
-        return {
-            "pool": pool,
-            "mountain": {s: self.mountain.get(s, 0) for s in self.seats},
-            "whists": _ordered_whists(self.whists, self.seats),
-        }
+        mountain = dict.fromkeys(seats, 0)
+        mountain.update(self.mountain)  # written for seats only: their order stays
+        return {"pool": pool, "mountain": mountain, "whists": _ordered_whists(self.whists, seats)}
 
 
 def _ordered_whists(
     whists: Mapping[str, Mapping[str, int]], seats: Sequence[str]
 ) -> dict[str, dict[str, int]]:
-    return whists_json(
-        {w: {t: whists[w][t] for t in seats if t in whists[w]} for w in seats if w in whists}
-    )
+    """The non-zero pairs of ``whists``, writers and targets in seat order."""
+    out: dict[str, dict[str, int]] = {}
+    for writer in seats:
+        row = whists.get(writer)
+        if row:
+            kept = {t: row[t] for t in seats if row.get(t)}
+            if kept:
+                out[writer] = kept
+    return out
 
 
 def price(outcome: DealOutcome) -> int:
@@ -87,9 +93,19 @@ def checked_ten(outcome: DealOutcome) -> bool:
 
 def consolation_writers(outcome: DealOutcome) -> tuple[str, ...]:
     """§9: both defenders, plus the sitting-out dealer with ``dealer_consolation``."""
-    writers = tuple(s for s in active_seats(outcome.seats, outcome.dealer) if s != outcome.declarer)
-    if len(outcome.seats) == 4 and outcome.rules.dealer_consolation:
-        writers = (*writers, outcome.dealer)
+    assert outcome.declarer is not None
+    return _writers(
+        outcome.seats, outcome.dealer, outcome.declarer, outcome.rules.dealer_consolation
+    )
+
+
+@cache
+def _writers(
+    seats: tuple[str, ...], dealer: str, declarer: str, dealer_consolation: bool
+) -> tuple[str, ...]:
+    writers = tuple(s for s in active_seats(seats, dealer) if s != declarer)
+    if len(seats) == 4 and dealer_consolation:
+        writers = (*writers, dealer)
     return writers
 
 
