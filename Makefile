@@ -23,7 +23,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install lock lock-check run test test-quick lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker beat soak faults clean
+.PHONY: help install lock lock-check run test test-quick slow-list lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -127,6 +127,16 @@ test-quick: export SECRET_KEY := $(TEST_SECRET_KEY)
 # match the models.
 test-quick: $(STAMP) ## The inner loop: all but the `services` and `slow` tests.
 	$(PYTEST) -m "not services and not slow" --no-migrations $(PYTEST_ARGS)
+
+slow-list: export SECRET_KEY := $(TEST_SECRET_KEY)
+slow-list: export SLOW_LIST := ignore
+# Times the inner loop's tests with none left out by tests/slow_tests.txt, and lists those
+# over tests/slow_list.py's THRESHOLD: run it on a quiet machine and commit the list.
+slow-list: $(STAMP) ## Rewrite tests/slow_tests.txt: the test functions make test-quick leaves out.
+	$(PYTEST) -m "not services and not slow" --no-migrations -q \
+	  --durations=0 --durations-min=0.3 > $(VENV)/slow-list.log || { tail -n 30 $(VENV)/slow-list.log; exit 1; }
+	$(PY) -m tests.slow_list < $(VENV)/slow-list.log > tests/slow_tests.txt
+	@echo "tests/slow_tests.txt: $$(grep -vc '^#' tests/slow_tests.txt) functions"
 
 lint: export SECRET_KEY := $(TEST_SECRET_KEY)
 lint: $(STAMP) $(NPM_STAMP) ## The lock check, ruff, mypy, migrations, schema validation, Redocly lint, tsc --strict of the TS example.

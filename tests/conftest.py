@@ -38,6 +38,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from clubs.models import User
 from tests.factories import UserFactory
+from tests.slow_list import is_slow
 from tests.worlds import world_group
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -77,25 +78,10 @@ def services_missing_reason() -> str | None:
     return None
 
 
-#: Tests that take seconds each (fuzzing every operation, whole demo data, end-to-end runs
-#: through a real server or a generated client), marked ``slow`` here: ``make test`` runs
-#: them, ``make test-quick`` leaves them out.
-SLOW_TESTS = (
-    "tests/clients/",
-    "tests/clubs/test_demo_data.py",
-    "tests/clubs/test_demo_data_log.py",
-    "tests/config/test_no_server_errors.py",
-    "tests/config/test_schemathesis.py",
-    "tests/live/",
-    "tests/tournaments/test_lifecycle_api.py",
-    "tests/tournaments/test_printable.py",
-)
-
-
 def pytest_itemcollected(item: pytest.Item) -> None:
-    """Mark the tests of ``SLOW_TESTS`` ``slow``, and the tests of one shared world (a
-    permission matrix's, ``tests/worlds.py``) ``xdist_group`` by world."""
-    if item.nodeid.startswith(SLOW_TESTS):
+    """Mark the tests the inner loop leaves out ``slow`` (``tests/slow_list.py``), and the tests
+    of one shared world (a permission matrix's, ``tests/worlds.py``) ``xdist_group`` by world."""
+    if is_slow(item.nodeid):
         item.add_marker(pytest.mark.slow)
     group = world_group(item)
     if group is not None:

@@ -1,0 +1,35 @@
+"""The inner loop's list of slow tests (``tests/slow_list.py``, ``tests/slow_tests.txt``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.slow_list import LIST, SLOW_FUNCTIONS, THRESHOLD, is_slow, slow_functions
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_it_lists_each_function_with_a_phase_over_the_threshold_once() -> None:
+    lines = [
+        f"{THRESHOLD + 0.5:.2f}s call     tests/games/test_x.py::test_a[wien]",
+        f"{THRESHOLD + 0.1:.2f}s setup    tests/games/test_x.py::test_a[kurz]",
+        f"{THRESHOLD:.2f}s call     tests/games/test_x.py::test_b",
+        f"{THRESHOLD + 1:.2f}s teardown tests/games/test_x.py::test_c@world",
+        "9.00s call     tests/config/test_schemathesis.py::test_every_operation[tables]",
+        "============ 12 passed in 3.00s ============",
+    ]
+    assert slow_functions(lines) == [
+        "tests/games/test_x.py::test_a",
+        "tests/games/test_x.py::test_c",
+    ]
+
+
+def test_every_listed_function_exists_and_is_left_out_in_every_case() -> None:
+    assert SLOW_FUNCTIONS, f"{LIST} lists no test"
+    for name in SLOW_FUNCTIONS:
+        path, function = name.split("::")
+        source = (ROOT / path).read_text(encoding="utf-8")
+        assert re.search(rf"^(async )?def {function}\(", source, re.M), f"{name} does not exist"
+        assert is_slow(f"{name}[some-case]") and is_slow(f"{name}@group") and is_slow(name)
+    assert not is_slow("tests/games/test_x.py::test_not_listed")
