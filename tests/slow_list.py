@@ -39,16 +39,15 @@ THRESHOLD = 0.3
 
 LIST = Path(__file__).parent / "slow_tests.txt"
 
-SLOW_FUNCTIONS = frozenset(
-    ()
-    if os.environ.get("SLOW_LIST") == "ignore"
-    else (
-        line.strip()
-        for line in LIST.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
-    )
-)
-"""The test functions of ``tests/slow_tests.txt`` (none with ``SLOW_LIST=ignore``)."""
+
+def listed() -> frozenset[str]:
+    """The test functions ``tests/slow_tests.txt`` lists."""
+    lines = LIST.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+SLOW_FUNCTIONS = frozenset() if os.environ.get("SLOW_LIST") == "ignore" else listed()
+"""The test functions the inner loop leaves out (none with ``SLOW_LIST=ignore``)."""
 
 DURATION = re.compile(r"^(?P<seconds>[0-9.]+)s (?:setup|call|teardown)\s+(?P<nodeid>\S+)")
 
