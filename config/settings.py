@@ -430,6 +430,13 @@ WEBHOOK_SECRET_OVERLAP_HOURS = float(env("WEBHOOK_SECRET_OVERLAP_HOURS", "24"))
 # so a registered URL cannot reach the server's own network; tests and closed networks only.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
 
+# --- Rule sets ------------------------------------------------------------------------------
+
+# Rule sets the engine knows but the apps do not offer yet (``preferans``, until tables carry
+# its pulya whole: issue 26) may be chosen for tables, evenings and tournaments: off. A preview
+# for trying them on a test server; the API's schema does not document them.
+PREVIEW_RULE_SETS = env_bool("PREVIEW_RULE_SETS", default=False)
+
 # --- Logging ----------------------------------------------------------------------------------
 
 LOG_LEVEL = env("LOG_LEVEL", "INFO")

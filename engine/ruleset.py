@@ -178,6 +178,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         for it (wien's stake S from the pot); ``None`` where it has none. Default: none."""
         return None
 
+    def opening_carry(self, rules: RulesT, seats: Sequence[str]) -> dict[str, Any]:
+        """What a new table carries into its first deal besides a pot (record keys of
+        :attr:`Carry.optional`): Preferans's empty sheet and streak 0, so that help, the game
+        end and the settlement at the close are computed from the first deal on. Default:
+        nothing."""
+        return {}
+
     def active_seats(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """The active players of a deal, forehand first."""
         return self.table.active(seats, dealer)

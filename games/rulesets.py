@@ -13,23 +13,34 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+
 import engine
 
 if TYPE_CHECKING:
     from games.models import Table
 
 
+def offered_variants() -> tuple[str, ...]:
+    """The rule sets tables, evenings and tournaments may choose: those the apps offer
+    (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS`` also those the engine
+    knows but the apps do not offer yet (``preferans``)."""
+    return tuple(
+        rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS)
+    )
+
+
 def parse_offered_rules(rules: Mapping[str, Any]) -> Any:
     """A rules object a table, an evening, a club's default or a tournament may choose,
-    validated by its rule set (``engine.parse_rules``). Only the rule sets the apps offer
-    (``engine.rule_sets()``) may be chosen: one the engine knows but the apps cannot carry yet
-    (``preferans``, registered for the engine only) is refused as an unknown one is, in the
-    same words."""
+    validated by its rule set (``engine.parse_rules``). Only :func:`offered_variants` may be
+    chosen: one the engine knows but the apps cannot carry yet (``preferans``, registered for
+    the engine only) is refused as an unknown one is, in the same words."""
     if not isinstance(rules, Mapping):
         return engine.parse_rules(rules)  # the engine's "rules must be an object"
     variant = rules.get("variant")
-    if variant not in engine.rules.VARIANTS:
-        known = ", ".join(sorted(engine.rules.VARIANTS))
+    offered = offered_variants()
+    if variant not in offered:
+        known = ", ".join(sorted(offered))
         raise engine.EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
     return engine.parse_rules(dict(rules))
 

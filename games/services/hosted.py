@@ -212,6 +212,19 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             order, salt = list(board[0]), board[1]
         active = rule_set.active_seats(common["seats"], common["dealer"])
         deal = rule_set.deal_from_deck(order, active)
+        try:  # what the table carries may end its game (a Preferans pulya whose pools are full)
+            rule_set.start_hand(
+                rule_set.parse_rules(table.rules),
+                common["seats"],
+                common["dealer"],
+                rule_set.read_carry(carry),
+                deal,
+            )
+        except engine.EngineError as e:
+            raise TableConflict(
+                f"No further hand can be dealt at this table: {e.message}; close it to settle.",
+                code="game_over",
+            ) from None
         hand = Hand.objects.create(
             table=table,
             number=number,

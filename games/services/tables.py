@@ -45,6 +45,7 @@ from games.services.common import (
     _engine_error,
     _lock_table,
     _writable,
+    carry_after,
     seat_keys,
 )
 from games.settlement import settle
@@ -224,6 +225,7 @@ def table_create(
             series=series,
             club=club,
             rules=parsed.to_json(),
+            opening_carry=rule_set.opening_carry(parsed, keys),
             first_dealer=keys.index(first_dealer),
             dealer_draw=draw,
             is_public=is_public,
@@ -315,20 +317,21 @@ def settlement_for(table: Table) -> dict[str, Any]:
 
 def close_pot(table: Table) -> None:
     """Write the ledger rows of a close (inside the caller's transaction), as the rule set
-    closes a table (``RuleSet.close``; wien's ``pot_at_close``): its transfers (the pot shared
-    equally, leftover cents to the first seats: ``split``) and the pot it leaves, which goes to
-    the series (``carry_out``). Used by :func:`table_close` and when a closed table's hands are
-    corrected."""
-    pot = table_balances(table)[POT]
-    if not pot:
-        return
+    closes a table (``RuleSet.close``) with what the table carries after its last hand: in the
+    pot games (wien's ``pot_at_close``) the pot of the ledger, its transfers sharing it out
+    (``split``) and the pot it leaves, which goes to the series (``carry_out``); in Preferans
+    the sheet, settled into money (``score``, with a whist value). Used by :func:`table_close`
+    and when a closed table's hands are corrected."""
     rule_set = rule_set_of(table)
+    if POT in rule_set.carry.keys:
+        pot = table_balances(table)[POT]
+        if not pot:
+            return
+        carry = rule_set.read_carry({"pot": pot})  # the pot, as a record's common part holds it
+    else:
+        carry = carry_after(table, table.hands.order_by("-number").first())
     try:
-        closing = rule_set.close(
-            engine.parse_rules(table.rules),
-            seat_keys(table),
-            rule_set.read_carry({"pot": pot}),  # the pot, as a record's common part holds it
-        )
+        closing = rule_set.close(engine.parse_rules(table.rules), seat_keys(table), carry)
     except engine.EngineError as e:
         raise _engine_error(e) from None
     LedgerEntry.objects.bulk_create(
@@ -368,7 +371,7 @@ def table_close(*, table_id: int, user: User) -> Table:
 
 
 #: Ledger reasons of the rows a close writes (no hand): what a reopen takes back.
-CLOSE_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.CARRY_OUT)
+CLOSE_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.CARRY_OUT, LedgerEntry.Reason.SCORE)
 
 
 def table_reopen(*, table_id: int, user: User) -> Table:

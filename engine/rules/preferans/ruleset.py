@@ -60,6 +60,10 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
         by :meth:`start_hand` and the score-sheet entry, which know them)."""
         return {"streak": read_streak(record), "sheet": record.get("sheet")}
 
+    def opening_carry(self, rules: PreferansRules, seats: Sequence[str]) -> dict[str, Any]:
+        """A new pulya: streak 0 and an empty sheet for every seat (§13 Pulya's default)."""
+        return {"streak": 0, "sheet": Sheet.empty(tuple(seats)).to_json()}
+
     # --- a hand ------------------------------------------------------------------------------
 
     def carry_of(
