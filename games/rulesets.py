@@ -25,9 +25,7 @@ def offered_variants() -> tuple[str, ...]:
     """The rule sets tables, evenings and tournaments may choose: those the apps offer
     (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS`` also those the engine
     knows but the apps do not offer yet (``preferans``)."""
-    return tuple(
-        rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS)
-    )
+    return tuple(rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS))
 
 
 def parse_offered_rules(rules: Mapping[str, Any]) -> Any:

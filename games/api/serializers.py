@@ -587,6 +587,16 @@ class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
         read_only_fields = fields
 
 
+class PulyaSerializer(serializers.Serializer[dict[str, Any]]):
+    """A Preferans score sheet (``spec/next/preferans.md`` §9–§10): each seat's pool and
+    mountain (points), and the whists each seat writes on each other (writer → target → count;
+    pairs without whists left out)."""
+
+    pool = serializers.DictField(child=serializers.IntegerField())
+    mountain = serializers.DictField(child=serializers.IntegerField())
+    whists = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
+
+
 class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
     """One settled hand on the running sheet."""
 
@@ -602,6 +612,11 @@ class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
     )
     pot = serializers.IntegerField(
         allow_null=True, help_text="The pot after the hand; null where the rule set has none."
+    )
+    pulya = PulyaSerializer(
+        allow_null=True,
+        help_text="A table that keeps a pulya (Preferans, points): pool, mountain and whists "
+        "per seat after the hand; null at the money rule sets' tables.",
     )
 
 

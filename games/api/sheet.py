@@ -62,7 +62,9 @@ def game_text(game: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> str:
 
 def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
     """The running sheet: per settled hand (hosted hands still being played are left out) the
-    dealer, game, declarer, made, fallen, each seat's running balance and the pot after."""
+    dealer, game, declarer, made, fallen, each seat's running balance and the pot after; at a
+    table that keeps a pulya (Preferans: points, not money) also the pulya after the hand,
+    pool, mountain and whists per seat (``pulya``, null elsewhere)."""
     seats = seats_in_order(table)
     describe_game = rule_set_of(table).describe_game
     running = {s.key: 0 for s in seats}
@@ -71,7 +73,7 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
         result = hand.result
         if hand.status == Hand.Status.PLAYING or result is None:
             continue
-        for key, delta in result["delta"].items():
+        for key, delta in (result.get("delta") or {}).items():  # a points deal moves no money
             running[key] = running.get(key, 0) + int(delta)
         rows.append(
             {
@@ -84,6 +86,7 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
                 "fallen": list(result.get("fallen", [])),
                 "balances": dict(running),
                 "pot": None if result.get("pot") is None else int(result["pot"]),
+                "pulya": result.get("sheet"),
             }
         )
     return {
@@ -93,12 +96,39 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
     }
 
 
+def pulya_columns(keys: list[str]) -> list[str]:
+    """The CSV columns of a pulya: each seat's pool and mountain, then each pair's whists
+    (``anna>bert``: the whists anna writes on bert)."""
+    return [
+        *(f"{k} pool" for k in keys),
+        *(f"{k} mountain" for k in keys),
+        *(f"{a}>{b}" for a in keys for b in keys if a != b),
+    ]
+
+
+def pulya_cells(pulya: Mapping[str, Any], keys: list[str]) -> list[int]:
+    """A row's pulya in the order of :func:`pulya_columns`."""
+    whists = pulya.get("whists", {})
+    return [
+        *(pulya["pool"].get(k, 0) for k in keys),
+        *(pulya["mountain"].get(k, 0) for k in keys),
+        *(whists.get(a, {}).get(b, 0) for a in keys for b in keys if a != b),
+    ]
+
+
 def sheet_csv(sheet: Mapping[str, Any]) -> str:
-    """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no."""
+    """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no; at a table
+    that keeps a pulya, its pool, mountain and whists after each hand too."""
     keys = [s["key"] for s in sheet["seats"]]
+    pulya = any(row.get("pulya") for row in sheet["rows"])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot"])
+    writer.writerow(
+        [
+            "number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot",
+            *(pulya_columns(keys) if pulya else []),
+        ]
+    )  # fmt: skip
     for row in sheet["rows"]:
         made = "" if row["made"] is None else ("yes" if row["made"] else "no")
         writer.writerow(
@@ -111,6 +141,7 @@ def sheet_csv(sheet: Mapping[str, Any]) -> str:
                 " ".join(row["fallen"]),
                 *(row["balances"].get(k, 0) for k in keys),
                 "" if row["pot"] is None else row["pot"],
+                *(pulya_cells(row["pulya"] or {}, keys) if pulya and row["pulya"] else []),
             ]
         )
     return out.getvalue()

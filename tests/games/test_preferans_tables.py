@@ -8,10 +8,13 @@ in whists (issue 26): ``settings.PREVIEW_RULE_SETS``.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 import engine
 from clubs.models import User
@@ -19,6 +22,7 @@ from games import services
 from games.errors import RuleViolation, TableConflict
 from games.models import LedgerEntry, Table
 from games.services.tables import table_balances
+from tests.openapi import schema_errors
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("preview")]
 
@@ -159,3 +163,32 @@ def test_closing_settles_the_sheet_into_money_and_reopening_takes_it_back(
 
     services.table_reopen(table_id=table.pk, user=anna)
     assert not LedgerEntry.objects.filter(table=table).exists()
+
+
+def test_the_running_sheet_shows_the_pulya_after_each_hand_in_json_and_csv(
+    make_table: Callable[..., Table], anna: User, client_for: Callable[[User], APIClient]
+) -> None:
+    table = make_table(rules=RULES)
+    results = [
+        record(table, anna, entry)
+        for entry in (
+            six_spades(
+                "anna", {"anna": 4, "bert": 3, "carl": 3}, {"bert": "whist", "carl": "whist"}
+            ),
+            {"game": {"type": "raspasy"}, "tricks": {"bert": 1, "carl": 5, "anna": 4}},
+        )
+    ]
+    client = client_for(anna)
+    sheet = client.get(f"/api/v1/tables/{table.pk}/sheet/").json()
+    assert not schema_errors("ScoreSheet", sheet)
+    assert [row["pulya"] for row in sheet["rows"]] == [r["sheet"] for r in results]
+    assert [row["game"] for row in sheet["rows"]] == ["6S", "raspasy"]
+    assert all(row["balances"] == {"anna": 0, "bert": 0, "carl": 0} for row in sheet["rows"])
+
+    text = client.get(f"/api/v1/tables/{table.pk}/sheet.csv").content.decode()
+    lines = list(csv.DictReader(io.StringIO(text)))
+    last = lines[-1]
+    assert last["anna mountain"] == str(results[-1]["sheet"]["mountain"]["anna"])
+    assert last["bert>anna"] == str(results[-1]["sheet"]["whists"]["bert"]["anna"])
+    assert last["anna>bert"] == "0"
+    assert [line["carl pool"] for line in lines] == ["0", "0"]

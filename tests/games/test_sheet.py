@@ -66,6 +66,7 @@ def test_the_sheet_runs_each_seats_balance_and_the_pot(
     balances = client_for(anna).get(f"/api/v1/tables/{played.pk}/balances/").json()["balances"]
     assert rows[-1]["balances"] == {k: balances[k] for k in ("anna", "bert", "carl")}
     assert rows[-1]["pot"] == balances["pot"]
+    assert all(r["pulya"] is None for r in rows)  # a money table keeps no pulya
 
 
 @pytest.mark.django_db
