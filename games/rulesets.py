@@ -67,3 +67,21 @@ def whose_turn(acting: Iterable[str], seats: Iterable[str]) -> str:
     if not names:
         return "nobody's"
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def stored_result(table: Table, result: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's Result as the server keeps and answers it: the engine's, and for a rule set
+    whose results are points (Preferans, ``spec/next/preferans.md`` §13: no stake, fallen,
+    delta, pot or transfers) the money a deal moves spelled out as none: no stake, nobody
+    fallen, every seat's change 0, no pot, no transfers. Money comes at the close."""
+    rule_set = rule_set_of(table)
+    if rule_set.carry.unit != "points":
+        return dict(result)
+    seats = [s.key for s in sorted(table.seats.all(), key=lambda s: s.position)]
+    money: dict[str, Any] = {
+        "stake": None,
+        "fallen": [],
+        "delta": dict.fromkeys(seats, 0),
+        "pot": None,
+    }
+    return {**money, "transfers": [], **result}

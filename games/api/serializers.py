@@ -32,7 +32,9 @@ HAND_STATUS_TEXT = "The hand's status."
 #: The phases of a hand, every rule set's (``RuleSet.phases``): ``PhaseEnum`` in the schema.
 PHASES = tuple(dict.fromkeys(phase for rs in engine.rule_sets() for phase in rs.phases))
 #: A defender's choices (``spec/hand-record.md``: ``defence``), as the engine checks them.
-DEFENCES = ("play", "home", "invite", "invited")
+DEFENCES = ("play", "home", "invite", "invited", "whist", "pass", "half")
+"""A defender's choice: the talon games' (play, home, invite, invited) and Preferans's whist
+calls (whist, pass, half)."""
 
 
 class WorkerPingSerializer(serializers.ModelSerializer[WorkerPing]):
@@ -116,6 +118,28 @@ class AusfechtenGameSerializer(serializers.Serializer[dict[str, Any]]):
     type = _only("ausfechten", "ausfechten")
 
 
+class ContractGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """A Preferans contract: 6 to 10 tricks in a strain (``spec/next/preferans.md`` §3–§4)."""
+
+    type = _only("contract", "contract")
+    level = serializers.IntegerField(min_value=6, max_value=10)
+    strain = serializers.ChoiceField(
+        choices=["S", "C", "D", "H", "NT"], help_text="The trump suit, or NT: no trumps."
+    )
+
+
+class MisereGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """Preferans's misère: the declarer must take no trick."""
+
+    type = _only("misere", "misere")
+
+
+class RaspasyGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """Preferans's raspasy: everyone passed; each plays for himself to take few tricks."""
+
+    type = _only("raspasy", "raspasy")
+
+
 @extend_schema_field(
     PolymorphicProxySerializer(
         component_name="Game",
@@ -124,22 +148,28 @@ class AusfechtenGameSerializer(serializers.Serializer[dict[str, Any]]):
             "premium": PremiumGameSerializer,
             "notrump": NotrumpGameSerializer,
             "ausfechten": AusfechtenGameSerializer,
+            "contract": ContractGameSerializer,
+            "misere": MisereGameSerializer,
+            "raspasy": RaspasyGameSerializer,
         },
         resource_type_field_name="type",
     )
 )
 class GameSerializer(serializers.Serializer[dict[str, Any]]):
     """The game of a hand: suit (number games, Geschäft, herz, the trump games of the other
-    rule sets), premium, no-trump (Balkan) or Ausfechten. The schema documents its forms
-    (:class:`SuitGameSerializer`, …); the engine checks what arrives, and which forms the
-    table's rule set has."""
+    rule sets), premium, no-trump (Balkan), Ausfechten, or Preferans's contract, misère and
+    raspasy. The schema documents its forms (:class:`SuitGameSerializer`, …); the engine
+    checks what arrives, and which forms the table's rule set has."""
 
-    type = serializers.ChoiceField(choices=["suit", "premium", "notrump", "ausfechten"])
+    type = serializers.ChoiceField(
+        choices=["suit", "premium", "notrump", "ausfechten", "contract", "misere", "raspasy"]
+    )
     level = GameLevelField(required=False)
     talon = serializers.BooleanField(
         required=False, help_text="suit games: false for a hand game (Geschäft, herz)."
     )
     hand = serializers.BooleanField(required=False, help_text="premium games: von der Hand.")
+    strain = serializers.CharField(required=False, help_text="Preferans contracts: S C D H NT.")
 
 
 class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
@@ -188,6 +218,16 @@ class TransferSerializer(serializers.Serializer[dict[str, Any]]):
         }
 
 
+class PulyaSerializer(serializers.Serializer[dict[str, Any]]):
+    """A Preferans score sheet (``spec/next/preferans.md`` §9–§10): each seat's pool and
+    mountain (points), and the whists each seat writes on each other (writer → target → count;
+    pairs without whists left out)."""
+
+    pool = serializers.DictField(child=serializers.IntegerField())
+    mountain = serializers.DictField(child=serializers.IntegerField())
+    whists = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
+
+
 class ResultSerializer(serializers.Serializer[dict[str, Any]]):
     """What settling a hand gives (``spec/hand-record.md``, "Result")."""
 
@@ -204,6 +244,30 @@ class ResultSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True, help_text="The pot after the hand; null where the rule set has none."
     )
     transfers = TransferSerializer(many=True)
+    defence = serializers.DictField(
+        child=serializers.ChoiceField(choices=DEFENCES),
+        allow_null=True,
+        required=False,
+        help_text="Preferans: the defenders' whist calls; null on raspasy, misère and a "
+        "checked ten.",
+    )
+    entry = PulyaSerializer(
+        required=False, help_text="Preferans: the deal's own entry on the sheet, before help."
+    )
+    help = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text='Preferans: pool points past the target given to others, in order: {"from", '
+        '"to", "points", "whists"}, or {"from", "to": null, "points", "mountain"} for a '
+        "write-off.",
+    )
+    streak = serializers.IntegerField(
+        min_value=0, required=False, help_text="Preferans: raspasy in a row, for the next deal."
+    )
+    sheet = PulyaSerializer(required=False, help_text="Preferans: the pulya after the deal.")
+    game_over = serializers.BooleanField(
+        required=False, help_text="Preferans: every pool is full; the table deals no more."
+    )
 
 
 class ProofSerializer(serializers.Serializer[dict[str, Any]]):
@@ -587,16 +651,6 @@ class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
         read_only_fields = fields
 
 
-class PulyaSerializer(serializers.Serializer[dict[str, Any]]):
-    """A Preferans score sheet (``spec/next/preferans.md`` §9–§10): each seat's pool and
-    mountain (points), and the whists each seat writes on each other (writer → target → count;
-    pairs without whists left out)."""
-
-    pool = serializers.DictField(child=serializers.IntegerField())
-    mountain = serializers.DictField(child=serializers.IntegerField())
-    whists = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
-
-
 class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
     """One settled hand on the running sheet."""
 
@@ -845,6 +899,17 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     last_trick = TrickCardSerializer(many=True, required=False)
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
     offer = serializers.DictField(allow_null=True, required=False)
+    hand_due = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="Preferans: the hand whose action is due (in open play the passer's, which "
+        "the whister, ``to_act``, sends).",
+    )
+    whist_mode = serializers.ChoiceField(
+        choices=["open", "closed"], allow_null=True, required=False, help_text="Preferans."
+    )
+    streak = serializers.IntegerField(min_value=0, required=False, help_text="Preferans.")
+    sheet = PulyaSerializer(required=False, help_text="Preferans: the pulya before this deal.")
     legal = serializers.ListField(
         child=ActionField(), required=False, help_text="Your legal actions."
     )

@@ -418,6 +418,7 @@ class TableViewSet(
                             "fallen": ["anna"],
                             "balances": {"anna": -150, "bert": 30, "carl": -80},
                             "pot": 200,
+                            "pulya": None,
                         },
                         {
                             "number": 2,
@@ -429,6 +430,7 @@ class TableViewSet(
                             "fallen": ["anna"],
                             "balances": {"anna": -520, "bert": 240, "carl": -20},
                             "pot": 300,
+                            "pulya": None,
                         },
                     ],
                 },

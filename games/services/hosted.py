@@ -37,7 +37,7 @@ from games.models import (
     Table,
 )
 from games.permissions import seat_of
-from games.rulesets import rule_set_of, whose_turn
+from games.rulesets import rule_set_of, stored_result, whose_turn
 from games.services.common import (
     _audit,
     _lock_hand,
@@ -302,7 +302,7 @@ def _apply(
     transaction.on_commit(partial(_keep_state, (hand.pk, hand.commitment, hand.version), state))
     fields = ["actions", "version", "updated_at"]
     if state.is_over:
-        hand.result = engine.settle_outcome(engine.outcome(state))
+        hand.result = stored_result(table, engine.settle_outcome(engine.outcome(state)))
         hand.status = Hand.Status.DONE
         hand.finished_at = timezone.now()
         fields += ["result", "status", "finished_at"]

@@ -30,6 +30,7 @@ from games.models import (
     Table,
 )
 from games.permissions import can_write, seat_of
+from games.rulesets import stored_result
 from games.services.common import (
     _audit,
     _engine_error,
@@ -74,7 +75,7 @@ def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[st
 
 def _settle_entry(table: Table, hand: Hand) -> dict[str, Any]:
     record = {**hand_common(table, hand), **(hand.entry or {})}
-    return engine.settle(record)
+    return stored_result(table, engine.settle(record))
 
 
 def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.errors import IllegalAction, NotYourTurn
+from engine.rules.preferans.actions import BIDS
 from engine.rules.preferans.hand import DONE, MODE, PLAY, WHIST
 from engine.rules.preferans.ruleset import random_deal
 from tests.draws import draws
@@ -75,7 +76,8 @@ def test_the_first_auction_example_hold_then_outbid() -> None:
     """§3: F 6S, S 6C, T pass, F hold, S 6D, F pass → S wins at 6D."""
     s = state(calls("anna 6S", "bert 6C", "carl pass", "anna hold", "bert 6D", "anna pass"))
     assert s.declarer == 1 and s.game == "contract"
-    assert engine.view(s, None)["game"] == {"type": "contract", "bid": "6D"}
+    assert BIDS[s.high // 2] == "6D" and s.high_by == 1
+    assert engine.view(s, None)["game"] is None  # the contract is ordered after the discard
     assert legal(s)[0] == {"seat": "bert", "discard": ["S7", "S8"]}
 
 
@@ -83,7 +85,7 @@ def test_the_second_auction_example_over_misere() -> None:
     """§3: F 6S, S misere, T 9S, F pass, S pass → T wins at 9S."""
     s = state(calls("anna 6S", "bert misere", "carl 9S", "anna pass", "bert pass"))
     assert s.declarer == 2 and s.game == "contract"
-    assert engine.view(s, None)["game"] == {"type": "contract", "bid": "9S"}
+    assert BIDS[s.high // 2] == "9S" and s.high_by == 2
 
 
 def test_bids_go_up_one_step_at_a_time_unless_jumps_are_allowed() -> None:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.cards import PIQUET
 from engine.rules.preferans.hand import State
 from tests.draws import draws
 from tests.engine.preferans_helpers import (
@@ -66,14 +67,24 @@ def test_the_talon_is_turned_face_up_after_a_misere_auction() -> None:
     assert engine.view(s, "carl")["talon"] == ["CA", "DA"]
 
 
-def test_the_discard_is_never_shown_to_the_others() -> None:
-    s = state(CONTRACT_7H, whists("bert pass", "carl pass"))  # the deal is over
-    assert s.is_over
+def test_the_discard_is_shown_to_nobody_else_while_the_deal_runs() -> None:
+    s = state(CONTRACT_7H, whists("bert whist", "carl pass"), [{"seat": "bert", "mode": "closed"}])
+    assert not s.is_over
     for seat in ("bert", "carl", None):
         view = engine.view(s, seat)
         assert view["actions"][3] == {"seat": "anna", "discard": None}
         assert not {"C7", "D8"} & (shown(view) | known(s, seat))
     assert engine.view(s, "anna")["actions"][3] == {"seat": "anna", "discard": ["C7", "D8"]}
+
+
+def test_after_the_deal_everyone_sees_the_whole_deal_as_the_proof_reveals_it() -> None:
+    s = state(CONTRACT_7H, whists("bert pass", "carl pass"))  # both pass: the deal is over
+    assert s.is_over
+    for seat in ("bert", "carl", None):
+        view = engine.view(s, seat)
+        assert view["actions"][3] == {"seat": "anna", "discard": ["C7", "D8"]}
+        assert view["deal"] == engine.rule_set("preferans").dealt(s)
+        assert engine.known(s, seat) == PIQUET.full
 
 
 def test_the_declarers_hand_is_never_shown() -> None:

@@ -76,6 +76,10 @@ def test_each_deal_is_scored_on_the_sheet_the_last_one_left(
         six_spades("anna", {"anna": 6, "bert": 2, "carl": 2}, {"bert": "whist", "carl": "whist"}),
     )  # fmt: skip
     assert first["sheet"]["pool"] == {"anna": 2, "bert": 0, "carl": 0}
+    # the API's Result: the engine's, the money a points deal moves spelled out as none
+    assert not schema_errors("Result", first)
+    assert first["delta"] == {"anna": 0, "bert": 0, "carl": 0} and first["transfers"] == []
+    assert first["stake"] is None and first["pot"] is None and first["fallen"] == []
     assert first["sheet"]["whists"] == {"bert": {"anna": 4}, "carl": {"anna": 4}}
     # anna deals: bert is first hand, carl second, anna third; bert goes down one at 6♠
     second = record(

@@ -2,8 +2,10 @@
 §8.1): its own hand; every call and every card played; the talon face up for all once a
 contract or misère auction ends, and on raspasy each talon card as it is turned; the
 defenders' hands in open play (a lone whister's ``open``, misère, a checked ten) from the
-moment ``open_timing`` names, never earlier; the declarer's discard never (to the others: its
-action shows ``null``, also after the deal). The declarer's hand is never shown.
+moment ``open_timing`` names, never earlier; the declarer's discard not before the deal ends
+(to the others its action shows ``null``). The declarer's hand is never shown during the deal;
+after it, as at every table of the server, the whole deal is (``deal``: the hands and the talon
+in its order), as the proof of the shuffle reveals the deck.
 
 One choice the spec leaves open: in open play the lone whister sends the passer's cards, so
 while one of them is due he sees the hand he plays from, even before ``open_timing`` shows it to
@@ -18,7 +20,7 @@ from typing import Any
 
 from engine.actions import PlayCard, action_to_json
 from engine.cards import PIQUET
-from engine.rules.preferans.actions import BIDS, Discard, codes
+from engine.rules.preferans.actions import Discard, codes
 from engine.rules.preferans.hand import DONE, PLAY, TALON, State, legal
 
 
@@ -58,7 +60,10 @@ def talon_seen(s: State) -> list[int]:
 
 
 def known(s: State, seat: str | None) -> int:
-    """The cards ``seat`` may know now (the rules of :func:`view` as a mask)."""
+    """The cards ``seat`` may know now (the rules of :func:`view` as a mask): after the deal,
+    all of them."""
+    if s.is_over:
+        return PIQUET.full
     p = s.player(seat)
     out = 0
     if p is not None:
@@ -88,15 +93,13 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
     actions = []
     for a in s.history:
         item = action_to_json(a, PIQUET)
-        if isinstance(a, Discard) and a.seat != seat:
+        if isinstance(a, Discard) and a.seat != seat and not s.is_over:
             item["discard"] = None
         actions.append(item)
-    game: dict[str, Any] | None = None
-    if s.game == "contract":
+    game: dict[str, Any] | None = None  # a contract once ordered (the winning bid is a call)
+    if s.game == "contract" and s.level is not None:
         game = {"type": "contract", "level": s.level, "strain": s.strain}
-        if s.level is None:  # the order comes after the discard: the winning bid until then
-            game = {"type": "contract", "bid": BIDS[s.high // 2]}
-    elif s.game is not None:
+    elif s.game in ("misere", "raspasy"):
         game = {"type": s.game}
     tricks = {a: s.won[i] for i, a in enumerate(s.active)}
     if s.talon_lead and len(s.seats) == 4:
@@ -120,13 +123,17 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
         "declarer": s.active[s.declarer] if s.declarer >= 0 else None,
         "game": game,
         "defence": {s.active[q]: d for q, d in enumerate(s.defence) if d},
-        "mode": s.mode,
+        "whist_mode": s.mode,
         "trick": _trick(s, s.trick),
         "last_trick": _trick(s, s.last),
         "tricks": tricks,
     }
     if s.sheet is not None:
         out["sheet"] = s.sheet.to_json()
+    if s.is_over:  # the whole deal, the talon in its order (as the proof reveals the deck)
+        deal = {a: codes(s.deal[i]) for i, a in enumerate(s.active)}
+        deal["talon"] = [PIQUET.code(c) for c in s.talon]
+        out["deal"] = deal
     if seat is not None and to_act == seat:
         out["legal"] = [action_to_json(a, PIQUET) for a in legal(s)]
     return out
