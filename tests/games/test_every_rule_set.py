@@ -23,6 +23,7 @@ from clubs.models import User
 from games import services
 from games.models import Hand, LedgerEntry, Table
 from games.random_entries import random_entry
+from games.rulesets import stored_result
 from tests.games.conftest import hand_url, hands_url
 from tests.games.test_hosted_hands import play_out
 from tests.openapi import schema_errors
@@ -98,7 +99,7 @@ def test_a_recorded_table_of_each_rule_set_takes_an_entry_and_writes_its_sheet(
     assert not schema_errors("HandRecord", answer)
     record = answer["record"]
     assert record["rules"] == engine.parse_rules(rs.examples[0]).to_json()
-    assert engine.settle(record) == results[1]
+    assert stored_result(table, engine.settle(record)) == results[1]
 
 
 @by_rule_set
@@ -125,7 +126,8 @@ def test_a_hosted_table_of_each_rule_set_deals_and_plays_a_hand_through_the_api(
     body = clients["bert"].get(hand_url(table, 1, "record/")).json()
     record = body["record"]
     assert engine.verify(record)["verified"] is True
-    assert engine.settle({k: v for k, v in record.items() if k != "proof"}) == body["result"]
+    settled = engine.settle({k: v for k, v in record.items() if k != "proof"})
+    assert stored_result(table, settled) == body["result"]
     check_settled(table)
     sheet = clients["carl"].get(table_url(table, "sheet/")).json()
     assert [row["number"] for row in sheet["rows"]] == [1]
@@ -239,4 +241,4 @@ def test_bots_play_the_empty_seats_of_each_rule_set(
     assert stored.status == Hand.Status.DONE
     assert {a["seat"] for a in stored.actions} & {"bert", "carl"}
     record = {**services.hand_common(table, stored), "deal": stored.deal, "actions": stored.actions}
-    assert engine.settle(record) == stored.result
+    assert stored_result(table, engine.settle(record)) == stored.result
