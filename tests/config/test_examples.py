@@ -148,9 +148,11 @@ def test_the_club_evening_and_season_examples_are_accepted(schema: dict[str, Any
     """Clubs, invitations, join requests, members, guests, evening series and evenings,
     answers, check-ins, rounds and a swap, seasons and a hand-over, with the ids the
     examples name (users 3, 7 and 42, guest 1)."""
-    owner = UserFactory.create(username="olga")
+    # the ids the examples name first, then the sequence past them: an account made before
+    # could take one of them (the sequence goes on from earlier tests of this process)
     users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (3, 7, 42)}
     ids_past(User)
+    owner = UserFactory.create(username="olga")
     client = signed_in(owner)
 
     (club,) = every(schema, client, "post", "/api/v1/clubs/", "/api/v1/clubs/", 201)
@@ -240,9 +242,9 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     tournament seated by the default method, played, finished and reopened; a third whose
     table (anna, bert, carl) enters and confirms its totals."""
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True  # no DNS lookups of example.org here
-    director = UserFactory.create(username="dirk")
     users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (7, 42)}
-    ids_past(User)
+    ids_past(User)  # before any account whose id the sequence gives (see the test above)
+    director = UserFactory.create(username="dirk")
     client = signed_in(director)
 
     (t,) = every(schema, client, "post", "/api/v1/tournaments/", "/api/v1/tournaments/", 201)
