@@ -126,18 +126,8 @@ def start(record: Any) -> State:
 def replay(record: Any) -> State:
     """Apply every action of a full record in order; an error names ``actions[i]``."""
     state = start(record)
-    rs = _of(state)
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise EngineError("actions", "actions must be a list")
-    for i, data in enumerate(actions):
-        at = f"actions[{i}]"
-        action = rs.action_from_json(data, at)
-        try:
-            state = rs.apply(state, action)
-        except EngineError as e:
-            raise type(e)(at, e.message) from None
-    return state
+    replayed: State = _of(state).play_record_actions(state, record.get("actions", []))
+    return replayed
 
 
 def to_record(state: HandState, proof: dict[str, Any] | None = None) -> dict[str, Any]:

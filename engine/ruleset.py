@@ -22,6 +22,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import Action, ActionForm
 from engine.cards import Deck
+from engine.errors import EngineError
 from engine.options import Option
 from engine.table import Dealing, TableShape
 
@@ -246,6 +247,21 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     @abstractmethod
     def apply(self, state: StateT, action: Action) -> StateT:
         """The state after ``action``; always validates and refuses with the rule in words."""
+
+    def play_record_actions(self, state: StateT, actions: Any) -> StateT:
+        """A record's ``actions`` applied in order from ``state``, each read by
+        :meth:`action_from_json` and applied by :meth:`apply`; an error names ``actions[i]``
+        (``engine.record.replay``, Preferans's deals of a pulya)."""
+        if not isinstance(actions, list):
+            raise EngineError("actions", "actions must be a list")
+        for i, data in enumerate(actions):
+            at = f"actions[{i}]"
+            action = self.action_from_json(data, at)
+            try:
+                state = self.apply(state, action)
+            except EngineError as e:
+                raise type(e)(at, e.message) from None
+        return state
 
     @abstractmethod
     def view(self, state: StateT, seat: str | None) -> dict[str, Any]:

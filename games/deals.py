@@ -27,7 +27,7 @@ DeckAndSalt = tuple[list[str], str]
 @dataclass(frozen=True)
 class DealSource:
     """One app's answer. ``deck_for(table_id, number)``: the deck order (the codes of the
-    table's rule set's deck, as ``engine.record.shuffled_deck`` gives them) and salt to deal
+    table's rule set's deck, as the rule set's ``shuffled_deck`` gives them) and salt to deal
     hand ``number`` of that table from, or None when this source has no say;
     ``withheld(table_id, number)``: whether that finished hand's deal, deck, salt and full
     record must stay hidden from everyone for now, because other tables still have to play

@@ -168,17 +168,7 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
             raise EngineError("deal", "deal is required in a full record")
         carry = {"streak": streak, "sheet": sheet}
         state = self.start_hand(rules, seats, dealer, carry, record["deal"])
-        moves = record.get("actions", [])
-        if not isinstance(moves, list):
-            raise EngineError("actions", "actions must be a list")
-        for i, data in enumerate(moves):
-            at = f"actions[{i}]"
-            action = self.action_from_json(data, at)
-            try:
-                state = self.apply(state, action)
-            except EngineError as e:
-                raise type(e)(at, e.message) from None
-        return state
+        return self.play_record_actions(state, record.get("actions", []))
 
     def full_deal(
         self,
