@@ -142,6 +142,10 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     legal_with_seat: bool = False
     """Whether ``python -m engine legal`` writes each legal action whole, ``seat`` included
     (Preferans, §13: the whister sends the passer's cards, so the seat says whose hand)."""
+    score_unit: str | None = None
+    """The unit of a sitting's score where the rule set scores a sitting as a whole, not deal
+    by deal (Preferans: ``"whists"``, the pulya settled): :meth:`sitting_score`. ``None``: a
+    sitting's result is its money, the sum of its deals' deltas and what its close moves."""
 
     # --- options and the table -------------------------------------------------------------
 
@@ -163,6 +167,7 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
             "players": self.table.players,
             "seats": list(self.table.seats),
             "unit": self.carry.unit,
+            "score_unit": self.score_unit,
             "carry": list(self.carry.keys),
             "phases": list(self.phases),
             "sheet_keys": sorted(self.sheet_keys),
@@ -342,6 +347,15 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     @abstractmethod
     def close(self, rules: RulesT, seats: Sequence[str], carry: Any) -> Closing:
         """Closing a table with ``carry`` left after its last deal."""
+
+    def sitting_score(
+        self, rules: RulesT, seats: Sequence[str], carry: Any
+    ) -> dict[str, int] | None:
+        """What a sitting that ended with ``carry`` left after its last deal is worth to each
+        seat, in :attr:`score_unit` (summing to zero): the standings of clubs and tournaments
+        count it where the rule set has a score unit. ``None`` (the default): the sitting's
+        result is its money."""
+        return None
 
     # --- bots and the fast path -----------------------------------------------------------
 

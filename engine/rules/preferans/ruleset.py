@@ -258,6 +258,18 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
                     due[payee] -= amount
         return Closing(transfers=tuple(transfers), carry={})
 
+    def sitting_score(
+        self, rules: PreferansRules, seats: Sequence[str], carry: Any
+    ) -> dict[str, int]:
+        """The pulya settled into whists (§11, ``result``): what standings count."""
+        seat_tuple = tuple(seats)
+        raw = carry.get("sheet") if isinstance(carry, Mapping) else None
+        if raw is None:
+            return dict.fromkeys(seat_tuple, 0)
+        sheet = raw if isinstance(raw, Sheet) else parse_sheet(raw, rules, seat_tuple)
+        result: dict[str, int] = settlement.settle_sheet(rules, seat_tuple, sheet)["result"]
+        return result
+
     # --- bots and the fast path --------------------------------------------------------------
 
     def random_action(self, state: State, rng: random.Random) -> Action:
@@ -326,5 +338,6 @@ RULE_SET = PreferansRuleSet(
     vocabulary=actions.VOCABULARY,
     ordered_piles=("talon",),
     legal_with_seat=True,
+    score_unit="whists",
 )
 """The ``preferans`` rule set, registered engine-only in ``engine.rules``."""
