@@ -19,10 +19,13 @@ Terms:
 - *sitting* (``Sitting``, Tischrunde): one table in one round of an evening, with every seated
   player, the lines of its hands and ``extra`` amounts not tied to a hand (a pot split at
   close).
-- *total* of a player at a sitting: the sum of their lines' amounts plus their extra
-  (``sitting_totals``). The *placing* at a sitting ranks the seated players by total,
-  highest first, ties sharing the better place (``sitting_places``); ratings use the same
-  placing (``clubs/ratings.py``).
+- *score* (optional): a sitting scored as a whole, not deal by deal, has each player's score in
+  the rule set's score unit (Russian Preferans: the pulya settled into whists; its deals move
+  no money, their amounts are 0). Money the sitting moves (a whist price) is still its extra.
+- *total* of a player at a sitting: their score at a scored sitting, else the sum of their
+  lines' amounts plus their extra (``sitting_totals``). The *placing* at a sitting ranks the
+  seated players by total, highest first, ties sharing the better place (``sitting_places``);
+  ratings use the same placing (``clubs/ratings.py``).
 - *league points* (``LeaguePoints``, optional): points for each placing at a sitting by table
   size; tied players share the points of the places they cover, exactly (``Fraction``).
 
@@ -31,8 +34,11 @@ but its extra amounts still count in the balance and it still counts as a sittin
 evening.
 
 Ranking (``RANKING_ORDER``), each higher first: league points (only when a league is
-configured), balance, average per hand, declarer games made. Players equal on every key share
-a rank ("competition ranking": 1, 2, 2, 4); rows of a shared rank are listed by player id.
+configured), balance, average per hand, declarer games made. Where every sitting with a
+placing is scored (a season of Preferans tables) the score takes the balance's place and the
+average is the score's (``RANKED_BY_SCORE``); where money and scored sittings mix, money
+ranks and the score is shown beside it. Players equal on every key share a rank
+("competition ranking": 1, 2, 2, 4); rows of a shared rank are listed by player id.
 """
 
 from __future__ import annotations
@@ -57,14 +63,20 @@ RANKING_ORDER = ("league_points", "balance", "average_per_hand", "made")
 """The keys a standings table is ordered by, each higher first; ``league_points`` only when a
 league is configured. Ties on every key share a rank."""
 
-RANKED_BY = RANKING_ORDER[:2]
+RANKING_ORDER_BY_SCORE = ("league_points", "score", "average_per_hand", "made")
+"""The keys where every sitting with a placing is scored (module text)."""
+
+RANKED_BY = (*RANKING_ORDER[:2], "score")
 """What a table is ranked by first (the API's ``ranked_by``): ``league_points`` when a league
-is configured, else ``balance`` (``ranked_by``)."""
+is configured, else ``score`` where every placed sitting is scored, else ``balance``
+(``ranked_by``)."""
 
 
-def ranked_by(*, league: bool) -> str:
+def ranked_by(*, league: bool, by_score: bool = False) -> str:
     """The first ranking key of a table with or without a league (``RANKED_BY``)."""
-    return RANKED_BY[0] if league else RANKED_BY[1]
+    if league:
+        return RANKED_BY[0]
+    return RANKED_BY[2] if by_score else RANKED_BY[1]
 
 
 AVERAGE_DECIMALS = 2
@@ -103,8 +115,9 @@ class Sitting:
     """One table in one round of an evening.
 
     ``players`` are every seated player, also those who never played a hand there; ``lines``
-    the lines of all its hands; ``extra`` amounts not tied to a hand (a pot split at close),
-    added to the balance. ``at`` orders sittings (with ``key`` breaking ties).
+    the lines of all its hands; ``extra`` amounts not tied to a hand (a pot split at close, a
+    pulya's money), added to the balance; ``scores``, for a sitting scored as a whole, each
+    seated player's score (module text). ``at`` orders sittings (with ``key`` breaking ties).
     """
 
     key: SittingKey
@@ -113,11 +126,14 @@ class Sitting:
     players: tuple[Player, ...]
     lines: tuple[HandLine, ...] = ()
     extra: Amounts = field(default_factory=dict)
+    scores: Amounts | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "lines", tuple(self.lines))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+        if self.scores is not None:
+            object.__setattr__(self, "scores", MappingProxyType(dict(self.scores)))
         seated = set(self.players)
         if not self.players:
             raise ValueError(f"sitting {self.key!r}: no players")
@@ -126,6 +142,7 @@ class Sitting:
         strangers = sorted(
             {repr(line.player) for line in self.lines if line.player not in seated}
             | {repr(p) for p in self.extra if p not in seated}
+            | {repr(p) for p in self.scores or () if p not in seated}
         )
         if strangers:
             raise ValueError(f"sitting {self.key!r}: not seated: {', '.join(strangers)}")
@@ -165,8 +182,10 @@ class LeaguePoints:
 
 @dataclass(frozen=True, slots=True)
 class StandingsRow:
-    """One player's line in the table. ``average_per_hand`` is exact (balance / hands played,
-    0 without hands); ``league_points`` is ``None`` when no league is configured."""
+    """One player's line in the table. ``average_per_hand`` is exact (balance, or score where
+    the table ranks by score, / hands played, 0 without hands); ``score`` is the sum of the
+    player's scores at scored sittings (0 without any); ``league_points`` is ``None`` when no
+    league is configured."""
 
     player: Player
     rank: int
@@ -179,6 +198,7 @@ class StandingsRow:
     evenings: int
     sittings: int
     league_points: Fraction | None
+    score: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: the average rounded to ``AVERAGE_DECIMALS``, league points as a number."""
@@ -186,6 +206,7 @@ class StandingsRow:
             "rank": self.rank,
             "player": self.player,
             "balance": self.balance,
+            "score": self.score,
             "hands_played": self.hands_played,
             "declared": self.declared,
             "made": self.made,
@@ -200,10 +221,16 @@ class StandingsRow:
 @dataclass(frozen=True, slots=True)
 class Standings:
     """The table: ``rows`` in rank order, players of a shared rank by id; ``order`` names the
-    ranking keys used (``RANKING_ORDER`` without league points when none are configured)."""
+    ranking keys used (``RANKING_ORDER``, or ``RANKING_ORDER_BY_SCORE`` where every placed
+    sitting is scored, without league points when none are configured)."""
 
     rows: tuple[StandingsRow, ...]
     order: tuple[str, ...]
+
+    @property
+    def by_score(self) -> bool:
+        """Whether the score ranks in the balance's place (module text)."""
+        return "score" in self.order
 
     def row(self, player: Player) -> StandingsRow:
         """The row of ``player`` (``KeyError`` when the player is not in the table)."""
@@ -223,9 +250,14 @@ def _fraction(value: int | float | Fraction) -> Fraction:
 
 
 def sitting_totals(sitting: Sitting) -> dict[Player, int]:
-    """Each seated player's total at the sitting: their lines' amounts plus their extra, in
-    seating order; 0 for a player who never played a hand there."""
+    """Each seated player's total at the sitting: their score at a scored sitting, else their
+    lines' amounts plus their extra, in seating order; 0 for a player who never played a hand
+    there."""
     totals = {player: 0 for player in sitting.players}
+    if sitting.scores is not None:
+        for player, score in sitting.scores.items():
+            totals[player] = score
+        return totals
     for line in sitting.lines:
         totals[line.player] += line.amount
     for player, amount in sitting.extra.items():
@@ -279,6 +311,7 @@ def _competition_ranks(
 @dataclass(slots=True)
 class _Tally:
     balance: int = 0
+    score: int = 0
     hands_played: int = 0
     declared: int = 0
     made: int = 0
@@ -307,7 +340,8 @@ def compute(
 ) -> Standings:
     """The standings of a set of sittings (a season, a tournament).
 
-    Per player: ``balance`` (all line amounts and extras), ``hands_played`` (lines with
+    Per player: ``balance`` (all line amounts and extras), ``score`` (scores at scored
+    sittings), ``hands_played`` (lines with
     ``played``), ``declared``, ``made``, ``premium_games``, ``average_per_hand``,
     ``evenings`` (distinct evenings with a sitting), ``sittings`` and, with ``league``,
     ``league_points``. ``members`` are listed even without a sitting, with zeros, and ranked
@@ -317,7 +351,10 @@ def compute(
     given twice is an error.
     """
     tallies: dict[Player, _Tally] = {player: _Tally() for player in members or ()}
-    for sitting in ordered(sittings):
+    sittings = ordered(sittings)
+    placed = [s for s in sittings if has_placing(s)]
+    by_score = bool(placed) and all(s.scores is not None for s in placed)
+    for sitting in sittings:
         for player in sitting.players:
             tally = tallies.setdefault(player, _Tally())
             tally.sittings += 1
@@ -331,6 +368,8 @@ def compute(
             tally.premium_games += line.premium
         for player, amount in sitting.extra.items():
             tallies[player].balance += amount
+        for player, score in (sitting.scores or {}).items():
+            tallies[player].score += score
         if league is not None:
             for player, points in sitting_league_points(sitting, league).items():
                 tallies[player].league_points += points
@@ -344,10 +383,15 @@ def compute(
             declared=t.declared,
             made=t.made,
             premium_games=t.premium_games,
-            average_per_hand=Fraction(t.balance, t.hands_played) if t.hands_played else Fraction(0),
+            average_per_hand=(
+                Fraction(t.score if by_score else t.balance, t.hands_played)
+                if t.hands_played
+                else Fraction(0)
+            ),
             evenings=len(t.evenings),
             sittings=t.sittings,
             league_points=None if league is None else t.league_points,
+            score=t.score,
         )
         for player, t in tallies.items()
     }
@@ -355,12 +399,14 @@ def compute(
     def key(player: Player) -> tuple[Fraction, int, Fraction, int]:
         row = unranked[player]
         points = row.league_points if row.league_points is not None else Fraction(0)
-        return (-points, -row.balance, -row.average_per_hand, -row.made)
+        amount = row.score if by_score else row.balance
+        return (-points, -amount, -row.average_per_hand, -row.made)
 
     ranks = _competition_ranks(unranked, key=key)
     rows = sorted(
         (replace(unranked[player], rank=rank) for player, rank in ranks.items()),
         key=lambda row: (row.rank, row.player),
     )
-    order = RANKING_ORDER if league is not None else RANKING_ORDER[1:]
+    full = RANKING_ORDER_BY_SCORE if by_score else RANKING_ORDER
+    order = full if league is not None else full[1:]
     return Standings(rows=tuple(rows), order=order)

@@ -24,15 +24,15 @@ if TYPE_CHECKING:
 def offered_variants() -> tuple[str, ...]:
     """The rule sets tables, evenings and tournaments may choose: those the apps offer
     (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS`` also those the engine
-    knows but the apps do not offer yet (``preferans``)."""
+    knows but the apps do not offer yet (``register(rs, offered=False)``; none is today)."""
     return tuple(rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS))
 
 
 def parse_offered_rules(rules: Mapping[str, Any]) -> Any:
     """A rules object a table, an evening, a club's default or a tournament may choose,
     validated by its rule set (``engine.parse_rules``). Only :func:`offered_variants` may be
-    chosen: one the engine knows but the apps cannot carry yet (``preferans``, registered for
-    the engine only) is refused as an unknown one is, in the same words."""
+    chosen: one the engine knows but the apps cannot carry yet (registered for the engine
+    only) is refused as an unknown one is, in the same words."""
     if not isinstance(rules, Mapping):
         return engine.parse_rules(rules)  # the engine's "rules must be an object"
     variant = rules.get("variant")
@@ -57,6 +57,23 @@ def rule_set_of(table: Table) -> engine.RuleSet[Any, Any, Any]:
 def variant_of(table: Table) -> str:
     """The name of the rule set ``table`` plays by (the engine functions' ``variant=``)."""
     return rule_set_of(table).name
+
+
+def sitting_score(
+    table: Table, seats: list[str], last_result: Mapping[str, Any] | None
+) -> dict[str, int] | None:
+    """What the sitting at ``table`` is worth to each seat after its last settled hand
+    (``last_result``; ``None`` before the first), in the rule set's ``score_unit``
+    (``RuleSet.sitting_score``: Preferans's pulya settled into whists); ``None`` when its rule
+    set has no score unit (the sitting's money is its result)."""
+    rule_set = rule_set_of(table)
+    if rule_set.score_unit is None:
+        return None
+    if last_result is None:
+        carry: Mapping[str, Any] = table.opening_carry or {}
+    else:
+        carry = rule_set.carry_after(last_result)
+    return rule_set.sitting_score(engine.parse_rules(table.rules), seats, carry)
 
 
 def whose_turn(acting: Iterable[str], seats: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -19,6 +20,7 @@ from django.db import connection
 from django.db.models import (
     Count,
     IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     Q,
@@ -45,6 +47,7 @@ from games.models import (
     WorkerPing,
 )
 from games.permissions import can_read, seat_of
+from games.rulesets import rule_set_of, sitting_score
 
 AnyUser = User | AnonymousUser
 
@@ -282,6 +285,41 @@ _SEATED_SQL = (
     f"SELECT t.mode FROM {Seat._meta.db_table} s JOIN {Table._meta.db_table} t "
     "ON t.id = s.table_id WHERE s.table_id = %s AND s.user_id = %s"
 )
+
+
+def sitting_scores(
+    tables: Iterable[Table], *, up_to: int | None = None
+) -> dict[int, dict[str, int]]:
+    """Per table whose rule set scores a sitting as a whole (``RuleSet.score_unit``,
+    Preferans's whists): each seat's score after its last settled hand (numbered at most
+    ``up_to``, when given: a tournament round's deals), by :func:`games.rulesets.sitting_score`.
+    Tables of other rule sets are left out. Three queries, however many tables."""
+    scored = {t.pk: t for t in tables if rule_set_of(t).score_unit is not None}
+    if not scored:
+        return {}
+    done = Hand.objects.filter(table_id__in=scored, status=Hand.Status.DONE)
+    if up_to is not None:
+        done = done.filter(number__lte=up_to)
+    per_table = done.order_by().values("table_id").annotate(last=Max("number"))
+    last = dict(per_table.values_list("table_id", "last"))
+    results = {
+        (table_id, number): result
+        for table_id, number, result in Hand.objects.filter(
+            table_id__in=last, number__in=set(last.values())
+        ).values_list("table_id", "number", "result")
+        if last.get(table_id) == number
+    }
+    seats: dict[int, list[str]] = {pk: [] for pk in scored}
+    in_order = Seat.objects.filter(table_id__in=scored).order_by("table_id", "position")
+    for table_id, key in in_order.values_list("table_id", "key"):
+        seats[table_id].append(key)
+    out: dict[int, dict[str, int]] = {}
+    for pk, table in scored.items():
+        number = last.get(pk)
+        score = sitting_score(table, seats[pk], None if number is None else results[pk, number])
+        if score is not None:
+            out[pk] = score
+    return out
 
 
 def ledger_for_table(*, table: Table) -> QuerySet[LedgerEntry]:

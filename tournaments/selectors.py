@@ -16,7 +16,9 @@ from django.db.models import Q, QuerySet
 from clubs.models import Membership, User
 from clubs.permissions import AnyUser
 from games import rows
-from games.models import Hand, LedgerEntry
+from games.models import Hand, LedgerEntry, Table
+from games.rulesets import rule_set_for
+from games.selectors import sitting_scores
 from tournaments import permissions
 from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import (
@@ -210,6 +212,15 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
     return out
 
 
+def score_unit(tournament: Tournament) -> str | None:
+    """The unit a table of the tournament scores its deals together in (``RuleSet.score_unit``:
+    Preferans's ``whists``, the pulya settled), ``None`` where a table's amount is its money.
+    Rules without a variant (a tournament made outside the services) are wien's: ``None``."""
+    if not tournament.rules.get("variant"):
+        return None
+    return rule_set_for(tournament.rules).score_unit
+
+
 def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
     """The entry's rounds: table, seat, opponents, amount there (None while nothing of it
     counts: duplicate boards all waiting for other tables), the round's points (exact text,
@@ -258,12 +269,19 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
                 table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
             ).values_list("table_id", "payee", "amount"):
                 shares[(table_id, payee)] += amount
+        scores: dict[int, dict[str, int]] = {}
+        if score_unit(t) is not None:  # a pulya's whists after the round's deals
+            scores = sitting_scores(
+                Table.objects.filter(pk__in=table_ids).prefetch_related("seats"),
+                up_to=t.deals_per_round,
+            )
         amounts = {
             s.round_table_id: sum(
                 int((h["result"].get("delta") or {}).get(s.seat, 0))
                 for h in hands[s.round_table.table_id]
             )
             + shares[(s.round_table.table_id, s.seat)]
+            + scores.get(s.round_table.table_id, {}).get(s.seat, 0)
             if hands[s.round_table.table_id] or not withheld.get(s.round_table.table_id)
             else None
             for s in mine

@@ -231,12 +231,26 @@ class PlayerNetSerializer(serializers.Serializer[dict[str, Any]]):
     player = serializers.CharField()
     name = serializers.CharField()
     net = serializers.IntegerField(help_text="Minor units won (+) or lost (−) this evening.")
+    score = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="Where some table of the evening scores its sitting as a whole (Russian "
+        "Preferans): the player's score over those tables in `score_unit` (whists: each pulya "
+        "settled, as it stands while its table is open); null otherwise.",
+    )
 
 
 class EveningSettlementSerializer(serializers.Serializer[dict[str, Any]]):
     """Each player's net over the evening's tables and the payments that settle them."""
 
     final = serializers.BooleanField(help_text="False until the evening is closed.")
+    score_unit = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text='The unit of the players\' `score` ("whists"); null when no table of the '
+        "evening is scored as a whole. A pulya moves money (its whist price) when its table "
+        "closes.",
+    )
     players = PlayerNetSerializer(many=True)
     pot_net = serializers.IntegerField(help_text="What the pot keeps (carried on) this evening.")
     payments = EveningPaymentSerializer(many=True)
@@ -262,8 +276,12 @@ def settlement_csv(data: Mapping[str, Any]) -> str:
     line, then each player's net."""
     rows: list[list[Any]] = [["from", "to", "amount", "sentence"]]
     rows += [[p["from_name"], p["to_name"], p["amount"], p["sentence"]] for p in data["payments"]]
-    rows += [[], ["player", "net"]]
-    rows += [[row["name"], row["net"]] for row in data["players"]]
+    if data.get("score_unit"):
+        rows += [[], ["player", "net", data["score_unit"]]]
+        rows += [[row["name"], row["net"], row.get("score")] for row in data["players"]]
+    else:
+        rows += [[], ["player", "net"]]
+        rows += [[row["name"], row["net"]] for row in data["players"]]
     return csv_text(rows)
 
 
@@ -535,7 +553,9 @@ class EveningSettlementCSVView(TextAnswerView):
         summary="An evening's settlement as CSV",
         description="The settlement of `evenings_get_settlement` as CSV (UTF-8): the payments "
         "(`from,to,amount,sentence`, amounts in minor units), a blank line, then each player's "
-        "net (`player,net`). Members only, also on public clubs; errors answer JSON.",
+        "net (`player,net`; with a third column of scores named by their unit, "
+        "`player,net,whists`, where a table is scored as a whole). Members only, also on "
+        "public clubs; errors answer JSON.",
         parameters=[CLUB_ID, EVENING_ID],
         responses={(200, "text/csv"): text_response("The payments, then each player's net.")},
     )

@@ -154,7 +154,15 @@ class StandingsSerializer(serializers.Serializer[dict[str, Any]]):
     up_to_date = serializers.BooleanField(help_text="False while a recomputation is pending.")
     ranked_by = serializers.ChoiceField(
         choices=standings.RANKED_BY,
-        help_text="league_points when the season has league points, else balance.",
+        help_text="league_points when the season has league points; else score when every "
+        "table sitting of the season is scored as a whole (Russian Preferans: its pulya "
+        "settled into whists), else balance (money, in minor units).",
+    )
+    score_unit = serializers.CharField(
+        allow_null=True,
+        help_text="The unit of the rows' `score` (\"whists\": Preferans tables' pulyas, settled "
+        "as they stand); null when no table of the season is scored as a whole (`score` is then "
+        "0). A pulya's money (with a whist price) counts in `balance` once its table closes.",
     )
     rows = StandingRowSerializer(many=True)
 
@@ -321,6 +329,7 @@ class StandingsView(APIView):
                     "requested_version": 97,
                     "up_to_date": True,
                     "ranked_by": "league_points",
+                    "score_unit": None,
                     "rows": [
                         {
                             "rank": 1,
@@ -329,6 +338,7 @@ class StandingsView(APIView):
                             "guest": None,
                             "name": "Anna",
                             "balance": 550,
+                            "score": 0,
                             "hands_played": 30,
                             "declared": 4,
                             "made": 2,
@@ -340,7 +350,40 @@ class StandingsView(APIView):
                         }
                     ],
                 },
-            )
+            ),
+            OpenApiExample(
+                "Russian Preferans ranked by whists",
+                response_only=True,
+                status_codes=["200"],
+                value={
+                    "season": 2,
+                    "as_of": "2026-11-27T23:05:10.112233Z",
+                    "version": 12,
+                    "requested_version": 12,
+                    "up_to_date": True,
+                    "ranked_by": "score",
+                    "score_unit": "whists",
+                    "rows": [
+                        {
+                            "rank": 1,
+                            "player": "u:3",
+                            "user": 3,
+                            "guest": None,
+                            "name": "Boris",
+                            "balance": 2340,
+                            "score": 234,
+                            "hands_played": 42,
+                            "declared": 9,
+                            "made": 8,
+                            "premium_games": 0,
+                            "average_per_hand": 5.57,
+                            "evenings": 2,
+                            "sittings": 2,
+                            "league_points": None,
+                        }
+                    ],
+                },
+            ),
         ],
     )
     def get(self, request: Request, club_id: int, season_id: int) -> HttpResponse:
@@ -355,6 +398,8 @@ class StandingsView(APIView):
             season.computed_version,
             season.requested_version,
             bool(season.league_points),
+            season.by_score,
+            season.score_unit,
         )
         etag = _etag(key)
         if request.headers.get("If-None-Match") == etag:
@@ -371,7 +416,10 @@ class StandingsView(APIView):
                     "version": season.computed_version,
                     "requested_version": season.requested_version,
                     "up_to_date": season.computed_version >= season.requested_version,
-                    "ranked_by": standings.ranked_by(league=bool(season.league_points)),
+                    "ranked_by": standings.ranked_by(
+                        league=bool(season.league_points), by_score=season.by_score
+                    ),
+                    "score_unit": season.score_unit or None,
                     "rows": rows,
                 }
             )

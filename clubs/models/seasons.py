@@ -38,6 +38,17 @@ class Season(models.Model):
     computations = models.PositiveIntegerField(
         default=0, help_text="How often the standings were computed (coalescing shows here)."
     )
+    score_unit = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="The unit of the rows' score when some table's sitting is scored as a whole "
+        '(Preferans: "whists"), as of the last computation; empty: none is.',
+    )
+    by_score = models.BooleanField(
+        default=False,
+        help_text="Whether the last computation ranked by score (every placed sitting scored).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -67,6 +78,7 @@ class SeasonStanding(models.Model):
     rank = models.PositiveIntegerField()
     position = models.PositiveIntegerField(help_text="Display order (ties share a rank).")
     balance = models.BigIntegerField()
+    score = models.BigIntegerField(default=0)
     hands_played = models.PositiveIntegerField()
     declared = models.PositiveIntegerField()
     made = models.PositiveIntegerField()

@@ -113,6 +113,7 @@ STANDING_FIELDS = (
     "guest",
     "name",
     "balance",
+    "score",
     "hands_played",
     "declared",
     "made",

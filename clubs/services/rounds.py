@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -48,7 +49,8 @@ from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.services.seasons import season_evenings
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
-from games.rulesets import rule_set_for
+from games.rulesets import rule_set_for, rule_set_of
+from games.selectors import sitting_scores
 from games.settlement import describe, pot_keeper, settle
 
 DEFAULT_ROUNDS = 3
@@ -350,9 +352,21 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
 # closing and settling
 
 
-def evening_nets(evening: Evening) -> tuple[dict[str, int], dict[str, str]]:
-    """Each player's net over all the evening's tables (from their ledgers) and the party
-    names; the pot's net is the negative of their sum."""
+@dataclass(frozen=True, slots=True)
+class EveningNets:
+    """Each player's net over all the evening's tables (from their ledgers; the pot's net is
+    the negative of their sum), the party names, and where some table scores its sitting as a
+    whole (Preferans) each player's score over those tables and its unit."""
+
+    nets: dict[str, int]
+    names: dict[str, str]
+    scores: dict[str, int] | None
+    score_unit: str | None
+
+
+def evening_nets(evening: Evening) -> EveningNets:
+    """The evening's nets and scores (:class:`EveningNets`); a pulya's score is as it stands
+    while its table is open, its money (with a whist price) counts once the table closes."""
     nets: dict[str, int] = defaultdict(int)
     names: dict[str, str] = {}
     links = list(
@@ -366,13 +380,19 @@ def evening_nets(evening: Evening) -> tuple[dict[str, int], dict[str, str]]:
     ).values_list("table_id", "payer", "payee", "amount"):
         balances[table_id, payer] -= amount
         balances[table_id, payee] += amount
+    scored = sitting_scores(link.table for link in links)
+    scores: dict[str, int] = defaultdict(int)
     for link in links:
         for seat in link.table.seats.all():
             info = seat_player(seat)
             if info is not None:
                 names[info.key] = info.name
                 nets[info.key] += balances[link.table_id, seat.key]
-    return dict(nets), names
+                scores[info.key] += scored.get(link.table_id, {}).get(seat.key, 0)
+    if not scored:
+        return EveningNets(dict(nets), names, None, None)
+    units = {rule_set_of(link.table).score_unit for link in links if link.table_id in scored}
+    return EveningNets(dict(nets), names, dict(scores), " ".join(sorted(u or "" for u in units)))
 
 
 def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any]:
@@ -380,8 +400,7 @@ def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any
     if evening.status == Evening.Status.CLOSED and evening.settlement is not None:
         # one stored before payments_proven was recorded does not say: null
         return {"payments_proven": None, **evening.settlement}
-    nets, names = evening_nets(evening)
-    return _settle(nets, names, currency, final=False, keeper=_pot_keeper(evening))
+    return _settle(evening_nets(evening), currency, final=False, keeper=_pot_keeper(evening))
 
 
 def _pot_keeper(evening: Evening) -> str:
@@ -390,24 +409,29 @@ def _pot_keeper(evening: Evening) -> str:
 
 
 def _settle(
-    nets: Mapping[str, int],
-    names: Mapping[str, str],
-    currency: str,
-    *,
-    final: bool,
-    keeper: str,
+    evening_nets: EveningNets, currency: str, *, final: bool, keeper: str
 ) -> dict[str, Any]:
+    nets, scores = evening_nets.nets, evening_nets.scores
     pot_net = -sum(nets.values())
     parties = {k: v for k, v in nets.items()}
     if pot_net:
         parties[POT] = pot_net
-    names = {**names, POT: "the pot"}
+    names = {**evening_nets.names, POT: "the pot"}
     answer = settle(parties)
     return {
         "final": final,
+        "score_unit": evening_nets.score_unit,
         "players": [
-            {"player": k, "name": names[k], "net": v}
-            for k, v in sorted(nets.items(), key=lambda kv: (-kv[1], names[kv[0]]))
+            {
+                "player": k,
+                "name": names[k],
+                "net": v,
+                "score": None if scores is None else scores.get(k, 0),
+            }
+            for k, v in sorted(
+                nets.items(),
+                key=lambda kv: (-kv[1], -(scores or {}).get(kv[0], 0), names[kv[0]]),
+            )
         ],
         "pot_net": pot_net,
         "payments": [
@@ -436,8 +460,9 @@ def evening_close(*, user: User, evening_id: int, currency: str = "€") -> Even
         for link in evening.tables.select_related("table").order_by("id"):
             if link.table.status == Table.Status.OPEN:
                 games.table_close(table_id=link.table_id, user=user)
-        nets, names = evening_nets(evening)
-        evening.settlement = _settle(nets, names, currency, final=True, keeper=_pot_keeper(evening))
+        evening.settlement = _settle(
+            evening_nets(evening), currency, final=True, keeper=_pot_keeper(evening)
+        )
         evening.status = Evening.Status.CLOSED
         evening.closed_at = timezone.now()
         evening.save(update_fields=["settlement", "status", "closed_at"])

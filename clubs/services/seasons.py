@@ -53,7 +53,8 @@ from clubs.permissions import is_manager
 from clubs.players import PlayerInfo, seat_player
 from config.tasks import send, send_after_commit
 from games.models import Hand, LedgerEntry, Seat, Table
-from games.rulesets import rule_set_of
+from games.rulesets import rule_set_for, rule_set_of
+from games.selectors import sitting_scores
 
 # ---------------------------------------------------------------------------------------------
 # seasons
@@ -254,14 +255,19 @@ def table_hands_changed(*, table_id: int) -> None:
 # A JSON true read out as text: PostgreSQL says "true", SQLite 1.
 TRUE = ("true", "1", 1, True)
 
+CLOSING_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.SCORE)
+"""The money a table's close moves between players (a pot shared out, a pulya's whists paid):
+standings count it beside the deals' amounts."""
+
 
 def sittings_for_tables(
     links: Iterable[EveningTable],
 ) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
-    """One sitting per evening table, with every settled hand's lines and the pot shares at
-    close; and who each player key is. A seat *played* a hand when its rule set makes it one of
-    that deal's active players (``active_seats``; wien: the dealer of a four-table sits
-    out)."""
+    """One sitting per evening table, with every settled hand's lines and the money its close
+    moved (a pot shared out, a pulya's whists paid); its score where its rule set scores a
+    sitting as a whole (Preferans: the pulya as it stands, settled into whists); and who each
+    player key is. A seat *played* a hand when its rule set makes it one of that deal's active
+    players (``active_seats``; wien and Preferans: the dealer of a four-table sits out)."""
     links = list(links)
     table_ids = [link.table_id for link in links]
     seats: dict[int, list[Seat]] = defaultdict(list)
@@ -287,10 +293,12 @@ def sittings_for_tables(
     ):
         hands[table_id].append(tuple(rest))
     splits: dict[int, dict[str, int]] = defaultdict(dict)
-    for table_id, payee, amount in LedgerEntry.objects.filter(
-        table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
-    ).values_list("table_id", "payee", "amount"):
+    for table_id, payer, payee, amount in LedgerEntry.objects.filter(
+        table_id__in=table_ids, reason__in=CLOSING_REASONS
+    ).values_list("table_id", "payer", "payee", "amount"):
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
+        splits[table_id][payer] = splits[table_id].get(payer, 0) - amount
+    scores = sitting_scores(link.table for link in links)
 
     people: dict[str, PlayerInfo] = {}
     sittings = []
@@ -328,6 +336,7 @@ def sittings_for_tables(
                     )
                 )
         extra = {by_key[k]: v for k, v in splits[link.table_id].items() if k in by_key}
+        score = scores.get(link.table_id)
         sittings.append(
             standings_core.Sitting(
                 key=link.table_id,
@@ -336,6 +345,9 @@ def sittings_for_tables(
                 players=tuple(by_key.values()),
                 lines=tuple(lines),
                 extra=extra,
+                scores=None
+                if score is None
+                else {by_key[k]: v for k, v in score.items() if k in by_key},
             )
         )
     return sittings, people
@@ -346,6 +358,18 @@ def season_sittings(
 ) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
     links = EveningTable.objects.filter(evening__in=season_evenings(season)).select_related("table")
     return sittings_for_tables(links)
+
+
+def season_score_unit(season: Season) -> str:
+    """The unit of the season's scores: the ``score_unit`` of its tables' rule sets that
+    have one (Preferans: ``whists``), empty when none has; several are named together."""
+    units = {
+        rule_set_for(rules).score_unit
+        for rules in EveningTable.objects.filter(evening__in=season_evenings(season))
+        .values_list("table__rules", flat=True)
+        .distinct()
+    }
+    return " ".join(sorted(u for u in units if u))
 
 
 def club_sittings(club_id: int) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
@@ -397,7 +421,17 @@ def season_recompute(*, season_id: int, version: int | None = None) -> bool:
         season.computed_version = target
         season.computed_at = timezone.now()
         season.computations += 1
-        season.save(update_fields=["computed_version", "computed_at", "computations"])
+        season.score_unit = season_score_unit(season)
+        season.by_score = table.by_score
+        season.save(
+            update_fields=[
+                "computed_version",
+                "computed_at",
+                "computations",
+                "score_unit",
+                "by_score",
+            ]
+        )
     return True
 
 
@@ -425,6 +459,7 @@ def _standing_row(
         rank=row.rank,
         position=position,
         balance=row.balance,
+        score=row.score,
         hands_played=row.hands_played,
         declared=row.declared,
         made=row.made,

@@ -216,12 +216,21 @@ class CachedJWTScheme(SimpleJWTScheme):
 
 def rules_examples(schemas: dict[str, Any]) -> None:
     """Each rule set's rules components (``WienRules``, ``WienRulesRequest``:
-    ``games.api.rules``) get the rule set's first example rules object."""
+    ``games.api.rules``) get the rule set's first example rules object as their ``example``
+    (OpenAPI 3.0 has one per schema) and its others in the description (Preferans: one per
+    convention)."""
     for rule_set in engine.rule_sets():
         name = rules_component_name(rule_set.name)
         for component in (schemas.get(name), schemas.get(f"{name}Request")):
-            if component is not None and rule_set.examples:
-                component["example"] = rule_set.examples[0]
+            if component is None or not rule_set.examples:
+                continue
+            component["example"] = rule_set.examples[0]
+            others = rule_set.examples[1:]
+            if others:
+                shown = "; ".join(f"`{json.dumps(e, ensure_ascii=False)}`" for e in others)
+                component["description"] = (
+                    f"{component.get('description', '')}\n\nMore examples: {shown}."
+                ).strip()
 
 
 def finish_schema(

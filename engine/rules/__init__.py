@@ -1,11 +1,13 @@
 """Rule sets by name: the registry.
 
 Each rule set is a package in this folder (``wien/``, ``kurz/``, ``austria_modern/``,
-``illustrated/``, ``austria_1829/``, ``american/``, ``balkan/``, ``danube_swabian/``; a variant
+``illustrated/``, ``austria_1829/``, ``american/``, ``balkan/``, ``danube_swabian/``,
+``preferans/``; a variant
 ``austria-modern`` lives in ``austria_modern``) that builds one :class:`engine.ruleset.RuleSet`
 value; :func:`register` adds it under its name, the ``variant`` of a record's ``rules``.
-A rule set may be registered *engine only* (``register(rs, offered=False)``: ``preferans``,
-whose pulya the games app cannot carry yet): the engine knows it by name (:func:`rule_set`,
+A rule set may be registered *engine only* (``register(rs, offered=False)``: one the Django
+apps cannot carry yet, as ``preferans`` was until its pulya reached the club and tournament
+standings; none is now): the engine knows it by name (:func:`rule_set`,
 ``parse_rules``, the CLI, ``python -m engine rules``, the conformance suite), but
 :func:`rule_sets` leaves it out unless asked (``rule_sets(include_engine_only=True)``) and
 :data:`VARIANTS` lists only the offered ones, so the Django apps, which iterate
@@ -82,7 +84,7 @@ register(_AUSTRIA_1829)
 register(_AMERICAN)
 register(_BALKAN)
 register(_DANUBE_SWABIAN)
-register(_PREFERANS, offered=False)
+register(_PREFERANS)
 
 VARIANTS: tuple[str, ...] = tuple(rs.name for rs in rule_sets())
 """The offered variant names (a rules object's ``variant``, which ``parse_rules`` requires;

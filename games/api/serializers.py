@@ -513,6 +513,20 @@ class SettlementSerializer(serializers.Serializer[dict[str, Any]]):
         "these settle every net exactly but fewer might be possible; null: a settlement "
         "stored before this was recorded.",
     )
+    scores = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        required=False,
+        help_text="Where the rule set scores a sitting as a whole (Russian Preferans): seat → "
+        "score in `score_unit`, the pulya settled (§11), as it stands while the table is open; "
+        "null for the other rule sets. A pulya's money (whists × `whist_value`) moves at the "
+        "close, into `nets`.",
+    )
+    score_unit = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text='The unit of `scores` ("whists"); null for the other rule sets.',
+    )
 
 
 class BalancesSerializer(serializers.Serializer[dict[str, Any]]):

@@ -38,7 +38,7 @@ from games.permissions import (
     visible_club,
 )
 from games.rulesets import parse_offered_rules, rule_set_of
-from games.selectors import series_for_user
+from games.selectors import series_for_user, sitting_scores
 from games.services.common import (
     BOT_LEVELS,
     _audit,
@@ -298,7 +298,9 @@ def table_balances(table: Table) -> dict[str, int]:
 def settlement_for(table: Table) -> dict[str, Any]:
     """Each player's net at this sitting and the payments that settle them; the pot is one
     more party when it carries money on (or out). ``payments_proven``: no settlement takes
-    fewer payments (:func:`games.settlement.settle`)."""
+    fewer payments (:func:`games.settlement.settle`). Where the rule set scores a sitting as a
+    whole (Preferans), also each seat's score in its unit (``scores``, ``score_unit``: the
+    pulya settled into whists, as it stands while the table is open)."""
     balances = table_balances(table)
     nets = {k: v for k, v in balances.items() if k not in (POT, SERIES)}
     pot_net = -sum(nets.values())
@@ -312,6 +314,8 @@ def settlement_for(table: Table) -> dict[str, Any]:
         "pot_net": pot_net,
         "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in answer.payments],
         "payments_proven": answer.proven,
+        "scores": sitting_scores([table]).get(table.pk),
+        "score_unit": rule_set_of(table).score_unit,
     }
 
 

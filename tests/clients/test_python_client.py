@@ -346,9 +346,19 @@ def a_hosted_hand(api: Api, anna: Player, rules: dict[str, Any] = WIEN) -> None:
         ),
     )
     assert table.seats[0].user == anna.user_id  # a seat reads back the id it was written with
-    hand = api.call("hands.hands_create", anna.client, 201, table_id=table.id)
-    where = {"table_id": table.id, "number": hand.number}
-    repeated = False
+    play_a_hand(api, anna, table.id, repeat=True)
+    balances = api.call("tables.tables_get_balances", anna.client, table_id=table.id)
+    parties = balances.balances.to_dict()  # the seats and the pot: the ledger sums to zero
+    assert set(parties) >= {"anna", "bot-1", "bot-2", "pot"} and sum(parties.values()) == 0
+
+
+def play_a_hand(api: Api, anna: Player, table_id: int, *, repeat: bool = False) -> Any:
+    """Deal the table's next hand without a body and play it to its end, each of anna's moves
+    sent with the version she saw and an idempotency key (with ``repeat``: one sent twice, and
+    one with a stale version). Answers the hand's record."""
+    hand = api.call("hands.hands_create", anna.client, 201, table_id=table_id)
+    where = {"table_id": table_id, "number": hand.number}
+    repeated = not repeat
     while True:
 
         def my_turn_or_done() -> Any:
@@ -378,9 +388,52 @@ def a_hosted_hand(api: Api, anna: Player, rules: dict[str, Any] = WIEN) -> None:
             repeated = True
     record = api.call("hands.hands_get_record", anna.client, **where)
     assert record.to_dict()["result"]
-    balances = api.call("tables.tables_get_balances", anna.client, table_id=table.id)
-    parties = balances.balances.to_dict()  # the seats and the pot: the ledger sums to zero
-    assert set(parties) >= {"anna", "bot-1", "bot-2", "pot"} and sum(parties.values()) == 0
+    return record
+
+
+PREFERANS = {"variant": "preferans", "convention": "sochi", "pool_target": 20, "whist_value": 10}
+
+
+def a_short_pulya(api: Api, anna: Player) -> None:
+    """Anna and two bots keep a Russian Preferans pulya: two hosted deals, each scored on the
+    running sheet (pool, mountain, whists, typed); closing the table settles the pulya into
+    whists and, at 10 cents a whist, into money."""
+    table = api.call(
+        "tables.tables_create",
+        anna.client,
+        201,
+        body=api.model("TableCreateRequest").from_dict(
+            {
+                "name": "Пуля",
+                "mode": "hosted",
+                "rules": PREFERANS,
+                "seats": [
+                    {"key": "anna", "kind": "user", "user": anna.user_id},
+                    {"key": "bot-1", "kind": "bot", "bot_level": "random"},
+                    {"key": "bot-2", "kind": "bot", "bot_level": "random"},
+                ],
+            }
+        ),
+    )
+    assert (
+        table.rules.to_dict()
+        == api.model("PreferansRules").from_dict(table.rules.to_dict()).to_dict()
+    )
+    for _ in range(2):
+        record = play_a_hand(api, anna, table.id)
+        assert record.to_dict()["result"]["delta"] == {"anna": 0, "bot-1": 0, "bot-2": 0}
+    sheet = api.call("tables.tables_get_sheet", anna.client, table_id=table.id)
+    assert len(sheet.rows) == 2
+    pulya = sheet.rows[-1].pulya
+    assert set(pulya.pool.to_dict()) == set(pulya.mountain.to_dict()) == {"anna", "bot-1", "bot-2"}
+    open_now = api.call("tables.tables_get_settlement", anna.client, table_id=table.id)
+    assert open_now.score_unit == "whists" and open_now.payments == []
+    scores = open_now.scores.to_dict()
+    assert sum(scores.values()) == 0
+    api.call("tables.tables_close", anna.client, table_id=table.id)
+    closed = api.call("tables.tables_get_settlement", anna.client, table_id=table.id)
+    assert closed.scores.to_dict() == scores
+    assert closed.nets.to_dict() == {seat: 10 * whists for seat, whists in scores.items()}
 
 
 def a_tournament_round(api: Api, anna: Player, others: list[Player]) -> None:
@@ -494,6 +547,7 @@ def run_everything(package: ModuleType, base_url: str) -> None:
         anna, others = a_club_evening(api)
         a_hosted_hand(api, anna)
         a_hosted_hand(api, anna, KURZ)  # a rule set beyond wien: its rules and actions
+        a_short_pulya(api, anna)  # points, a running sheet, settled at the close
         a_tournament_round(api, anna, others)
     finally:
         api.close()

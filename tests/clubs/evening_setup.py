@@ -6,7 +6,7 @@ import random
 
 from django.utils import timezone
 
-from clubs.models import Attendance, Evening, EveningTable, Guest, Season, User
+from clubs.models import Attendance, Club, Evening, EveningTable, Guest, Season, User
 from clubs.services import rounds
 from games import services as games
 from games.models import Table
@@ -46,6 +46,19 @@ def planned_round(w: ClubWorld) -> None:
 def started_round(w: ClubWorld) -> None:
     planned_round(w)
     rounds.round_start(user=w.users["owner"], evening_id=w.evening.pk, number=1)
+
+
+def an_evening_of(w: ClubWorld, rules: dict[str, object]) -> list[Table]:
+    """The club's default ``rules``, a season, six players checked in and one round seated
+    and started (tables of three): the round's games tables."""
+    Club.objects.filter(pk=w.club.pk).update(default_rules=rules)
+    w.club.refresh_from_db()
+    a_season(w)
+    six_checked_in(w)
+    owner = w.users["owner"]
+    rounds.round_plan(user=owner, evening_id=w.evening.pk, rounds_total=1, seed=1)
+    rounds.round_start(user=owner, evening_id=w.evening.pk, number=1)
+    return [link.table for link in EveningTable.objects.filter(evening=w.evening)]
 
 
 def a_season(w: ClubWorld) -> None:

@@ -38,13 +38,14 @@ def wait_for(check: Any, what: str) -> None:
         time.sleep(0.3)
 
 
-def test_a_whole_evening_with_the_worker(celery_worker_process: WorkerProcess) -> None:
-    assert not settings.CELERY_TASK_ALWAYS_EAGER
-    w: ClubWorld = build_club_world()
+def season_and_six_checked_in(w: ClubWorld) -> dict[str, Any]:
+    """Through the API: an active season, and six players checked in to the world's evening
+    (four members answer and check in themselves, the admin checks in two guests). Answers
+    the season."""
     admin = w.client("admin")
     club = f"/api/v1/clubs/{w.club.pk}/"
     evening = f"{club}evenings/{w.evening.pk}/"
-    season = ok(
+    season: dict[str, Any] = ok(
         admin.post(
             club + "seasons/",
             {
@@ -57,13 +58,21 @@ def test_a_whole_evening_with_the_worker(celery_worker_process: WorkerProcess) -
         ),
         201,
     )
-
-    # answers and check-in: four members themselves, two guests by the admin
     for role in ("member", "scorer", "admin", "owner"):
         ok(w.client(role).put(evening + "attendance/", {"answer": "yes"}, format="json"))
         ok(w.client(role).post(evening + "check-ins/", {}, format="json"), 201)
     for name in ("Gustav", "Helga"):
         ok(admin.post(evening + "check-ins/", {"guest_name": name}, format="json"), 201)
+    return season
+
+
+def test_a_whole_evening_with_the_worker(celery_worker_process: WorkerProcess) -> None:
+    assert not settings.CELERY_TASK_ALWAYS_EAGER
+    w: ClubWorld = build_club_world()
+    admin = w.client("admin")
+    club = f"/api/v1/clubs/{w.club.pk}/"
+    evening = f"{club}evenings/{w.evening.pk}/"
+    season = season_and_six_checked_in(w)
 
     rng = random.Random(2026)
     for number in (1, 2, 3):

@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 
 import engine
-from clubs.models import Club, EveningTable, Season
-from clubs.services import rounds
+from clubs.models import Season
 from games import services as games
 from games.models import Table
-from tests.clubs.evening_setup import a_season, record, six_checked_in
+from tests.clubs.evening_setup import an_evening_of, record
 from tests.clubs.test_seasons import stored
 from tests.clubs.world import ClubWorld, build_club_world
 from tests.rule_sets import every_rule_set
@@ -28,14 +27,7 @@ def test_an_evening_of_each_rule_set_seats_records_ranks_and_settles(
     rs: engine.RuleSet[Any, Any, Any],
 ) -> None:
     w: ClubWorld = build_club_world()
-    Club.objects.filter(pk=w.club.pk).update(default_rules=rs.examples[0])
-    w.club.refresh_from_db()
-    a_season(w)
-    six_checked_in(w)
-    owner = w.users["owner"]
-    rounds.round_plan(user=owner, evening_id=w.evening.pk, rounds_total=1, seed=1)
-    rounds.round_start(user=owner, evening_id=w.evening.pk, number=1)
-    tables = [link.table for link in EveningTable.objects.filter(evening=w.evening)]
+    tables = an_evening_of(w, rs.examples[0])
     assert tables
     rng = random.Random(3)
     for table in tables:

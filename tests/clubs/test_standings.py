@@ -180,6 +180,7 @@ def test_the_table_renders_as_plain_json() -> None:
         "rank": 2,
         "player": "carl",
         "balance": 250,
+        "score": 0,
         "hands_played": 6,
         "declared": 1,
         "made": 1,
@@ -226,6 +227,70 @@ def test_tiebreaks_go_balance_then_average_per_hand_then_games_made_then_share()
 
 # ---------------------------------------------------------------------------------------------
 # refused input
+
+
+# ---------------------------------------------------------------------------------------------
+# sittings scored as a whole (Russian Preferans: each pulya settled into whists)
+
+
+def pulya(key: int, evening: str, scores: dict[str, int], money: int = 0) -> Sitting:
+    """A Preferans sitting of three deals: the deals move nothing (amount 0), anna declares
+    and makes the first; the pulya settled gives ``scores``, worth ``money`` cents each."""
+    players = tuple(scores)
+    return Sitting(
+        key=key,
+        evening=evening,
+        at=START + timedelta(days=key),
+        players=players,
+        lines=tuple(
+            line(p, 0, made=True if (deal, p) == (0, "anna") else None)
+            for deal in range(3)
+            for p in players
+        ),
+        extra={p: v * money for p, v in scores.items()} if money else {},
+        scores=scores,
+    )
+
+
+def test_a_scored_sitting_places_its_players_by_score_not_money() -> None:
+    sitting = pulya(1, "e1", {"anna": -40, "bert": 70, "carl": -30})
+    assert sitting_totals(sitting) == {"anna": -40, "bert": 70, "carl": -30}
+    assert sitting_places(sitting) == {"bert": 1, "carl": 2, "anna": 3}
+    assert sitting_league_points(sitting, LEAGUE) == {"bert": 3, "carl": 2, "anna": 1}
+
+
+def test_a_season_of_pulyas_ranks_by_whists_and_shows_the_money_beside_them() -> None:
+    table = compute(
+        [
+            pulya(1, "e1", {"anna": -40, "bert": 70, "carl": -30}, money=10),
+            pulya(2, "e2", {"anna": 100, "bert": -20, "carl": -80}),  # no whist price
+        ]
+    )
+    assert table.order == ("score", "average_per_hand", "made")
+    assert table.by_score
+    assert [(r.player, r.rank, r.score, r.balance) for r in table.rows] == [
+        ("anna", 1, 60, -400),
+        ("bert", 2, 50, 700),
+        ("carl", 3, -110, -300),
+    ]
+    assert table.row("anna").average_per_hand == Fraction(60, 6)
+    assert table.row("anna").to_json()["score"] == 60
+
+
+def test_money_and_pulyas_in_one_season_rank_by_money_with_the_whists_shown() -> None:
+    table = compute([EVENING_1, pulya(5, "e5", {"anna": -40, "bert": 70, "carl": -30})])
+    assert table.order == ("balance", "average_per_hand", "made")
+    assert not table.by_score
+    assert [(r.player, r.balance, r.score) for r in table.rows] == [
+        ("carl", 350, -30),
+        ("anna", 30, -40),
+        ("bert", -330, 70),
+    ]
+
+
+def test_a_score_of_somebody_not_seated_is_refused() -> None:
+    with pytest.raises(ValueError, match="not seated: 'zoe'"):
+        Sitting(key=1, evening="e", at=START, players=("anna",), scores={"zoe": 1})
 
 
 @pytest.mark.parametrize(

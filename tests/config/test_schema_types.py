@@ -120,7 +120,7 @@ ENUMS = [
     ("Evening", "my_answer", "AnswerEnum", Attendance.Answer.values, True),
     ("MyEvening", "my_answer", "AnswerEnum", Attendance.Answer.values, True),
     ("Round", "status", "RoundStatusEnum", EveningRound.Status.values, False),
-    ("Standings", "ranked_by", "RankedByEnum", ["league_points", "balance"], False),
+    ("Standings", "ranked_by", "RankedByEnum", ["league_points", "balance", "score"], False),
     ("MyTable", "mode", "ModeEnum", Table.Mode.values, False),
     ("BotSeatRequest", "bot_level", "BotLevelEnum", list(BOT_LEVELS), False),
     ("HandRecord", "status", "HandStatusEnum", Hand.Status.values, False),
@@ -152,11 +152,15 @@ def test_a_closed_set_is_an_enum_of_the_codes_values(
 
 
 def test_ranked_by_names_the_first_ranking_keys_of_club_standings() -> None:
-    assert [club_standings.ranked_by(league=True), club_standings.ranked_by(league=False)] == [
-        "league_points",
-        "balance",
-    ]
-    assert list(club_standings.RANKED_BY) == list(club_standings.RANKING_ORDER[:2])
+    assert [
+        club_standings.ranked_by(league=True),
+        club_standings.ranked_by(league=False),
+        club_standings.ranked_by(league=False, by_score=True),
+        club_standings.ranked_by(league=True, by_score=True),
+    ] == ["league_points", "balance", "score", "league_points"]
+    assert set(club_standings.RANKED_BY) == set(club_standings.RANKING_ORDER[:2]) | set(
+        club_standings.RANKING_ORDER_BY_SCORE[:2]
+    )
 
 
 def test_a_seats_bot_level_is_a_level_or_empty(spec: dict[str, Any]) -> None:

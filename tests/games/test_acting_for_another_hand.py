@@ -3,8 +3,9 @@ passer's cards (``spec/next/preferans.md`` §6.3). The turn check asks the rule 
 an action about which hand (``RuleSet.sender``); every other rule set answers "each seat for
 itself", which ``test_hosted_hands.py`` and ``test_every_rule_set.py`` keep checking.
 
-Preferans is registered for the engine only until the games app carries its pulya (issue 26):
-tables may choose it only with ``settings.PREVIEW_RULE_SETS`` (the last tests: refused without).
+The last tests hold the gate for a rule set registered for the engine only (none is now;
+``tests/preview.py`` registers a copy of kurz so): tables, evenings and tournaments may choose it
+only with ``settings.PREVIEW_RULE_SETS``.
 """
 
 from __future__ import annotations
@@ -25,16 +26,15 @@ from config.api.errors import InvalidInput
 from games import services
 from games.errors import NotYourTurn
 from games.models import Hand, LedgerEntry, Table
+from tests import preview
+from tests.preview import engine_only
 from tournaments.services.tournaments import _checked as tournament_checked
 
 pytestmark = pytest.mark.django_db
 
+__all__ = ["engine_only"]  # the fixture
+
 PREFERANS = {"variant": "preferans", "convention": "sochi", "pool_target": 10}
-
-
-@pytest.fixture
-def preview(settings: Any) -> None:
-    settings.PREVIEW_RULE_SETS = True
 
 
 def preferans_table(
@@ -55,7 +55,7 @@ def act(table: Table, user: User, action: dict[str, Any]) -> Hand:
 
 def open_play(
     make_table: Callable[..., Table], anna: User, bert: User, carl: User
-) -> tuple[Table, dict[str, User]]:  # with the ``preview`` fixture
+) -> tuple[Table, dict[str, User]]:
     """A hosted Preferans hand (carl deals: anna is first hand) brought to open play: anna
     wins with 6♠ and leads, bert (first defender) whists alone and plays open, carl passes;
     then anna leads a card and bert plays one of his own. Carl's card is due."""
@@ -77,7 +77,6 @@ def open_play(
     return table, users
 
 
-@pytest.mark.usefixtures("preview")
 def test_the_whister_sends_the_passers_card_in_open_play(
     make_table: Callable[..., Table], anna: User, bert: User, carl: User
 ) -> None:
@@ -90,7 +89,6 @@ def test_the_whister_sends_the_passers_card_in_open_play(
     assert hand.actions[-1] == {"seat": "carl", "card": card["card"]}
 
 
-@pytest.mark.usefixtures("preview")
 def test_an_action_without_a_seat_is_about_the_hand_its_sender_plays(
     make_table: Callable[..., Table], anna: User, bert: User, carl: User
 ) -> None:
@@ -100,7 +98,6 @@ def test_an_action_without_a_seat_is_about_the_hand_its_sender_plays(
     assert hand.actions[-1] == {"seat": "carl", "card": card}
 
 
-@pytest.mark.usefixtures("preview")
 def test_the_passer_may_not_play_his_own_open_hand(
     make_table: Callable[..., Table], anna: User, bert: User, carl: User
 ) -> None:
@@ -110,7 +107,6 @@ def test_the_passer_may_not_play_his_own_open_hand(
         act(table, carl, {"card": card})
 
 
-@pytest.mark.usefixtures("preview")
 def test_nobody_else_may_send_the_passers_card(
     make_table: Callable[..., Table], anna: User, bert: User, carl: User
 ) -> None:
@@ -130,7 +126,6 @@ def test_a_seat_cannot_act_for_a_hand_its_rule_set_does_not_give_it(
         act(table, anna, {"seat": "bert", "call": "pass"})
 
 
-@pytest.mark.usefixtures("preview")
 def test_a_preferans_hand_played_to_its_end_scores_points_and_writes_no_money(
     make_table: Callable[..., Table], anna: User, bert: User, carl: User
 ) -> None:
@@ -150,7 +145,6 @@ def test_a_preferans_hand_played_to_its_end_scores_points_and_writes_no_money(
     assert not LedgerEntry.objects.filter(table=table).exists()
 
 
-@pytest.mark.usefixtures("preview")
 def test_a_bot_whister_sends_the_passers_card(
     make_table: Callable[..., Table], anna: User, carl: User
 ) -> None:
@@ -199,21 +193,7 @@ def table_body(anna: User, rules: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def test_without_the_preview_no_table_may_choose_preferans_and_the_refusal_is_an_unknown_variants(
-    client_for: Callable[[User], APIClient], anna: User
-) -> None:
-    client = client_for(anna)
-    refused = client.post("/api/v1/tables/", table_body(anna, PREFERANS), format="json")
-    unknown = client.post(
-        "/api/v1/tables/", table_body(anna, {**PREFERANS, "variant": "nonesuch"}), format="json"
-    )
-    assert refused.status_code == unknown.status_code == 400
-    assert refused.json() == json.loads(json.dumps(unknown.json()).replace("nonesuch", "preferans"))
-    assert "preferans" not in unknown.json()["message"].replace("nonesuch", "")
-    assert not Table.objects.exists()
-
-
-@pytest.mark.parametrize(
+CHOOSING_RULES = pytest.mark.parametrize(
     "choose",
     [
         lambda rules: parse_default_rules(rules),
@@ -222,8 +202,49 @@ def test_without_the_preview_no_table_may_choose_preferans_and_the_refusal_is_an
     ],
     ids=["club default", "evening", "tournament"],
 )
-def test_without_the_preview_no_club_evening_or_tournament_may_choose_preferans(
+"""Where rules are chosen besides a table: a club's default, an evening, a tournament."""
+
+
+def test_without_the_preview_no_table_may_choose_an_engine_only_rule_set(
+    client_for: Callable[[User], APIClient], anna: User, engine_only: engine.RuleSet[Any, Any, Any]
+) -> None:
+    """Refused in the words of an unknown variant, which do not name it."""
+    client = client_for(anna)
+    rules = {"variant": preview.NAME}
+    refused = client.post("/api/v1/tables/", table_body(anna, rules), format="json")
+    nonesuch = table_body(anna, {"variant": "nonesuch"})
+    unknown = client.post("/api/v1/tables/", nonesuch, format="json")
+    assert refused.status_code == unknown.status_code == 400
+    named = json.dumps(unknown.json()).replace("nonesuch", preview.NAME)
+    assert refused.json() == json.loads(named)
+    assert preview.NAME not in unknown.json()["message"].replace("nonesuch", "")
+    assert not Table.objects.exists()
+
+
+def test_with_the_preview_a_table_may_choose_an_engine_only_rule_set(
+    client_for: Callable[[User], APIClient],
+    anna: User,
+    engine_only: engine.RuleSet[Any, Any, Any],
+    settings: Any,
+) -> None:
+    settings.PREVIEW_RULE_SETS = True
+    rules = {"variant": preview.NAME}
+    made = client_for(anna).post("/api/v1/tables/", table_body(anna, rules), format="json")
+    assert made.status_code == 201, made.json()
+    assert Table.objects.get().rules["variant"] == preview.NAME
+
+
+@CHOOSING_RULES
+def test_without_the_preview_no_club_evening_or_tournament_may_choose_an_engine_only_rule_set(
+    choose: Callable[[dict[str, Any]], Any], engine_only: engine.RuleSet[Any, Any, Any]
+) -> None:
+    with pytest.raises(InvalidInput, match=f"(?i)unknown variant '{preview.NAME}'"):
+        choose({"variant": preview.NAME})
+
+
+@CHOOSING_RULES
+def test_preferans_is_offered_to_tables_clubs_evenings_and_tournaments(
     choose: Callable[[dict[str, Any]], Any],
 ) -> None:
-    with pytest.raises(InvalidInput, match="(?i)unknown variant 'preferans'"):
-        choose(PREFERANS)
+    assert "preferans" in engine.rules.VARIANTS
+    choose(PREFERANS)  # accepted

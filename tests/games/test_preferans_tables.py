@@ -1,9 +1,6 @@
 """A Preferans table keeps a pulya (``spec/next/preferans.md`` §9–§11, §13): each deal is scored
 on the sheet the table carries (pool, mountain, whists; points, not money), the game ends when
 every pool is full, and closing the table settles the sheet into money through the ledger.
-
-Preferans is a preview until the games app shows its sheet and the clubs and tournaments rank
-in whists (issue 26): ``settings.PREVIEW_RULE_SETS``.
 """
 
 from __future__ import annotations
@@ -24,15 +21,10 @@ from games.models import LedgerEntry, Table
 from games.services.tables import table_balances
 from tests.openapi import schema_errors
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("preview")]
+pytestmark = pytest.mark.django_db
 
 #: Sochi, a pool of 4 points each and 10 cents a whist.
 RULES = {"variant": "preferans", "convention": "sochi", "pool_target": 4, "whist_value": 10}
-
-
-@pytest.fixture
-def preview(settings: Any) -> None:
-    settings.PREVIEW_RULE_SETS = True
 
 
 def six_spades(declarer: str, tricks: dict[str, int], defence: dict[str, str]) -> dict[str, Any]:

@@ -11,13 +11,31 @@ from typing import Any
 import pytest
 
 import engine
-from games.models import Hand, Seat
+from games.models import Hand, Seat, Table
+from games.services import COMMON_KEYS
 from tests.openapi import schema_errors
 from tests.rule_sets import every_rule_set
 from tests.tournaments.setup import make_field, play, seat
 from tournaments.models import Round, RoundTable
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+
+def table_amounts(rs: engine.RuleSet[Any, Any, Any], table: Table) -> dict[str, int]:
+    """What each seat won at ``table``: the sum of its deltas; where the rule set scores a
+    table's deals together (Preferans), the engine's settlement of them as one pulya."""
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    if rs.score_unit is None:
+        out: dict[str, int] = {}
+        for hand in hands:
+            for key, amount in hand.result["delta"].items():
+                out[key] = out.get(key, 0) + amount
+        return out
+    seats = [s.key for s in Seat.objects.filter(table=table).order_by("position")]
+    deals = [{k: v for k, v in h.entry.items() if k not in COMMON_KEYS} for h in hands]
+    pulya = {"rules": table.rules, "seats": seats, "dealer": hands[0].dealer, "deals": deals}
+    result: dict[str, int] = engine.settle(pulya)["settlement"]["result"]
+    return result
 
 
 @every_rule_set()
@@ -38,9 +56,8 @@ def test_a_tournament_of_each_rule_set_ranks_its_players_by_their_ledger(
         assert table.rules == engine.parse_rules(rs.examples[0]).to_json()
         assert table.seats.count() in rs.table.seats
         users = {s.key: s.user_id for s in Seat.objects.filter(table=table)}
-        for hand in Hand.objects.filter(table=table):
-            for key, amount in hand.result["delta"].items():
-                money[users[key]] = money.get(users[key], 0) + amount
+        for key, amount in table_amounts(rs, table).items():
+            money[users[key]] = money.get(users[key], 0) + amount
     standings = f.get("standings/")
     assert {row["user"]: Fraction(row["points"]) for row in standings["rows"]} == {
         user.pk: Fraction(money.get(user.pk, 0)) for user in f.players

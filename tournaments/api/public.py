@@ -51,7 +51,7 @@ from tournaments.api.serializers import (
 from tournaments.api.tournaments import ENTRY_ID, ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import hands_export, player_rounds
+from tournaments.selectors import hands_export, player_rounds, score_unit
 from tournaments.services.standings import entrant_rows
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag or date sent.")
@@ -130,6 +130,12 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
     return out or entrant_rows(selectors.entries_of(tournament=t))
 
 
+def amount_unit(t: Tournament) -> str:
+    """What a table's amounts (and ``balance`` points) are counted in: the rule set's score
+    unit where it scores a table's deals together (Preferans: ``whists``), else ``cents``."""
+    return score_unit(t) or "cents"
+
+
 def standings_body(t: Tournament) -> bytes:
     """The standings answer, rendered once per computation and kept in this process."""
     key = (t.pk, t.computed_at, t.computed_version, t.requested_version, t.status, t.changed_at)
@@ -140,6 +146,7 @@ def standings_body(t: Tournament) -> bytes:
             {
                 "tournament": t.pk,
                 "scoring": t.scoring,
+                "unit": amount_unit(t),
                 "tiebreaks": list(t.tiebreaks),
                 "final": t.status == Tournament.Status.FINISHED,
                 "as_of": t.computed_at,
@@ -177,6 +184,7 @@ class StandingsView(APIView):
                 value={
                     "tournament": 1,
                     "scoring": "table_rank",
+                    "unit": "cents",
                     "tiebreaks": ["declarer_wins", "best_round", "lots"],
                     "final": False,
                     "as_of": "2026-11-24T18:41:46.236184Z",

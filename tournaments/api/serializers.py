@@ -452,6 +452,12 @@ class TournamentStandingsSerializer(serializers.Serializer[dict[str, Any]]):
 
     tournament = serializers.IntegerField()
     scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices)
+    unit = serializers.CharField(
+        required=False,
+        help_text="What a table's amounts, and so `balance` points, are counted in: `cents` "
+        "(money), or `whists` for Russian Preferans, whose table scores its deals together "
+        "(the pulya after the round's deals, settled into whists).",
+    )
     tiebreaks = TiebreakNamesField(help_text="The tiebreaks chosen, in order.")
     final = serializers.BooleanField(help_text="True once the tournament is finished.")
     as_of = serializers.DateTimeField(allow_null=True)

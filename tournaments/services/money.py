@@ -12,6 +12,7 @@ from games.models import Table
 from games.settlement import settle
 from tournaments.errors import TournamentConflict
 from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
+from tournaments.selectors import score_unit
 
 POT = "pot"
 
@@ -30,12 +31,14 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
         seats[table_id][seat] = entry
     nets: dict[int, int] = defaultdict(int)
     pot = 0
+    # Offline totals are in the tournament's unit: a pulya's in whists, worth whist_value each.
+    price = int(t.rules.get("whist_value") or 1) if score_unit(t) else 1
     for _, table_id, amounts in TableTotals.objects.filter(
         round_table__round__tournament=t, confirmed=True
     ).values_list("round_table_id", "round_table__table_id", "amounts"):
         for seat, amount in amounts.items():
             if seat in seats[table_id]:
-                nets[seats[table_id][seat]] += int(amount)
+                nets[seats[table_id][seat]] += int(amount) * price
     closing = Table.objects.filter(
         round_link__round__tournament=t, status=Table.Status.CLOSED
     ).values_list("pk", "closing")

@@ -29,8 +29,9 @@ from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from clubs.services.seasons import should_compute
-from games.models import Hand, LedgerEntry
+from games.models import Hand, LedgerEntry, Table
 from games.rulesets import rule_set_for
+from games.selectors import sitting_scores
 from tournaments import live, scoring
 from tournaments import prizes as prize_core
 from tournaments.models import (
@@ -42,6 +43,7 @@ from tournaments.models import (
     TableTotals,
     Tournament,
 )
+from tournaments.selectors import score_unit
 
 TRUE = ("true", "1", 1, True)
 DIRECTIONS = ("forehand", "middlehand", "rearhand")
@@ -121,6 +123,14 @@ def inputs(
     ).values_list("table_id", "payee", "amount"):
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
 
+    # A pulya (Preferans) is scored as a whole: its players' amounts are its whists after the
+    # round's deals, not the sum of its deals' deltas (which move no money).
+    scores: dict[int, dict[str, int]] = {}
+    if score_unit(t) is not None:
+        scores = sitting_scores(
+            Table.objects.filter(pk__in=table_ids).prefetch_related("seats"),
+            up_to=t.deals_per_round,
+        )
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     finished: dict[int, set[int]] = {}
     rule_set = None
@@ -165,6 +175,9 @@ def inputs(
         for seat, amount in splits[link.table_id].items():
             if seat in by_seat:
                 amounts[by_seat[seat]] += amount
+        for seat, score in scores.get(link.table_id, {}).items():
+            if seat in by_seat:
+                amounts[by_seat[seat]] += score
         sittings.append(
             scoring.Sitting(
                 round=link.round.number,

@@ -30,7 +30,7 @@ import engine
 from clubs.models import Club, Membership, User
 from clubs.models.people import DEFAULT_RULES
 from config.tasks import send_after_commit
-from games.rulesets import parse_offered_rules
+from games.rulesets import parse_offered_rules, rule_set_for
 from tournaments import live, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
 from tournaments.models import Entry, Tournament
@@ -127,6 +127,20 @@ def _check_combination(t: Tournament) -> None:
             "results",
             "Duplicate scoring compares every board, so tables play hosted hands or record "
             "them; table totals are not enough.",
+        )
+    rule_set = rule_set_for(t.rules)
+    if rule_set.score_unit is not None and t.scoring == Tournament.Scoring.DUPLICATE:
+        raise _bad(
+            "scoring",
+            f"Duplicate scoring compares each deal's result, but {rule_set.name} scores a "
+            f"table's deals together ({rule_set.score_unit}, once its sheet is settled): "
+            "choose balance or table_rank.",
+        )
+    if rule_set.score_unit is not None and t.real_money and t.rules.get("whist_value") is None:
+        raise _bad(
+            "real_money",
+            f"Playing {rule_set.name} for money needs a price for its {rule_set.score_unit} in "
+            "the rules (rules.whist_value, in minor units per whist).",
         )
     if t.starts_on and t.ends_on and t.ends_on < t.starts_on:
         raise _bad("ends_on", "A tournament ends on or after the day it starts.")

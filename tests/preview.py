@@ -1,0 +1,32 @@
+"""A rule set registered for the engine only, for the tests of that mechanism.
+
+No rule set is engine only today (Preferans was until issue 26 made the apps carry its pulya),
+but the mechanism stays for the next one (``register(rs, offered=False)``,
+``settings.PREVIEW_RULE_SETS``). :func:`engine_only` registers a copy of ``kurz`` under the name
+``kurz-preview`` for the engine only, and takes it out of the registry afterwards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+
+import engine
+from engine import rules as registry
+
+NAME = "kurz-preview"
+"""The engine-only copy's variant name."""
+
+
+@pytest.fixture
+def engine_only() -> Iterator[engine.RuleSet]:  # type: ignore[type-arg]
+    """``kurz`` again as ``kurz-preview``, registered with ``offered=False`` for one test."""
+    copy = dataclasses.replace(engine.rule_set("kurz"), name=NAME)
+    registry.register(copy, offered=False)
+    try:
+        yield copy
+    finally:
+        registry._REGISTRY.pop(NAME, None)  # the registry has no unregister: tests only
+        registry._ENGINE_ONLY.discard(NAME)
