@@ -100,6 +100,37 @@ def test_raspasy_streaks_carry_from_deal_to_deal(
     assert result["entry"]["mountain"] == {"anna": 8, "bert": 6, "carl": 6}  # b = 2 (§8.3)
 
 
+def test_correcting_a_deal_recomputes_the_sheet_from_that_deal_on(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    """anna's 6♠ of the first deal becomes bert's: the pools of every later deal follow, and
+    the table's settlement (the pulya in whists) is the corrected one."""
+    table = make_table(rules=RULES)
+    record(table, anna, both_pass("anna", ("bert", "carl")))
+    record(table, anna, both_pass("bert", ("carl", "anna")))
+    third = record(table, anna, both_pass("carl", ("anna", "bert")))
+    assert third["sheet"]["pool"] == {"anna": 2, "bert": 2, "carl": 2}
+    services.hand_edit(
+        table_id=table.pk, number=1, user=anna, entry=both_pass("bert", ("anna", "carl"))
+    )
+    later = [h.result["sheet"]["pool"] for h in table.hands.order_by("number")]
+    assert later == [
+        {"anna": 0, "bert": 2, "carl": 0},
+        {"anna": 0, "bert": 4, "carl": 0},
+        {"anna": 0, "bert": 4, "carl": 2},
+    ]
+    settled = services.settlement_for(Table.objects.get(pk=table.pk))
+    expected = engine.settle(
+        {
+            "rules": table.rules,
+            "seats": ["anna", "bert", "carl"],
+            "sheet": table.hands.get(number=3).result["sheet"],
+        }
+    )
+    assert settled["score_unit"] == "whists"
+    assert settled["scores"] == expected["result"]
+
+
 def test_when_every_pool_is_full_the_game_is_over_and_no_hand_follows(
     make_table: Callable[..., Table], anna: User
 ) -> None:
