@@ -5,7 +5,9 @@
 A fresh PostgreSQL database (dropped at the end) gets a club with 60 members and 40
 evenings of 4 rounds, 5 tables a round (15 players of the 60 each evening), 25 recorded
 hands a table: 20,000 hands, each a random hand played out by the engine's random bot and
-settled by the engine (written in bulk: the seed measures nothing). Then:
+settled by the engine (written in bulk: the seed measures nothing). Every fourth evening is
+Russian Preferans (issue 26): its tables keep a pulya, which the standings settle into whists
+per table. Then:
 
 - ``recompute``: ``season_recompute`` in-process (load every hand of the season, compute,
   store the rows), median of 5 (target ≤ 0.5 s); the club's ratings replay (OpenSkill over
@@ -46,6 +48,9 @@ from bench.report import write_section  # noqa: E402
 
 MEMBERS, EVENINGS, ROUNDS, TABLES, HANDS = 60, 40, 4, 5, 25
 RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 300}
+PREFERANS = {"variant": "preferans", "convention": "sochi", "pool_target": 50, "whist_value": 10}
+PREFERANS_EVERY = 4
+"""Every fourth evening (the fourth, eighth, …) plays ``PREFERANS``."""
 
 
 def seed(out: Path) -> None:
@@ -64,6 +69,8 @@ def seed(out: Path) -> None:
     from games import services
     from games.models import Hand, LedgerEntry, Table
     from games.random_entries import entry_for
+    from games.rulesets import rule_set_for, stored_result
+    from games.services.common import carry_after
 
     rng = random.Random(2026)
     users = User.objects.bulk_create(
@@ -92,6 +99,8 @@ def seed(out: Path) -> None:
                 club=club, title=f"Abend {e + 1}", starts_at=at, ends_at=at + dt.timedelta(hours=4)
             )
             present = rng.sample(users, TABLES * 3)
+            rules = PREFERANS if (e + 1) % PREFERANS_EVERY == 0 else RULES
+            rule_set = rule_set_for(rules)
             for r in range(ROUNDS):
                 rng.shuffle(present)
                 for t in range(TABLES):
@@ -100,7 +109,7 @@ def seed(out: Path) -> None:
                         user=owner,
                         name=f"E{e + 1} R{r + 1} T{t + 1}",
                         mode=Table.Mode.RECORDED,
-                        rules=RULES,
+                        rules=rules,
                         seats=[
                             services.SeatSpec(key=u.username, kind="user", user=u) for u in group
                         ],
@@ -108,24 +117,25 @@ def seed(out: Path) -> None:
                         club_id=club.pk,
                     )
                     EveningTable.objects.create(evening=evening, number=t + 1, table=table)
-                    pot, rows, ledger = 0, [], []
+                    carry, rows, ledger = carry_after(table, None), [], []
                     for n in range(1, HANDS + 1):
-                        entry = entry_for(table, n, pot, rng)
-                        record = {**services.common_part(table, n, pot), **entry}
-                        result = engine.settle(record)
+                        entry = entry_for(table, n, carry, rng)
+                        record = {**services.common_part(table, n, carry), **entry}
+                        result = stored_result(table, engine.settle(record))
                         hand = Hand(
                             table=table,
                             number=n,
                             status=Hand.Status.DONE,
                             dealer=record["dealer"],
-                            pot_before=pot,
+                            pot_before=carry.get("pot", 0),
+                            carry_before={k: v for k, v in carry.items() if k != "pot"},
                             entry=entry,
                             result=result,
                             entered_by=owner,
                             finished_at=at,
                         )
                         rows.append(hand)
-                        pot = result["pot"]
+                        carry = dict(rule_set.carry_after(result))
                     Hand.objects.bulk_create(rows)
                     for hand in rows:
                         ledger.extend(
@@ -230,7 +240,9 @@ def main() -> None:
         [
             f"A club of {MEMBERS} members, {EVENINGS} evenings × {ROUNDS} rounds × {TABLES} "
             f"tables × {HANDS} hands = {EVENINGS * ROUNDS * TABLES * HANDS:,} recorded hands "
-            f"({timing['rows']} standings rows); seeded in {seeded:.0f} s.",
+            f"({timing['rows']} standings rows); every {PREFERANS_EVERY}th evening Russian "
+            f"Preferans ({EVENINGS // PREFERANS_EVERY * ROUNDS * TABLES} tables keeping a pulya, "
+            f"settled into whists per table by the standings); seeded in {seeded:.0f} s.",
             "",
             "| measure | figure | target | met |",
             "| --- | --- | --- | --- |",
