@@ -432,10 +432,10 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", de
 
 # --- Rule sets ------------------------------------------------------------------------------
 
-# Rule sets the engine knows but the apps do not offer yet (``register(rs, offered=False)``;
-# none is today, ``preferans`` was until issue 26) may be chosen for tables, evenings and
-# tournaments: off. A preview for trying them on a test server; the schema does not document
-# them.
+# Rule sets the engine knows but the apps do not offer yet (``register(rs, offered=False)``:
+# ``doppelkopf`` and ``doppelkopf-ddv`` until issue 27; ``preferans`` was until issue 26) may be
+# chosen for tables, evenings and tournaments: off. A preview for trying them on a test server;
+# the schema does not document them.
 PREVIEW_RULE_SETS = env_bool("PREVIEW_RULE_SETS", default=False)
 
 # --- Logging ----------------------------------------------------------------------------------

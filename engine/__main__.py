@@ -60,6 +60,10 @@ def cmd_legal(args: argparse.Namespace) -> Any:
     return {"to_act": seat, "legal": [action_to_json(a, rs.deck, seat=whole) for a in legal]}
 
 
+DEFAULT_SEATS = ("anna", "bert", "carl", "dora")
+"""The seats of ``play`` when none are given: the first as many as the table seats."""
+
+
 def cmd_play(args: argparse.Namespace) -> Any:
     try:
         rules_json = json.loads(args.rules)
@@ -67,14 +71,16 @@ def cmd_play(args: argparse.Namespace) -> Any:
         raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
     rules = parse_rules(rules_json)
     rs = rule_set(rules.variant)
-    seats = [s for s in args.seats.split(",") if s]
+    names = args.seats or ",".join(DEFAULT_SEATS[: rs.table.seats[0]])
+    seats = [s for s in names.split(",") if s]
     dealer = args.dealer or seats[-1]
     rng = random.Random(args.seed)
     order, salt = rs.shuffled_deck(rng)
     if dealer not in seats:
         raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
     active = rs.active_seats(seats, dealer)
-    state = rs.start_hand(rules, seats, dealer, args.pot, rs.deal_from_deck(order, active))
+    carry = rs.read_carry(dict.fromkeys(rs.carry.keys, args.pot))  # the pot, or the Kasse
+    state = rs.start_hand(rules, seats, dealer, carry, rs.deal_from_deck(order, active))
     while legal_actions(state):
         state = apply(state, choose(state, rng))
     proof = {"commitment": commitment(salt, order), "salt": salt, "deck": order}
@@ -112,15 +118,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--seats",
-        default="anna,bert,carl",
-        help="seats in playing order, comma-separated (default: anna,bert,carl)",
+        default="",
+        help="seats in playing order, comma-separated (default: as many of "
+        f"{','.join(DEFAULT_SEATS)} as the rule set's smallest table seats)",
     )
     p.add_argument("--dealer", default="", help="the dealer (default: the last seat)")
     p.add_argument(
         "--pot",
         type=int,
         default=0,
-        help="pot before the dealer's contribution, in cents (default: 0)",
+        help="pot before the dealer's contribution (Doppelkopf: the Kasse), in cents "
+        "(default: 0)",
     )
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("verify", help="check a finished hosted hand's deal against its commitment")

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 def offered_variants() -> tuple[str, ...]:
     """The rule sets tables, evenings and tournaments may choose: those the apps offer
     (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS`` also those the engine
-    knows but the apps do not offer yet (``register(rs, offered=False)``; none is today)."""
+    knows but the apps do not offer yet (``register(rs, offered=False)``: ``doppelkopf``,
+    ``doppelkopf-ddv``)."""
     return tuple(rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS))
 
 

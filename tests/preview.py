@@ -1,9 +1,10 @@
 """A rule set registered for the engine only, for the tests of that mechanism.
 
-No rule set is engine only today (Preferans was until issue 26 made the apps carry its pulya),
-but the mechanism stays for the next one (``register(rs, offered=False)``,
-``settings.PREVIEW_RULE_SETS``). :func:`engine_only` registers a copy of ``kurz`` under the name
-``kurz-preview`` for the engine only, and takes it out of the registry afterwards.
+Which rule sets are engine only changes from issue to issue (Preferans was until issue 26,
+Doppelkopf is until issue 27), so the tests of the mechanism (``register(rs, offered=False)``,
+``settings.PREVIEW_RULE_SETS``) use their own: :func:`engine_only` registers a copy of ``kurz``
+under the name ``kurz-preview`` for the engine only, and takes it out of the registry
+afterwards.
 """
 
 from __future__ import annotations

@@ -2,13 +2,14 @@
 
 Each rule set is a package in this folder (``wien/``, ``kurz/``, ``austria_modern/``,
 ``illustrated/``, ``austria_1829/``, ``american/``, ``balkan/``, ``danube_swabian/``,
-``preferans/``; a variant
-``austria-modern`` lives in ``austria_modern``) that builds one :class:`engine.ruleset.RuleSet`
+``preferans/``, ``doppelkopf/``; a variant
+``austria-modern`` lives in ``austria_modern``, and ``doppelkopf/`` holds two, ``doppelkopf`` and
+``doppelkopf-ddv``) that builds one :class:`engine.ruleset.RuleSet`
 value; :func:`register` adds it under its name, the ``variant`` of a record's ``rules``.
 A rule set may be registered *engine only* (``register(rs, offered=False)``: one the Django
 apps cannot carry yet, as ``preferans`` was until its pulya reached the club and tournament
-standings; none is now): the engine knows it by name (:func:`rule_set`,
-``parse_rules``, the CLI, ``python -m engine rules``, the conformance suite), but
+standings; ``doppelkopf`` and ``doppelkopf-ddv`` are now): the engine knows it by name
+(:func:`rule_set`, ``parse_rules``, the CLI, ``python -m engine rules``, the conformance suite), but
 :func:`rule_sets` leaves it out unless asked (``rule_sets(include_engine_only=True)``) and
 :data:`VARIANTS` lists only the offered ones, so the Django apps, which iterate
 :func:`rule_sets`, do not offer it.
@@ -34,6 +35,8 @@ from engine.rules.austria_1829 import RULE_SET as _AUSTRIA_1829
 from engine.rules.austria_modern import RULE_SET as _AUSTRIA_MODERN
 from engine.rules.balkan import RULE_SET as _BALKAN
 from engine.rules.danube_swabian import RULE_SET as _DANUBE_SWABIAN
+from engine.rules.doppelkopf import DDV_RULE_SET as _DOPPELKOPF_DDV
+from engine.rules.doppelkopf import RULE_SET as _DOPPELKOPF
 from engine.rules.illustrated import RULE_SET as _ILLUSTRATED
 from engine.rules.kurz import RULE_SET as _KURZ
 from engine.rules.preferans import RULE_SET as _PREFERANS
@@ -85,6 +88,8 @@ register(_AMERICAN)
 register(_BALKAN)
 register(_DANUBE_SWABIAN)
 register(_PREFERANS)
+register(_DOPPELKOPF, offered=False)
+register(_DOPPELKOPF_DDV, offered=False)
 
 VARIANTS: tuple[str, ...] = tuple(rs.name for rs in rule_sets())
 """The offered variant names (a rules object's ``variant``, which ``parse_rules`` requires;

@@ -3,9 +3,9 @@ passer's cards (``spec/next/preferans.md`` §6.3). The turn check asks the rule 
 an action about which hand (``RuleSet.sender``); every other rule set answers "each seat for
 itself", which ``test_hosted_hands.py`` and ``test_every_rule_set.py`` keep checking.
 
-The last tests hold the gate for a rule set registered for the engine only (none is now;
-``tests/preview.py`` registers a copy of kurz so): tables, evenings and tournaments may choose it
-only with ``settings.PREVIEW_RULE_SETS``.
+The last tests hold the gate for a rule set registered for the engine only (Doppelkopf today;
+``tests/preview.py`` registers a copy of kurz so, to keep the tests independent of which):
+tables, evenings and tournaments may choose it only with ``settings.PREVIEW_RULE_SETS``.
 """
 
 from __future__ import annotations
