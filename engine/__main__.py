@@ -14,10 +14,9 @@ import random
 import sys
 from typing import Any
 
-from engine.actions import action_to_json
 from engine.bots.random_bot import choose
 from engine.errors import EngineError
-from engine.play import apply, legal_actions, to_act
+from engine.play import apply, legal_actions
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
 from engine.rules import default, parse_rules, rule_set, rule_sets
 
@@ -51,13 +50,7 @@ def cmd_settle(args: argparse.Namespace) -> Any:
 
 def cmd_legal(args: argparse.Namespace) -> Any:
     state = replay(from_answer(_read(args.file)))
-    rs = rule_set(state.rules.variant)
-    seat = next((s for s in state.seats if s in to_act(state)), None)
-    legal = [] if seat is None else legal_actions(state, seat)
-    if legal:  # the hand the actions are about (Preferans: the passer whose card the whister sends)
-        seat = legal[0].seat
-    whole = rs.legal_with_seat
-    return {"to_act": seat, "legal": [action_to_json(a, rs.deck, seat=whole) for a in legal]}
+    return rule_set(state.rules.variant).legal_answer(state)
 
 
 DEFAULT_SEATS = ("anna", "bert", "carl", "dora")
@@ -127,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         "--pot",
         type=int,
         default=0,
-        help="pot before the dealer's contribution (Doppelkopf: the Kasse), in cents "
-        "(default: 0)",
+        help="pot before the dealer's contribution (Doppelkopf: the Kasse), in cents (default: 0)",
     )
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("verify", help="check a finished hosted hand's deal against its commitment")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.actions import Action, ActionForm
+from engine.actions import Action, ActionForm, action_to_json
 from engine.cards import Deck
 from engine.errors import EngineError
 from engine.options import Option
@@ -248,6 +248,20 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     def legal_actions(self, state: StateT, seat: str | None) -> list[Action]:
         """Every action ``seat`` may take now, in a stable order (empty when it may not act);
         ``None``: the actions of every seat that may act now, seat by seat in playing order."""
+
+    def legal_answer(self, state: StateT) -> dict[str, Any]:
+        """``python -m engine legal``: ``{"to_act", "legal"}``, the first seat in seat order that
+        may act and its legal actions (``to_act`` the hand they are about: Preferans's passer
+        whose card the whister sends; each action whole with its ``seat`` where
+        :attr:`legal_with_seat`). A rule set whose seats act beside the turn answers more
+        (Doppelkopf under the DDV rules: every seat's ``announce`` actions)."""
+        acting = self.to_act(state)
+        seat = next((s for s in state.seats if s in acting), None)
+        legal = [] if seat is None else self.legal_actions(state, seat)
+        if legal:
+            seat = legal[0].seat
+        whole = self.legal_with_seat
+        return {"to_act": seat, "legal": [action_to_json(a, self.deck, seat=whole) for a in legal]}
 
     @abstractmethod
     def apply(self, state: StateT, action: Action) -> StateT:

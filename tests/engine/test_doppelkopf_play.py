@@ -32,6 +32,7 @@ from tests.engine.doppelkopf_helpers import (
     play,
     record,
 )
+from tests.engine.test_cli import ok
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GOLDEN = sorted([*DATA.glob("doppelkopf/*.json"), *DATA.glob("doppelkopf-ddv/*.json")])
@@ -807,3 +808,17 @@ def test_a_golden_record_replays_to_its_known_result(path: Path) -> None:
     result = engine.settle(record_)
     assert {k: result[k] for k in doc["expect"]} == doc["expect"]
     assert engine.settle(engine.sheet_entry(state)) == result
+
+
+def test_the_command_line_plays_and_answers_legal_with_every_seats_announcements() -> None:
+    """``python -m engine play`` seats four (anna … dora) for a rule set of four; ``legal`` on
+    a DDV hand in progress answers the spec's ``{"to_act", "legal", "announce"}``."""
+    record = ok("play", "--seed", "5", "--rules", json.dumps(DDV))
+    assert list(record["seats"]) == ["anna", "bert", "carl", "dora"]
+    assert ok("verify", "-", stdin=json.dumps(record))["verified"] is True
+    started = {**record, "actions": record["actions"][:4]}  # the four reservations
+    started.pop("proof")
+    answer = ok("legal", "-", stdin=json.dumps(started))
+    assert set(answer) == {"to_act", "legal", "announce"}
+    assert answer["to_act"] == "anna" and all("card" in a for a in answer["legal"])
+    assert answer["announce"] and all("announce" in a for a in answer["announce"])
