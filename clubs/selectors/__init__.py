@@ -126,7 +126,15 @@ STANDING_FIELDS = (
 _SEASON = rows.Columns(
     Season,
     "s",
-    only=("club", "league_points", "requested_version", "computed_version", "computed_at"),
+    only=(
+        "club",
+        "league_points",
+        "requested_version",
+        "computed_version",
+        "computed_at",
+        "score_unit",
+        "by_score",
+    ),
 )
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from rest_framework.test import APIClient
 
 from clubs import ratings as rating_core
-from clubs.models import Guest, Rating, RatingChange, Season, SeasonStanding
+from clubs.models import Club, Guest, Rating, RatingChange, Season, SeasonStanding
 from clubs.services import seasons
 from games import services as games
 from games.errors import TableConflict
@@ -262,6 +263,23 @@ def test_a_client_that_has_the_standings_gets_a_304_until_they_change(world: Clu
     assert changed.json()["version"] > answer.json()["version"]
     outsider = world.client("outsider").get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
     assert outsider.status_code == 404  # the ETag never tells a private club's state
+
+
+def test_reading_the_standings_again_is_one_query(
+    world: ClubWorld, django_assert_num_queries: Any
+) -> None:
+    """Phones poll the standings: once a computation's answer is kept, a read of a public
+    club's standings is the one plain query for the season (every column the answer and its
+    ETag use, ``score_unit`` and ``by_score`` included: a deferred column would cost a query
+    per read; a private club's adds the caller's membership)."""
+    first, _ = two_tables(world)
+    record(world, first, 2, random.Random(1))
+    Club.objects.filter(pk=world.club.pk).update(is_public=True)
+    client = APIClient()
+    url = f"/api/v1/clubs/{world.club.pk}/seasons/{world.extra['season']}/standings/"
+    assert client.get(url).status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get(url).status_code == 200
 
 
 def test_beat_computes_standings_whose_task_was_lost(world: ClubWorld) -> None:
