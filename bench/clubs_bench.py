@@ -1,13 +1,14 @@
 """Clubs benchmark: season standings of a big club, computed and served.
 
-    python bench/clubs_bench.py [--seconds 12] [--connections 16] [--repeats 3] [--no-write]
+    python bench/clubs_bench.py [--seconds 12] [--connections 16] [--repeats 3]
+                                [--preferans-every 4] [--no-write]
 
 A fresh PostgreSQL database (dropped at the end) gets a club with 60 members and 40
 evenings of 4 rounds, 5 tables a round (15 players of the 60 each evening), 25 recorded
 hands a table: 20,000 hands, each a random hand played out by the engine's random bot and
 settled by the engine (written in bulk: the seed measures nothing). Every fourth evening is
-Russian Preferans (issue 26): its tables keep a pulya, which the standings settle into whists
-per table. Then:
+Russian Preferans (issue 26; ``--preferans-every N``, 0 for none): its tables keep a pulya,
+which the standings settle into whists per table. Then:
 
 - ``recompute``: ``season_recompute`` in-process (load every hand of the season, compute,
   store the rows), median of 5 (target ≤ 0.5 s); the club's ratings replay (OpenSkill over
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -49,8 +51,9 @@ from bench.report import write_section  # noqa: E402
 MEMBERS, EVENINGS, ROUNDS, TABLES, HANDS = 60, 40, 4, 5, 25
 RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 300}
 PREFERANS = {"variant": "preferans", "convention": "sochi", "pool_target": 50, "whist_value": 10}
-PREFERANS_EVERY = 4
-"""Every fourth evening (the fourth, eighth, …) plays ``PREFERANS``."""
+PREFERANS_EVERY = int(os.environ.get("CLUBS_BENCH_PREFERANS_EVERY", "4"))
+"""Every fourth evening (the fourth, eighth, …) plays ``PREFERANS`` (0: none); set by
+``--preferans-every`` (passed to the seed step through the environment)."""
 
 
 def seed(out: Path) -> None:
@@ -99,7 +102,7 @@ def seed(out: Path) -> None:
                 club=club, title=f"Abend {e + 1}", starts_at=at, ends_at=at + dt.timedelta(hours=4)
             )
             present = rng.sample(users, TABLES * 3)
-            rules = PREFERANS if (e + 1) % PREFERANS_EVERY == 0 else RULES
+            rules = PREFERANS if PREFERANS_EVERY and (e + 1) % PREFERANS_EVERY == 0 else RULES
             rule_set = rule_set_for(rules)
             for r in range(ROUNDS):
                 rng.shuffle(present)
@@ -185,6 +188,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=12)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--preferans-every", type=int, default=PREFERANS_EVERY)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--seed", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
@@ -200,7 +204,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="clubs-bench-") as tmp, bench_database() as db_url:
         workdir = Path(tmp)
         try:
-            env = base_env(db_url)
+            env = {
+                **base_env(db_url),
+                "CLUBS_BENCH_PREFERANS_EVERY": str(args.preferans_every),
+            }
             run([PYTHON, "manage.py", "migrate", "--noinput"], env)
             started = time.monotonic()
             seed_file = workdir / "seed.json"
@@ -235,14 +242,19 @@ def main() -> None:
     s_med = statistics.median(timing["standings"])
     r_med = statistics.median(timing["ratings"])
     ratio = standings.rps / floor.rps if floor.rps else 0.0
+    every = args.preferans_every
+    preferans = (
+        f"every {every}th evening Russian Preferans ({EVENINGS // every * ROUNDS * TABLES} "
+        "tables keeping a pulya, settled into whists per table by the standings)"
+        if every
+        else "no Preferans evening (`--preferans-every 0`)"
+    )
     runs = ", ".join(f"{x * 1000:.0f}" for x in timing["standings"])
     body = "\n".join(
         [
             f"A club of {MEMBERS} members, {EVENINGS} evenings × {ROUNDS} rounds × {TABLES} "
             f"tables × {HANDS} hands = {EVENINGS * ROUNDS * TABLES * HANDS:,} recorded hands "
-            f"({timing['rows']} standings rows); every {PREFERANS_EVERY}th evening Russian "
-            f"Preferans ({EVENINGS // PREFERANS_EVERY * ROUNDS * TABLES} tables keeping a pulya, "
-            f"settled into whists per table by the standings); seeded in {seeded:.0f} s.",
+            f"({timing['rows']} standings rows); {preferans}; seeded in {seeded:.0f} s.",
             "",
             "| measure | figure | target | met |",
             "| --- | --- | --- | --- |",
