@@ -7,22 +7,27 @@ Terms: a party's *word* is its first announcement (``re`` / ``kontra``, *Ansage*
 stay below 90, 60, 30 Augen or take no trick, and implies the lower levels; the *need* is
 what a party must reach to win without help from an Absage; the *game value* (Spielwert) is
 what the winners score before extra points (*Sonderpunkte*); N is Re's net game points.
+
+The rules are stated once, on numbers (the ``_``-functions): a party is its index in
+:data:`PARTIES` (0 Re, 1 Kontra), its announcement a *level* (-1 nothing, 0 its word, 1-4
+``no90`` … ``schwarz``: the number of its Absagen), and the Augen and tricks are pairs in
+that order. The functions on an :class:`Outcome` read it into numbers and ask them; a deal's
+Result is :func:`result` of its numbers, which :func:`settle` reads from an outcome and the
+fast path (``fast.settle_played``) counts as the cards fall.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.rules.doppelkopf.outcome import (
     PARTIES,
     DdvRules,
     Outcome,
-    is_solo,
     other,
 )
 from engine.rules.doppelkopf.results import has_extras
-from engine.settle import Book
 
 LEVELS = ("no90", "no60", "no30", "schwarz")
 """The Absagen, lowest first; announcing one announces those before it ("a higher level
@@ -43,13 +48,126 @@ WIN_NEED_KONTRA_ONLY = {"re": 120, "kontra": 121}
 SOLO_FACTOR = 3
 """Solos: "the soloist scores ±3·value, each opponent ∓value"."""
 
+LEVEL_OF: tuple[dict[str | None, int], ...] = tuple(
+    {None: -1, WORDS[p]: 0, **{a: i + 1 for i, a in enumerate(LEVELS)}} for p in PARTIES
+)
+"""Each party's level of each of its announcements (:data:`PARTIES` order)."""
+_LIMIT_AT = (0, *(LIMIT[a] for a in LEVELS[:3]))
+""":data:`LIMIT` by level (1-3)."""
+_AGAINST_AT = (0, *(AGAINST[a] for a in LEVELS))
+""":data:`AGAINST` by level (1-4)."""
+_NEED = (
+    (WIN_NEED["re"], WIN_NEED["kontra"]),
+    (WIN_NEED_KONTRA_ONLY["re"], WIN_NEED_KONTRA_ONLY["kontra"]),
+)
+""":data:`WIN_NEED` and :data:`WIN_NEED_KONTRA_ONLY` by party."""
+
+Pair = Sequence[int]
+"""A number per party, Re first."""
+PerSeat = dict[str, int]
+"""A number per seat, in playing order from forehand."""
+Earned = tuple[Sequence[str], Sequence[str]]
+"""Each party's own extra points (``doppelkopf``, ``fox``, ``karlchen``), Re first."""
+
+
+# --- the rules, on numbers -------------------------------------------------------------------
+
+
+def _met(level: int, augen: int, tricks: int) -> bool:
+    """An Absage of ``level`` is met against a party with ``augen`` and ``tricks``: below 90 /
+    60 / 30, or no trick for ``schwarz``."""
+    return tricks == 0 if level == 4 else augen < _LIMIT_AT[level]
+
+
+def _need(i: int, levels: Pair) -> int:
+    """What party ``i`` must reach to win on Augen (:func:`need`)."""
+    return _NEED[levels[1] >= 0 > levels[0]][i]
+
+
+def _wins(i: int, levels: Pair, augen: Pair, tricks: Pair) -> bool:
+    """Party ``i`` wins (:func:`wins`)."""
+    j = 1 - i
+    for level in range(1, levels[i] + 1):
+        if not _met(level, augen[j], tricks[j]):
+            return False
+    if augen[i] >= _need(i, levels):
+        return True
+    # reaching one of the other party's Absagen (none: no generator to build)
+    return levels[j] > 0 and any(
+        not _met(level, augen[i], tricks[i]) for level in range(1, levels[j] + 1)
+    )
+
+
+def _winner(levels: Pair, augen: Pair, tricks: Pair) -> int:
+    """The winning party's index, -1 when nobody wins (:func:`winner`)."""
+    if levels[0] <= 0 and levels[1] <= 0:  # no Absage: a party wins by its need alone
+        need = _NEED[levels[1] >= 0 > levels[0]]
+        re_wins, kontra_wins = augen[0] >= need[0], augen[1] >= need[1]
+    else:
+        re_wins = _wins(0, levels, augen, tricks)
+        kontra_wins = _wins(1, levels, augen, tricks)
+    assert not (re_wins and kontra_wins), PARTIES
+    return 0 if re_wins else 1 if kontra_wins else -1
+
+
+def _shortfalls(augen: int, tricks: int) -> int:
+    """A party's shortfalls (:func:`shortfalls`)."""
+    below90, below60, below30 = SHORTFALLS
+    return (augen < below90) + (augen < below60) + (augen < below30) + (tricks == 0)
+
+
+def _reached_against(augen: int, level: int) -> int:
+    """What a party with ``augen`` reached against the other party's Absagen up to ``level``
+    (:func:`reached_against`)."""
+    return sum(augen >= _AGAINST_AT[a] for a in range(1, level + 1)) if level > 0 else 0
+
+
+def _announcement_points(levels: Pair) -> int:
+    """:func:`announcement_points`: 2 per party that announced and 1 per Absage."""
+    re, kontra = levels
+    return (2 + re if re >= 0 else 0) + (2 + kontra if kontra >= 0 else 0)
+
+
+def _game_value(won: int, levels: Pair, augen: Pair, tricks: Pair) -> tuple[int, int]:
+    """Each party's game value (:func:`game_value`), ``won`` the winner's index or -1."""
+    if won < 0:
+        return (
+            _shortfalls(augen[1], tricks[1]) + _reached_against(augen[0], levels[1]),
+            _shortfalls(augen[0], tricks[0]) + _reached_against(augen[1], levels[0]),
+        )
+    lost = 1 - won
+    value = 1 + _shortfalls(augen[lost], tricks[lost])
+    if levels[0] >= 0 or levels[1] >= 0:  # announced: its points, what was reached against it
+        value += _announcement_points(levels) + _reached_against(augen[won], levels[lost])
+    return (value, 0) if won == 0 else (0, value)
+
+
+# --- the rules, on an outcome ----------------------------------------------------------------
+
+
+def _levels(outcome: Outcome) -> tuple[int, int]:
+    said = outcome.announcements
+    return LEVEL_OF[0][said["re"]], LEVEL_OF[1][said["kontra"]]
+
+
+def _augen(outcome: Outcome) -> tuple[int, int]:
+    assert outcome.points is not None
+    return outcome.points["re"], outcome.points["kontra"]
+
+
+def _tricks(outcome: Outcome) -> tuple[int, int]:
+    assert outcome.tricks is not None
+    return outcome.tricks["re"], outcome.tricks["kontra"]
+
+
+def _index(party: str) -> int:
+    return PARTIES.index(party)
+
 
 def absagen(outcome: Outcome, party: str) -> tuple[str, ...]:
     """The Absagen ``party`` made: its highest level and every level below it."""
-    highest = outcome.announcements[party]
-    if highest is None or highest == WORDS[party]:
-        return ()
-    return LEVELS[: LEVELS.index(highest) + 1]
+    i = _index(party)
+    return LEVELS[: max(_levels(outcome)[i], 0)]
 
 
 def announced(outcome: Outcome, party: str) -> bool:
@@ -57,31 +175,17 @@ def announced(outcome: Outcome, party: str) -> bool:
     return outcome.announcements[party] is not None
 
 
-def _augen(outcome: Outcome, party: str) -> int:
-    assert outcome.points is not None
-    return outcome.points[party]
-
-
-def _tricks(outcome: Outcome, party: str) -> int:
-    assert outcome.tricks is not None
-    return outcome.tricks[party]
-
-
 def met(outcome: Outcome, party: str, absage: str) -> bool:
     """``party``'s Absage is met: the other party below 90 / 60 / 30, or without a trick for
     ``schwarz``."""
-    them = other(party)
-    if absage == "schwarz":
-        return _tricks(outcome, them) == 0
-    return _augen(outcome, them) < LIMIT[absage]
+    j = _index(other(party))
+    return _met(LEVELS.index(absage) + 1, _augen(outcome)[j], _tricks(outcome)[j])
 
 
 def need(outcome: Outcome, party: str) -> int:
     """What ``party`` must reach to win on Augen: "Re 121, Kontra 120; when Kontra announced
     and Re did not, Kontra 121 and Re 120"."""
-    if announced(outcome, "kontra") and not announced(outcome, "re"):
-        return WIN_NEED_KONTRA_ONLY[party]
-    return WIN_NEED[party]
+    return _need(_index(party), _levels(outcome))
 
 
 def wins(outcome: Outcome, party: str) -> bool:
@@ -89,41 +193,33 @@ def wins(outcome: Outcome, party: str) -> bool:
     P reached an opposing Absage (90 against no90, 60 against no60, 30 against no30, one
     trick, even of 0 Augen, against schwarz)". Reaching the other party's highest Absage is
     enough."""
-    if not all(met(outcome, party, a) for a in absagen(outcome, party)):
-        return False
-    if _augen(outcome, party) >= need(outcome, party):
-        return True
-    them = other(party)
-    return any(not met(outcome, them, a) for a in absagen(outcome, them))
+    return _wins(_index(party), _levels(outcome), _augen(outcome), _tricks(outcome))
 
 
 def winner(outcome: Outcome) -> str | None:
     """``"re"``, ``"kontra"``, or None when both parties' Absagen fail ("nobody wins"). At most
     one party can win: a met Absage keeps the other party below 90 Augen."""
-    winning = [p for p in PARTIES if wins(outcome, p)]
-    assert len(winning) <= 1, winning
-    return winning[0] if winning else None
+    won = _winner(_levels(outcome), _augen(outcome), _tricks(outcome))
+    return PARTIES[won] if won >= 0 else None
 
 
 def shortfalls(outcome: Outcome, party: str) -> int:
     """One point each for ``party`` below 90, below 60, below 30, and with no trick."""
-    augen = _augen(outcome, party)
-    count = sum(1 for line in SHORTFALLS if augen < line)
-    return count + (1 if _tricks(outcome, party) == 0 else 0)
+    i = _index(party)
+    return _shortfalls(_augen(outcome)[i], _tricks(outcome)[i])
 
 
 def reached_against(outcome: Outcome, party: str) -> int:
     """One point each for ``party`` reaching 120 against ``no90``, 90 against ``no60``, 60
     against ``no30``, 30 against ``schwarz`` of the other party."""
-    augen = _augen(outcome, party)
-    return sum(1 for a in absagen(outcome, other(party)) if augen >= AGAINST[a])
+    i = _index(party)
+    return _reached_against(_augen(outcome)[i], _levels(outcome)[1 - i])
 
 
 def announcement_points(outcome: Outcome) -> int:
     """+2 for ``re`` announced, +2 for ``kontra`` announced, +1 per Absage level announced by
     either party."""
-    words = sum(2 for p in PARTIES if announced(outcome, p))
-    return words + sum(len(absagen(outcome, p)) for p in PARTIES)
+    return _announcement_points(_levels(outcome))
 
 
 def game_value(outcome: Outcome, won_by: str | None) -> dict[str, int]:
@@ -132,27 +228,32 @@ def game_value(outcome: Outcome, won_by: str | None) -> dict[str, int]:
     the losers 0. Nobody wins (TSR 7.1.4: only 7.2.2 (a), (e), (f)): each party its
     opponents' shortfalls and what it reached against their Absagen, "no win or announcement
     points"."""
-    if won_by is None:
-        return {p: shortfalls(outcome, other(p)) + reached_against(outcome, p) for p in PARTIES}
-    value = (
-        1
-        + shortfalls(outcome, other(won_by))
-        + announcement_points(outcome)
-        + reached_against(outcome, won_by)
-    )
-    return {p: value if p == won_by else 0 for p in PARTIES}
+    won = -1 if won_by is None else _index(won_by)
+    re, kontra = _game_value(won, _levels(outcome), _augen(outcome), _tricks(outcome))
+    return {"re": re, "kontra": kontra}
+
+
+def _extras(earned: Earned | None, won: int) -> dict[str, list[str]]:
+    """Each party's extra points (:func:`extras`): ``earned`` the deal's own (None where none
+    count), ``won`` the winner's index."""
+    if earned is None:
+        return {"re": [], "kontra": []}
+    mine, theirs = earned
+    if won == 1:
+        return {"re": sorted(mine), "kontra": sorted((*theirs, "against_alten"))}
+    return {"re": sorted(mine), "kontra": sorted(theirs)}
+
+
+def _earned(outcome: Outcome) -> Earned | None:
+    """The outcome's own extra points, Re's and Kontra's, where they count."""
+    return (outcome.extras["re"], outcome.extras["kontra"]) if has_extras(outcome) else None
 
 
 def extras(outcome: Outcome, won_by: str | None) -> dict[str, list[str]]:
     """Each party's extra points, sorted: the deal's own (``doppelkopf``, ``fox``,
     ``karlchen``) and ``against_alten`` for a Kontra win, in a normal game or a Hochzeit with
     a partner only ("Solos ...: no extra points")."""
-    if not has_extras(outcome):
-        return {p: [] for p in PARTIES}
-    out = {p: list(outcome.extras[p]) for p in PARTIES}
-    if won_by == "kontra":
-        out["kontra"].append("against_alten")
-    return {p: sorted(out[p]) for p in PARTIES}
+    return _extras(_earned(outcome), -1 if won_by is None else _index(won_by))
 
 
 def net(value: Mapping[str, int], extra: Mapping[str, list[str]]) -> int:
@@ -161,11 +262,22 @@ def net(value: Mapping[str, int], extra: Mapping[str, list[str]]) -> int:
     return value["re"] - value["kontra"] + len(extra["re"]) - len(extra["kontra"])
 
 
+def _scores(order: Sequence[str], re: Sequence[str], n: int, cents: int) -> tuple[PerSeat, PerSeat]:
+    """:func:`scores` of the seats ``order`` with the Re party ``re`` (some of them), and each
+    score times ``cents``."""
+    mine = SOLO_FACTOR * n if len(re) == 1 else n
+    score = dict.fromkeys(order, -n)
+    delta = dict.fromkeys(order, -n * cents)
+    for s in re:
+        score[s] = mine
+        delta[s] = mine * cents
+    return score, delta
+
+
 def scores(outcome: Outcome, n: int) -> dict[str, int]:
     """Game points per seat, in playing order from forehand: each Re player +N, each Kontra
     player −N; in a solo (stilles Solo and lone bride included) the soloist 3N."""
-    factor = SOLO_FACTOR if is_solo(outcome) else 1
-    return {s: (factor * n if s in outcome.re else -n) for s in outcome.order}
+    return _scores(outcome.order, outcome.re, n, 0)[0]
 
 
 def transfers(order: tuple[str, ...], delta: Mapping[str, int]) -> list[dict[str, Any]]:
@@ -173,42 +285,71 @@ def transfers(order: tuple[str, ...], delta: Mapping[str, int]) -> list[dict[str
     (why: "score") match the payers (negative Δ) and the payees (positive Δ), each in playing
     order from forehand, greedily": each payer pays the first payee still owed, as much as
     both allow, then the next."""
-    owed = {s: -delta[s] for s in order if delta[s] < 0}
-    due = {s: delta[s] for s in order if delta[s] > 0}
-    book = Book()
-    payees = list(due)
-    for payer, left in owed.items():
-        while left:
-            payee = payees[0]
-            paid = min(left, due[payee])
-            book.pay(payer, payee, paid, "score")
+    out: list[dict[str, Any]] = []  # every amount paid is positive (Book.pay lists all)
+    j = due = 0  # the next seat to look at for a payee; what the payee is still owed
+    payee = ""
+    for payer in order:
+        left = -delta[payer]
+        while left > 0:
+            while not due:
+                payee = order[j]
+                j += 1
+                if delta[payee] > 0:
+                    due = delta[payee]
+            paid = left if left < due else due
+            out.append({"from": payer, "to": payee, "amount": paid, "why": "score"})
             left -= paid
-            due[payee] -= paid
-            if not due[payee]:
-                payees.pop(0)
-    return book.transfers
+            due -= paid
+    return out
+
+
+def result(
+    rules: DdvRules,
+    order: tuple[str, ...],
+    game: dict[str, Any],
+    re: list[str],
+    points: Pair,
+    tricks: Pair,
+    announcements: dict[str, str | None],
+    earned: Earned | None,
+) -> dict[str, Any]:
+    """The Result of a ``doppelkopf-ddv`` deal from what it came to: the seats in playing order,
+    the game, the Re party, each party's Augen and tricks (Re first), each party's highest
+    announcement and its own extra points (None where none count); :func:`settle` of an
+    outcome and the fast path (``fast.random_result``) both end here. ``game``, ``re`` and
+    ``announcements`` are the Result's own (a caller copies what he keeps)."""
+    levels = LEVEL_OF[0][announcements["re"]], LEVEL_OF[1][announcements["kontra"]]
+    won = _winner(levels, points, tricks)
+    re_value, kontra_value = _game_value(won, levels, points, tricks)
+    value = {"re": re_value, "kontra": kontra_value}
+    extra = _extras(earned, won)
+    score, delta = _scores(order, re, net(value, extra), rules.point_value)
+    return {
+        "game": game,
+        "re": re,
+        "winner": PARTIES[won] if won >= 0 else None,
+        "points": {"re": points[0], "kontra": points[1]},
+        "announcements": announcements,
+        "extras": extra,
+        "value": value,
+        "score": score,
+        "delta": delta,
+        "transfers": transfers(order, delta),
+    }
 
 
 def settle(outcome: Outcome) -> dict[str, Any]:
     """The Result of a ``doppelkopf-ddv`` deal: ``game``, ``re``, ``winner``, ``points``,
     ``announcements``, ``extras`` (sorted, with ``against_alten``), ``value``, ``score``,
-    ``delta`` (cents, score × ``point_value``) and ``transfers``."""
-    rules: DdvRules = outcome.rules
-    assert outcome.points is not None
-    won_by = winner(outcome)
-    value = game_value(outcome, won_by)
-    extra = extras(outcome, won_by)
-    score = scores(outcome, net(value, extra))
-    delta = {s: score[s] * rules.point_value for s in outcome.order}
-    return {
-        "game": dict(outcome.game),
-        "re": list(outcome.re),
-        "winner": won_by,
-        "points": dict(outcome.points),
-        "announcements": dict(outcome.announcements),
-        "extras": extra,
-        "value": value,
-        "score": score,
-        "delta": delta,
-        "transfers": transfers(outcome.order, delta),
-    }
+    ``delta`` (cents, score × ``point_value``) and ``transfers``: :func:`result` of what its
+    outcome came to."""
+    return result(
+        outcome.rules,
+        outcome.order,
+        dict(outcome.game),
+        list(outcome.re),
+        _augen(outcome),
+        _tricks(outcome),
+        dict(outcome.announcements),
+        _earned(outcome),
+    )
