@@ -37,7 +37,7 @@ from engine.record import (
     verify,
 )
 from engine.rules import Phase, Rules, State, parse_rules, rule_set, rule_sets
-from engine.ruleset import RuleSet
+from engine.ruleset import RuleSet, TableRound
 from engine.views import known, view
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "NotYourTurn",
     "Phase",
     "RuleSet",
+    "TableRound",
     "Rules",
     "State",
     "action_from_json",

@@ -99,6 +99,17 @@ class Closing:
 
 
 @dataclass(frozen=True, slots=True)
+class TableRound:
+    """Where a table stands in its rule set's round of deals before its next deal
+    (:meth:`RuleSet.table_round`): who deals it, what it carries besides what the last deal
+    left (:meth:`RuleSet.carry_after`), and the round as the API shows it (``status``)."""
+
+    dealer: str
+    carry: dict[str, Any]
+    status: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Common:
     """The record envelope, checked: a rule set's options, the seats, the dealer, the
     carry."""
@@ -142,6 +153,9 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     legal_with_seat: bool = False
     """Whether ``python -m engine legal`` writes each legal action whole, ``seat`` included
     (Preferans, §13: the whister sends the passer's cards, so the seat says whose hand)."""
+    keeps_rounds: bool = False
+    """Whether a table keeps rounds of deals beyond the dealer moving on each deal
+    (:meth:`table_round`: Doppelkopf under the DDV rules, 24 deals with a Pflichtsolo each)."""
     score_unit: str | None = None
     """The unit of a sitting's score where the rule set scores a sitting as a whole, not deal
     by deal (Preferans: ``"whists"``, the pulya settled): :meth:`sitting_score`. ``None``: a
@@ -349,6 +363,12 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
             return ""
         return str(game.get("type", ""))
 
+    def sheet_row(self, result: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What a table's running score sheet shows of a deal beyond the game, the declarer
+        and the money, in the rule set's own terms (Doppelkopf: the parties, winner, Augen,
+        announcements, extras and game points); ``None`` (the default): nothing more."""
+        return None
+
     def is_premium(self, game: Mapping[str, Any] | None) -> bool:
         """Whether a deal's game (a Result's ``game``) is one of the rule set's premium games
         (season statistics count them). Default: its ``type`` is ``premium``."""
@@ -371,6 +391,19 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         result is its money."""
         return None
 
+    def table_round(
+        self,
+        rules: RulesT,
+        seats: Sequence[str],
+        first_dealer: str,
+        results: Sequence[Mapping[str, Any]],
+    ) -> TableRound | None:
+        """Where a table whose first deal ``first_dealer`` dealt stands after the deals whose
+        Results are ``results`` (in order), where the rule set keeps rounds
+        (:attr:`keeps_rounds`); ``None`` (the default): the dealer moves on each deal and
+        nothing carries but what :meth:`carry_after` says."""
+        return None
+
     # --- bots and the fast path -----------------------------------------------------------
 
     def random_action(self, state: StateT, rng: random.Random) -> Action:
@@ -380,6 +413,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         if not legal:
             raise ValueError("the hand is over")
         return rng.choice(legal)
+
+    def random_action_for(self, state: StateT, seat: str, rng: random.Random) -> Action | None:
+        """The ``random`` bot's action for ``seat`` alone (a bot's seat at a table, whoever
+        else may act), or ``None`` when it lets the moment pass (an announcement it need not
+        make). Default: uniform among the actions ``seat`` may send."""
+        legal = self.legal_actions(state, seat)
+        return rng.choice(legal) if legal else None
 
     def play_random_hand(self, rules: RulesT, carry: Any, rng: random.Random) -> Any:
         """Deal, bid, play and settle one random hand on the rule set's fast path (bots,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 import engine
+from games.models import POT
 
 if TYPE_CHECKING:
     from games.models import Table
@@ -75,6 +76,21 @@ def sitting_score(
     else:
         carry = rule_set.carry_after(last_result)
     return rule_set.sitting_score(engine.parse_rules(table.rules), seats, carry)
+
+
+def money_key(rule_set: engine.RuleSet[Any, Any, Any]) -> str | None:
+    """The record key of the money a table of ``rule_set`` holds in common between deals, which
+    the ledger keeps as its party ``pot`` (``games.models.POT``): wien's ``pot``, Doppelkopf's
+    ``kasse``; ``None`` where the players pay one another (Preferans, Doppelkopf under the
+    DDV rules)."""
+    carry = rule_set.carry
+    return carry.party if carry.party is not None and carry.party in carry.keys else None
+
+
+def ledger_party(rule_set: engine.RuleSet[Any, Any, Any], party: str) -> str:
+    """The ledger's name of a party of ``rule_set``'s transfers: its common money (a pot, a
+    Kasse) is the ledger's ``pot``; seats keep their keys."""
+    return POT if party == money_key(rule_set) else party
 
 
 def whose_turn(acting: Iterable[str], seats: Iterable[str]) -> str:

@@ -228,6 +228,56 @@ class PulyaSerializer(serializers.Serializer[dict[str, Any]]):
     whists = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
 
 
+class PartyWordsSerializer(serializers.Serializer[dict[str, Any]]):
+    re = serializers.CharField(allow_null=True)
+    kontra = serializers.CharField(allow_null=True)
+
+
+class PartyExtrasSerializer(serializers.Serializer[dict[str, Any]]):
+    re = serializers.ListField(child=serializers.CharField())
+    kontra = serializers.ListField(child=serializers.CharField())
+
+
+class PartyAugenSerializer(serializers.Serializer[dict[str, Any]]):
+    re = serializers.IntegerField()
+    kontra = serializers.IntegerField()
+
+
+class DoppelkopfSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
+    """A deal on a Doppelkopf table's sheet (``spec/next/doppelkopf.md``, Records)."""
+
+    re = serializers.ListField(
+        child=serializers.CharField(), help_text="The Re party (a soloist alone)."
+    )
+    winner = serializers.ChoiceField(
+        choices=["re", "kontra"], allow_null=True, help_text="null: nobody won (DDV)."
+    )
+    augen = PartyAugenSerializer(
+        allow_null=True, help_text="Each party's Augen (of 240); null for Karlchen Müller."
+    )
+    announcements = PartyWordsSerializer(
+        help_text="Each party's highest announcement (re, kontra, no90, no60, no30, schwarz) "
+        "or null (doppelkopf-ddv; always null under doppelkopf)."
+    )
+    extras = PartyExtrasSerializer(
+        help_text="Each party's extra points (doppelkopf, fox, karlchen, against_alten)."
+    )
+    category = serializers.CharField(
+        allow_null=True, help_text="doppelkopf: simple, schneider or schwarz; null under DDV."
+    )
+    score = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Seat → game points of the deal (doppelkopf-ddv); null under doppelkopf, "
+        "which scores in money only.",
+    )
+    totals = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Seat → running game points after the deal; null without game points.",
+    )
+
+
 class ResultSerializer(serializers.Serializer[dict[str, Any]]):
     """What settling a hand gives (``spec/hand-record.md``, "Result")."""
 
@@ -535,12 +585,40 @@ class BalancesSerializer(serializers.Serializer[dict[str, Any]]):
     balances = serializers.DictField(child=serializers.IntegerField())
 
 
+class TableRoundSerializer(serializers.Serializer[Any]):
+    """A table's round of deals (doppelkopf-ddv, ``engine.rules.doppelkopf.series``)."""
+
+    round = serializers.IntegerField(help_text="The round, 1 first.")
+    deals = serializers.IntegerField(help_text="Deals that count towards a round (24).")
+    counted = serializers.IntegerField(
+        help_text="Deals of this round played so far that count (a Pflichtsolo or a "
+        "Vorführung does not)."
+    )
+    pflicht_owed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The seats that still owe this round's Pflichtsolo, in playing order.",
+    )
+    vorfuehrung = serializers.CharField(
+        allow_null=True,
+        help_text="The seat vorgeführt in the next deal: the 24 deals are done and it has not "
+        "played its Pflichtsolo, so it sits forehand and must reserve a solo; null otherwise.",
+    )
+    dealer = serializers.CharField(
+        help_text="Who deals the next deal (a Pflichtsolo is dealt again by the same dealer)."
+    )
+
+
 class TableSerializer(serializers.ModelSerializer[Table]):
     """A table (from ``selectors.tables_with_totals``: seats, pot and hand count loaded)."""
 
     seats = serializers.SerializerMethodField()
     first_dealer = serializers.SerializerMethodField()
     next_dealer = serializers.SerializerMethodField()
+    round = serializers.SerializerMethodField(
+        help_text="Where the table stands in its rule set's round of deals before its next "
+        "hand (doppelkopf-ddv: 24 deals, a Pflichtsolo owed by each player); null for rule "
+        "sets that keep no rounds."
+    )
     pot = serializers.SerializerMethodField()
     hands_count = serializers.SerializerMethodField()
     closing = serializers.SerializerMethodField()
@@ -568,6 +646,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
             "first_dealer",
             "dealer_draw",
             "next_dealer",
+            "round",
             "pot",
             "opening_pot",
             "hands_count",
@@ -592,7 +671,23 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     def get_next_dealer(self, table: Table) -> str | None:
         if table.status != Table.Status.OPEN:
             return None
+        at = self._round(table)
+        if at is not None:
+            return at.dealer
         return services.dealer_for(table, self.get_hands_count(table) + 1)
+
+    def _round(self, table: Table) -> Any:
+        """Where the table stands in its rule set's rounds before its next hand (once per
+        table; ``None`` where it keeps none)."""
+        cache: dict[int, Any] = self.context.setdefault("table_rounds", {})
+        if table.pk not in cache:
+            cache[table.pk] = services.table_round(table, self.get_hands_count(table) + 1)
+        return cache[table.pk]
+
+    @extend_schema_field(TableRoundSerializer(allow_null=True))
+    def get_round(self, table: Table) -> dict[str, Any] | None:
+        at = self._round(table)
+        return None if at is None else at.status
 
     def get_pot(self, table: Table) -> int:
         """The pot now, from the ledger."""
@@ -685,6 +780,11 @@ class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True,
         help_text="A table that keeps a pulya (Preferans, points): pool, mountain and whists "
         "per seat after the hand; null at the money rule sets' tables.",
+    )
+    doppelkopf = DoppelkopfSheetRowSerializer(
+        allow_null=True,
+        help_text="A Doppelkopf table: the deal's parties, winner, Augen, announcements, "
+        "extras and game points with running totals; null at other tables.",
     )
 
 

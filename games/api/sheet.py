@@ -14,7 +14,7 @@ from django.conf import settings
 
 from config.api.text import DataCSVRenderer
 from games.models import POT, SERIES, Hand, Table
-from games.rulesets import rule_set_for, rule_set_of
+from games.rulesets import money_key, rule_set_for, rule_set_of
 from games.settlement import Payment, describe, pot_keeper
 
 POT_NAME = "the pot"
@@ -64,10 +64,15 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
     """The running sheet: per settled hand (hosted hands still being played are left out) the
     dealer, game, declarer, made, fallen, each seat's running balance and the pot after; at a
     table that keeps a pulya (Preferans: points, not money) also the pulya after the hand,
-    pool, mountain and whists per seat (``pulya``, null elsewhere)."""
+    pool, mountain and whists per seat (``pulya``, null elsewhere); at a Doppelkopf table the
+    deal's parties, winner, Augen, announcements, extras and game points with their running
+    totals (``doppelkopf``: ``RuleSet.sheet_row``, null elsewhere)."""
     seats = seats_in_order(table)
-    describe_game = rule_set_of(table).describe_game
+    rule_set = rule_set_of(table)
+    describe_game = rule_set.describe_game
+    pot_key = money_key(rule_set) or "pot"
     running = {s.key: 0 for s in seats}
+    points = {s.key: 0 for s in seats}  # running game points where the rule set has them
     rows = []
     for hand in hands:
         result = hand.result
@@ -75,6 +80,13 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
             continue
         for key, delta in (result.get("delta") or {}).items():  # a points deal moves no money
             running[key] = running.get(key, 0) + int(delta)
+        details = rule_set.sheet_row(result)
+        if details is not None and details.get("score") is not None:
+            for key, score in details["score"].items():
+                points[key] = points.get(key, 0) + int(score)
+            details = {**details, "totals": dict(points)}
+        elif details is not None:
+            details = {**details, "totals": None}
         rows.append(
             {
                 "number": hand.number,
@@ -85,8 +97,9 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
                 "made": result.get("made"),
                 "fallen": list(result.get("fallen", [])),
                 "balances": dict(running),
-                "pot": None if result.get("pot") is None else int(result["pot"]),
+                "pot": None if result.get(pot_key) is None else int(result[pot_key]),
                 "pulya": result.get("sheet"),
+                "doppelkopf": details,
             }
         )
     return {
@@ -116,17 +129,44 @@ def pulya_cells(pulya: Mapping[str, Any], keys: list[str]) -> list[int]:
     ]
 
 
+def doppelkopf_columns(keys: list[str]) -> list[str]:
+    """The CSV columns of a Doppelkopf sheet: the Re party, the winner, each party's Augen,
+    announcement and extras, then each seat's game points for the deal and running."""
+    return [
+        "re", "winner", "re augen", "kontra augen", "re announced", "kontra announced",
+        "re extras", "kontra extras", *(f"{k} points" for k in keys), *(f"{k} total" for k in keys),
+    ]  # fmt: skip
+
+
+def doppelkopf_cells(row: Mapping[str, Any], keys: list[str]) -> list[Any]:
+    """A row's Doppelkopf details in the order of :func:`doppelkopf_columns` (empty cells
+    where a rule set has none: no Augen for Karlchen Müller, no game points under
+    ``doppelkopf``)."""
+    augen = row.get("augen") or {}
+    said = row["announcements"]
+    score = row.get("score") or {}
+    totals = row.get("totals") or {}
+    return [
+        " ".join(row["re"]), row.get("winner") or "", augen.get("re", ""), augen.get("kontra", ""),
+        said.get("re") or "", said.get("kontra") or "", " ".join(row["extras"].get("re", [])),
+        " ".join(row["extras"].get("kontra", [])), *(score.get(k, "") for k in keys),
+        *(totals.get(k, "") for k in keys),
+    ]  # fmt: skip
+
+
 def sheet_csv(sheet: Mapping[str, Any]) -> str:
     """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no; at a table
     that keeps a pulya, its pool, mountain and whists after each hand too."""
     keys = [s["key"] for s in sheet["seats"]]
     pulya = any(row.get("pulya") for row in sheet["rows"])
+    dk = any(row.get("doppelkopf") for row in sheet["rows"])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
         [
             "number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot",
             *(pulya_columns(keys) if pulya else []),
+            *(doppelkopf_columns(keys) if dk else []),
         ]
     )  # fmt: skip
     for row in sheet["rows"]:
@@ -142,6 +182,7 @@ def sheet_csv(sheet: Mapping[str, Any]) -> str:
                 *(row["balances"].get(k, 0) for k in keys),
                 "" if row["pot"] is None else row["pot"],
                 *(pulya_cells(row["pulya"] or {}, keys) if pulya and row["pulya"] else []),
+                *(doppelkopf_cells(row["doppelkopf"], keys) if dk and row["doppelkopf"] else []),
             ]
         )
     return out.getvalue()

@@ -419,6 +419,7 @@ class TableViewSet(
                             "balances": {"anna": -150, "bert": 30, "carl": -80},
                             "pot": 200,
                             "pulya": None,
+                            "doppelkopf": None,
                         },
                         {
                             "number": 2,
@@ -431,6 +432,7 @@ class TableViewSet(
                             "balances": {"anna": -520, "bert": 240, "carl": -20},
                             "pot": 300,
                             "pulya": None,
+                            "doppelkopf": None,
                         },
                     ],
                 },

@@ -19,6 +19,7 @@ from games.services.common import (
     hand_carry,
     hand_common,
     seat_keys,
+    table_round,
 )
 from games.services.hosted import (
     BOARD_NOT_REVEALED,
@@ -82,4 +83,5 @@ __all__ = [
     "table_open",
     "table_reopen",
     "table_record_hand",
+    "table_round",
 ]

@@ -52,11 +52,20 @@ def hand_bot_move(
         bots = bots_to_act(table, state)
         if not bots:
             return None
-        move = random_bot.choose(state, rng or random.Random(secrets.randbits(64)))
+        rng = rng or random.Random(secrets.randbits(64))
+        move = random_bot.choose(state, rng)
         rules = rule_set_of(table)
         sender = rules.sender(state, move.seat)  # Preferans: a whister plays the passer's cards
         if sender not in bots:
-            return None  # the random policy chose for a seat that is not a bot's
+            # The policy chose for a person (Doppelkopf: any seat may announce): each bot in
+            # turn chooses for itself, or lets the moment pass.
+            own = next(
+                (m for b in bots if (m := random_bot.choose_for(state, b, rng)) is not None),
+                None,
+            )
+            if own is None:
+                return None
+            move, sender = own, rules.sender(state, own.seat)
         data = engine.action_to_json(move, rules.deck, seat=move.seat != sender)
         return _apply(table, hand, sender, data, schedule=schedule)
 

@@ -25,7 +25,7 @@ from games.models import (
     Table,
 )
 from games.permissions import can_write
-from games.rulesets import rule_set_of
+from games.rulesets import ledger_party, money_key, rule_set_of
 
 COMMON_KEYS = ("rules", "seats", "dealer", "pot")
 """The common part of every record the server fills in: the envelope, and the carry of a pot
@@ -45,9 +45,30 @@ def seat_keys(table: Table) -> list[str]:
 
 
 def dealer_for(table: Table, number: int) -> str:
-    """The dealer of hand ``number``: the first dealer, then each next seat in turn."""
+    """The dealer of hand ``number``: the first dealer, then each next seat in turn (where the
+    rule set keeps rounds, as :func:`table_round` says: a Pflichtsolo is dealt again)."""
+    at = table_round(table, number)
+    if at is not None:
+        return at.dealer
     keys = seat_keys(table)
     return keys[(table.first_dealer + number - 1) % len(keys)]
+
+
+def table_round(table: Table, number: int) -> engine.TableRound | None:
+    """Where ``table`` stands in its rule set's round of deals before hand ``number``
+    (``RuleSet.table_round``: the DDV round of 24 deals and its Pflichtsoli), from the settled
+    hands before it; ``None`` where the rule set keeps no rounds."""
+    rule_set = rule_set_of(table)
+    if not rule_set.keeps_rounds:
+        return None
+    keys = seat_keys(table)
+    results = table.hands.filter(number__lt=number).order_by("number")
+    return rule_set.table_round(
+        rule_set.parse_rules(table.rules),
+        keys,
+        keys[table.first_dealer],
+        [r for r in results.values_list("result", flat=True) if r is not None],
+    )
 
 
 def common_keys(table: Table) -> tuple[str, ...]:
@@ -58,18 +79,18 @@ def common_keys(table: Table) -> tuple[str, ...]:
 
 
 def _carry(table: Table, pot: int, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """A record's carry keys: the pot (in the pot games) and what else the rule set carries."""
-    carry = rule_set_of(table).carry
+    """A record's carry keys: the pot (in the pot games: wien's ``pot``, Doppelkopf's
+    ``kasse``) and what else the rule set carries."""
+    rule_set = rule_set_of(table)
+    carry = rule_set.carry
+    pot_key = money_key(rule_set)
     out: dict[str, Any] = {}
     for key in (*carry.keys, *carry.optional):
-        if key == POT_KEY:
+        if key == pot_key:
             out[key] = pot
         elif key in extra:
             out[key] = extra[key]
     return out
-
-
-POT_KEY = "pot"
 
 
 def hand_carry(table: Table, hand: Hand) -> dict[str, Any]:
@@ -85,50 +106,64 @@ def carry_for(table: Table, number: int) -> dict[str, Any]:
 
 
 def carry_after(table: Table, previous: Hand | None) -> dict[str, Any]:
-    """What carries on after ``previous`` (a settled hand, or ``None`` before the first)."""
+    """What carries on after ``previous`` (a settled hand, or ``None`` before the first), and
+    where the rule set keeps rounds what the round carries (:func:`table_round`)."""
     if previous is None or previous.result is None:
-        return _carry(table, table.opening_pot, table.opening_carry or {})
-    return dict(rule_set_of(table).carry_after(previous.result))
+        carry = _carry(table, table.opening_pot, table.opening_carry or {})
+    else:
+        carry = dict(rule_set_of(table).carry_after(previous.result))
+    at = table_round(table, 1 if previous is None else previous.number + 1)
+    if at is not None:
+        carry.update(at.carry)
+    return carry
 
 
-def carry_columns(carry: Mapping[str, Any]) -> dict[str, Any]:
-    """A hand's columns for what carried into it: the pot in its own, the rest beside it."""
+def carry_columns(table: Table, carry: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's columns for what carried into it: the pot (:func:`games.rulesets.money_key`)
+    in its own, the rest beside it."""
+    pot_key = money_key(rule_set_of(table))
     return {
-        "pot_before": int(carry.get(POT_KEY, 0)),
-        "carry_before": {k: v for k, v in carry.items() if k != POT_KEY},
+        "pot_before": int(carry.get(pot_key, 0)) if pot_key else 0,
+        "carry_before": {k: v for k, v in carry.items() if k != pot_key},
     }
 
 
-def keep_carry(hand: Hand, carry: Mapping[str, Any]) -> None:
+def keep_carry(table: Table, hand: Hand, carry: Mapping[str, Any]) -> None:
     """Store what carried into ``hand`` (:func:`carry_columns`)."""
-    for column, value in carry_columns(carry).items():
+    for column, value in carry_columns(table, carry).items():
         setattr(hand, column, value)
 
 
 def hand_common(table: Table, hand: Hand) -> dict[str, Any]:
-    """The common part of ``hand``'s record (rules, seats, dealer, what carried into it)."""
-    return common_part(table, hand.number, hand_carry(table, hand))
+    """The common part of ``hand``'s record (rules, seats, its dealer, what carried into
+    it)."""
+    return common_part(table, hand.number, hand_carry(table, hand), dealer=hand.dealer or None)
 
 
-def common_part(table: Table, number: int, carry: Mapping[str, Any]) -> dict[str, Any]:
+def common_part(
+    table: Table, number: int, carry: Mapping[str, Any], *, dealer: str | None = None
+) -> dict[str, Any]:
     """What the server fills into every record of this table (hand-record.md, common part):
-    rules, seats, dealer and the carry into hand ``number``."""
+    rules, seats, dealer (``dealer``, else :func:`dealer_for`) and the carry into hand
+    ``number``."""
     return {
         "rules": table.rules,
         "seats": seat_keys(table),
-        "dealer": dealer_for(table, number),
+        "dealer": dealer or dealer_for(table, number),
         **carry,
     }
 
 
 def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
+    """The ledger rows of a hand's transfers (the rule set's common money as ``pot``)."""
+    rule_set = rule_set_of(table)
     rows.insert(
         [
             LedgerEntry(
                 table=table,
                 hand=hand,
-                payer=t["from"],
-                payee=t["to"],
+                payer=ledger_party(rule_set, t["from"]),
+                payee=ledger_party(rule_set, t["to"]),
                 amount=t["amount"],
                 reason=t["why"],
             )

@@ -230,7 +230,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             number=number,
             status=Hand.Status.PLAYING,
             dealer=common["dealer"],
-            **carry_columns(carry),
+            **carry_columns(table, carry),
             deal=deal,
             deck=order,
             salt=salt,

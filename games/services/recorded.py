@@ -86,7 +86,7 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
     carry = carry_for(table, number)
     for hand in table.hands.filter(number__gte=number).order_by("number"):
         hand.dealer = dealer_for(table, hand.number)
-        keep_carry(hand, carry)
+        keep_carry(table, hand, carry)
         try:
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:
@@ -129,7 +129,7 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
             entered_by=user,
             finished_at=timezone.now(),
         )
-        keep_carry(hand, carry)
+        keep_carry(table, hand, carry)
         try:
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:

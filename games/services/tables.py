@@ -37,7 +37,7 @@ from games.permissions import (
     may_seat,
     visible_club,
 )
-from games.rulesets import parse_offered_rules, rule_set_of
+from games.rulesets import ledger_party, money_key, parse_offered_rules, rule_set_of
 from games.selectors import series_for_user, sitting_scores
 from games.services.common import (
     BOT_LEVELS,
@@ -327,11 +327,12 @@ def close_pot(table: Table) -> None:
     the sheet, settled into money (``score``, with a whist value). Used by :func:`table_close`
     and when a closed table's hands are corrected."""
     rule_set = rule_set_of(table)
-    if POT in rule_set.carry.keys:
+    pot_key = money_key(rule_set)
+    if pot_key is not None:
         pot = table_balances(table)[POT]
         if not pot:
             return
-        carry = rule_set.read_carry({"pot": pot})  # the pot, as a record's common part holds it
+        carry = rule_set.read_carry({pot_key: pot})  # as a record's common part holds it
     else:
         carry = carry_after(table, table.hands.order_by("-number").first())
     try:
@@ -340,11 +341,15 @@ def close_pot(table: Table) -> None:
         raise _engine_error(e) from None
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
-            table=table, payer=t["from"], payee=t["to"], amount=t["amount"], reason=t["why"]
+            table=table,
+            payer=ledger_party(rule_set, t["from"]),
+            payee=ledger_party(rule_set, t["to"]),
+            amount=t["amount"],
+            reason=t["why"],
         )
         for t in closing.transfers
     )
-    left = closing.carry.get("pot", 0)
+    left = closing.carry.get(pot_key, 0) if pot_key else 0
     if left:
         LedgerEntry.objects.create(
             table=table, payer=POT, payee=SERIES, amount=left, reason=LedgerEntry.Reason.CARRY_OUT

@@ -32,7 +32,7 @@ from engine.rules.doppelkopf.results import DOPPELKOPF_AUGEN
 
 ENVELOPE = {
     "doppelkopf": ("rules", "seats", "dealer", "kasse"),
-    DDV: ("rules", "seats", "dealer", "pflicht_owed"),
+    DDV: ("rules", "seats", "dealer", "pflicht_owed", "vorfuehrung"),
 }
 """The common part of a record (``hand-record.md``): its caller checks these keys."""
 KEYS = {

@@ -135,6 +135,9 @@ def choose(s: State, rng: random.Random) -> Action:
     rand = rng.random
     p = s.turn
     if s.phase == RESERVE:
+        if s.vorfuehrung == s.active[p]:  # vorgeführt: one of his solos
+            solos = reservation_options(s, p)
+            return solos[pick(rand, len(solos))]
         first = healthy(s.rules, s.active[p], s.hands[p])
         return choose_reservation(rand, first, lambda: reservation_options(s, p))
     if s.ddv and not s.trick and rand() < ANNOUNCE_SHARE:
@@ -142,6 +145,29 @@ def choose(s: State, rng: random.Random) -> Action:
         if who:
             q = who[pick(rand, len(who))]
             return Announce(s.active[q], announce_options(s, q)[0])
+    c = kth_card(rand, card_mask(s))
+    return PlayCard(s.active[p], c - c % 2)
+
+
+def choose_for(s: State, p: int, rng: random.Random) -> Action | None:
+    """The ``random`` bot's action for player ``p`` alone (a bot seat at a table, whoever else
+    may act): on his turn as :func:`choose` with only his own announcements; otherwise one of
+    his announcements with :data:`ANNOUNCE_SHARE` before a trick is begun, else ``None``
+    (he lets the moment pass)."""
+    if s.is_over:
+        return None
+    rand = rng.random
+    if p != s.turn or s.phase == RESERVE:
+        if p != s.turn:
+            if s.ddv and s.phase != RESERVE and not s.trick and rand() < ANNOUNCE_SHARE:
+                words = announce_options(s, p)
+                return Announce(s.active[p], words[0]) if words else None
+            return None
+        return choose(s, rng)
+    if s.ddv and not s.trick and rand() < ANNOUNCE_SHARE:
+        words = announce_options(s, p)
+        if words:
+            return Announce(s.active[p], words[0])
     c = kth_card(rand, card_mask(s))
     return PlayCard(s.active[p], c - c % 2)
 

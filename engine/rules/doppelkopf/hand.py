@@ -110,6 +110,9 @@ class State:
     """DDV: the party's word came only as an Erwiderung (it may make no Absage)."""
     revealed: bool = False
     """A Heimliches or stilles Solo has been revealed."""
+    vorfuehrung: str | None = None
+    """DDV: the player vorgeführt in this deal (``engine.rules.doppelkopf.series``): he must
+    reserve a solo."""
 
     @property
     def is_over(self) -> bool:
@@ -182,6 +185,12 @@ def new_state(
     return State(rules, seats, dealer, active, kasse, pflicht_owed, hands, hands)
 
 
+def with_vorfuehrung(s: State, seat: str) -> State:
+    """``s`` (before the first reservation) with ``seat`` vorgeführt: he must reserve a
+    solo."""
+    return _with(s, vorfuehrung=seat)
+
+
 # ---------------------------------------------------------------------------------------------
 # reservations
 
@@ -244,8 +253,15 @@ def reservation_refusal(rules: AnyRules, seat: str, hand: int, r: Reservation) -
 
 
 def reservation_options(s: State, p: int) -> list[Reservation]:
-    """The reservations player ``p`` may send (:func:`reservation_choices`)."""
-    return reservation_choices(s.rules, s.active[p], s.hands[p])
+    """The reservations player ``p`` may send (:func:`reservation_choices`); in a Vorführung
+    its player only his solos."""
+    choices = reservation_choices(s.rules, s.active[p], s.hands[p])
+    if s.vorfuehrung == s.active[p]:
+        return [r for r in choices if r.kind == "solo"]
+    return choices
+
+
+VORGEFUEHRT = "{seat} is vorgeführt in this deal (Vorführung) and must reserve a solo"
 
 
 def reservation_choices(rules: AnyRules, seat: str, hand: int) -> list[Reservation]:
@@ -310,6 +326,8 @@ def resolve(
 
 def _reserve(s: State, p: int, r: Reservation) -> State:
     why = reservation_refusal(s.rules, r.seat, s.hands[p], r)
+    if why is None and s.vorfuehrung == r.seat and r.kind != "solo":
+        why = VORGEFUEHRT.format(seat=r.seat)
     if why is not None:
         raise IllegalAction("", why)
     reservations = (*s.reservations, r)

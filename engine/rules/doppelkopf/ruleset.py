@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.actions import Action, action_to_json
 from engine.errors import EngineError
-from engine.rules.doppelkopf import actions, ddv, entries, fast, hand, kasse, views
+from engine.rules.doppelkopf import actions, ddv, entries, fast, hand, kasse, series, views
 from engine.rules.doppelkopf.cards import DECK, codes
 from engine.rules.doppelkopf.hand import State
 from engine.rules.doppelkopf.rules import (
@@ -42,7 +42,7 @@ from engine.rules.doppelkopf.rules import (
     parse_ddv_rules,
     parse_rules,
 )
-from engine.ruleset import Carry, Closing, Common, RuleSet
+from engine.ruleset import Carry, Closing, Common, RuleSet, TableRound
 from engine.table import Dealing, TableShape
 
 KASSE = "kasse"
@@ -190,6 +190,23 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
             text = f"{text} {kind}"
         return f"{text} pflicht" if game.get("pflicht") else text
 
+    def sheet_row(self, result: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The sheet a Doppelkopf table keeps: the Re party, the winner (``re``, ``kontra`` or
+        null), the Augen of each party, the announcements and extra points of each party (DDV;
+        none under ``doppelkopf``), the ``category`` (``doppelkopf``: simple, schneider,
+        schwarz) and each player's game points (``score``: DDV; ``doppelkopf`` scores in
+        money only, null)."""
+        none: dict[str, Any] = {"re": None, "kontra": None}
+        return {
+            "re": list(result["re"]),
+            "winner": result.get("winner"),
+            "augen": result.get("points"),
+            "announcements": result.get("announcements") or none,
+            "extras": result.get("extras") or {"re": [], "kontra": []},
+            "category": result.get("category"),
+            "score": result.get("score"),
+        }
+
     def is_premium(self, game: Mapping[str, Any] | None) -> bool:
         """Doppelkopf has no premium games."""
         return False
@@ -223,6 +240,11 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
         announcements, a card as the shared board's playout picks it."""
         return fast.choose(state, rng)
 
+    def random_action_for(self, state: State, seat: str, rng: random.Random) -> Action | None:
+        """The ``random`` bot for ``seat`` alone (:func:`fast.choose_for`)."""
+        p = state.player(seat)
+        return None if p is None else fast.choose_for(state, p, rng)
+
     def play_random_hand(self, rules: AnyRules, carry: Any, rng: random.Random) -> Any:
         """The fast path: one random hand at a table of ``a b c d`` (``d`` deals) dealt,
         reserved, played and settled; its Result."""
@@ -238,8 +260,36 @@ class DoppelkopfDdv(Doppelkopf):
         return parse_ddv_rules(data)
 
     def read_carry(self, record: Mapping[str, Any]) -> Any:
-        """``pflicht_owed`` (optional, default ``[]``)."""
-        return read_pflicht_owed(record.get("pflicht_owed", []))
+        """``pflicht_owed`` (optional, default ``[]``) and ``vorfuehrung`` (optional: the seat
+        vorgeführt in this deal, ``engine.rules.doppelkopf.series``; he must be forehand and
+        owe his Pflichtsolo)."""
+        owed = read_pflicht_owed(record.get("pflicht_owed", []))
+        who = record.get("vorfuehrung")
+        if who is not None and (not isinstance(who, str) or who not in owed):
+            raise EngineError(
+                "vorfuehrung", f"vorfuehrung must name a seat in pflicht_owed, not {who!r}"
+            )
+        return {"pflicht_owed": owed, "vorfuehrung": who}
+
+    def new_hand(
+        self,
+        rules: AnyRules,
+        seats: Sequence[str],
+        dealer: str,
+        carry: Any,
+        deal: Mapping[str, int],
+    ) -> State:
+        """The hand after the deal; in a Vorführung (``carry``'s ``vorfuehrung``) its player
+        sits forehand and may reserve only a solo."""
+        state = super().new_hand(rules, seats, dealer, carry, deal)
+        who = carry.get("vorfuehrung") if isinstance(carry, Mapping) else None
+        if who is None:
+            return state
+        if state.active[0] != who:
+            raise EngineError(
+                "vorfuehrung", f"{who} is vorgeführt and must sit forehand: {dealer} cannot deal"
+            )
+        return hand.with_vorfuehrung(state, who)
 
     def carry_of(self, seats: tuple[str, ...], carry: Any) -> tuple[int | None, tuple[str, ...]]:
         """The ``pflicht_owed`` of a carry (:meth:`read_carry`'s value or a record's keys; any
@@ -255,8 +305,27 @@ class DoppelkopfDdv(Doppelkopf):
     def action_from_json(self, data: Any, at: str) -> Action:
         return actions.read(data, at, ddv=True)
 
+    def parse_sheet(self, record: Mapping[str, Any], common: Common) -> Any:
+        """A score-sheet entry; in a Vorführung it must be its player's solo (as forehand)."""
+        outcome = super().parse_sheet(record, common)
+        who = common.carry.get("vorfuehrung") if isinstance(common.carry, Mapping) else None
+        if who is not None:
+            if self.active_seats(common.seats, common.dealer)[0] != who:
+                raise EngineError(
+                    "vorfuehrung",
+                    f"{who} is vorgeführt and must sit forehand: {common.dealer} cannot deal",
+                )
+            if outcome.game.get("type") != "solo" or tuple(outcome.re) != (who,):
+                raise EngineError("game", hand.VORGEFUEHRT.format(seat=who))
+        return outcome
+
     def carry_json(self, state: State) -> dict[str, Any]:
-        return {"pflicht_owed": list(state.pflicht_owed)} if state.pflicht_owed else {}
+        out: dict[str, Any] = {}
+        if state.pflicht_owed:
+            out["pflicht_owed"] = list(state.pflicht_owed)
+        if state.vorfuehrung is not None:
+            out["vorfuehrung"] = state.vorfuehrung
+        return out
 
     def settle_outcome(self, outcome: Any) -> dict[str, Any]:
         out: dict[str, Any] = ddv.settle(outcome)
@@ -276,6 +345,18 @@ class DoppelkopfDdv(Doppelkopf):
     def close(self, rules: AnyRules, seats: Sequence[str], carry: Any) -> Closing:
         """Nothing is left to share: the players paid one another."""
         return Closing(transfers=(), carry={})
+
+    def table_round(
+        self,
+        rules: AnyRules,
+        seats: Sequence[str],
+        first_dealer: str,
+        results: Sequence[Mapping[str, Any]],
+    ) -> TableRound | None:
+        """The DDV round (:mod:`engine.rules.doppelkopf.series`): 24 counted deals, a
+        Pflichtsolo owed by each player (dealt again by the same dealer), the Vorführung."""
+        at = series.series_after(seats, first_dealer, results)
+        return TableRound(dealer=at.dealer, carry=at.carry(), status=at.to_json())
 
 
 RULE_SET = Doppelkopf(
@@ -304,7 +385,8 @@ DDV_RULE_SET = DoppelkopfDdv(
     deck=DECK,
     table=TableShape((4,), players=4),
     dealing=DEALING,
-    carry=Carry((), "cents", party=None, optional=("pflicht_owed",)),
+    carry=Carry((), "cents", party=None, optional=("pflicht_owed", "vorfuehrung")),
+    keeps_rounds=True,
     sheet_keys=DDV_SHEET_KEYS,
     examples=DDV_EXAMPLES,
     carry_examples=({}, {"pflicht_owed": []}),

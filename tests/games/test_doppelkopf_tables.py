@@ -1,0 +1,233 @@
+"""Doppelkopf at tables of four (``spec/next/doppelkopf.md``): hosted hands dealt and played
+through the services with bots, the Kasse of ``doppelkopf`` kept in the ledger as the table's
+pot, the players of ``doppelkopf-ddv`` paying one another; a ``doppelkopf-ddv`` table keeps the
+DDV round (24 deals, a Pflichtsolo owed by each player and dealt again by the same dealer, the
+Vorführung), and the API says who still owes one.
+
+Both rule sets are engine-only until offered: these tests turn on ``PREVIEW_RULE_SETS``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+import engine
+from clubs.models import User
+from games import services
+from games.errors import RuleViolation
+from games.models import Hand, LedgerEntry, Table
+from games.services.tables import table_balances
+
+pytestmark = pytest.mark.django_db
+
+KASSE = {"variant": "doppelkopf", "base": 20, "ante": 10}
+DDV = {"variant": "doppelkopf-ddv", "point_value": 10}
+BOTS = {"bert": "bot", "carl": "bot", "dave": "bot"}
+
+
+@pytest.fixture(autouse=True)
+def preview(settings: Any) -> None:
+    settings.PREVIEW_RULE_SETS = True
+
+
+def play_hosted(table: Table, anna: User, rng: random.Random, *, announce: bool) -> Hand:
+    """Deal the next hand and play it out: anna (a person) plays a random legal card or
+    reservation on her turn (with ``announce`` also her announcements now and then), the bots
+    move through ``hand_bot_move``. Every action anna's seat sends is hers."""
+    hand = services.hand_start(table_id=table.pk, user=anna)
+    sent_by_anna = 0
+    while hand.status == Hand.Status.PLAYING:
+        state = services.hand_state(table, hand)
+        view = engine.view(state, "anna")
+        mine = [a for a in view["legal"] if announce or "announce" not in a]
+        if view["to_act"] == "anna" or (mine and rng.random() < 0.05):
+            assert mine, "anna's turn without a legal action"
+            hand = services.hand_apply_action(
+                table_id=table.pk, number=hand.number, user=anna, action=rng.choice(mine)
+            )
+            sent_by_anna += 1
+        else:
+            moved = services.hand_bot_move(
+                hand_id=hand.pk, version=hand.version, rng=rng, schedule=False
+            )
+            assert moved is not None, "a bot was to act and did not"
+            hand = moved
+    assert sum(a["seat"] == "anna" for a in hand.actions) == sent_by_anna
+    return hand
+
+
+def test_a_hosted_doppelkopf_table_deals_four_hands_of_twelve_and_keeps_its_kasse(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    table = make_table(mode=Table.Mode.HOSTED, seats=4, rules=KASSE, kinds=BOTS)
+    rng = random.Random(7)
+    kasse = 0
+    for number in (1, 2, 3):
+        hand = play_hosted(table, anna, rng, announce=False)
+        assert hand.number == number
+        assert sorted(len(cards) for cards in hand.deal.values()) == [12] * 4  # no talon
+        result = hand.result
+        assert hand.pot_before == kasse  # what the last deal left
+        moved = sum(result["delta"].values())
+        into_kasse = sum(t["amount"] for t in result["transfers"] if t["to"] == "kasse")
+        out_of_kasse = sum(t["amount"] for t in result["transfers"] if t["from"] == "kasse")
+        assert moved + into_kasse - out_of_kasse == 0  # zero-sum with the Kasse
+        kasse += into_kasse - out_of_kasse
+        assert result["kasse"] == kasse  # the Kasse after the deal
+        balances = table_balances(table)
+        assert balances["pot"] == kasse  # the Kasse is the table's pot in the ledger
+        assert sum(balances.values()) == 0
+    assert not LedgerEntry.objects.filter(payer="kasse").exists()
+
+
+def test_at_a_ddv_table_bots_announce_only_for_themselves_and_players_pay_one_another(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    table = make_table(mode=Table.Mode.HOSTED, seats=4, rules=DDV, kinds=BOTS)
+    rng = random.Random(11)
+    for _ in range(3):
+        hand = play_hosted(table, anna, rng, announce=True)
+        assert sum(hand.result["delta"].values()) == 0
+        assert sum(hand.result["score"].values()) == 0
+    balances = table_balances(table)
+    assert balances["pot"] == 0 and sum(balances.values()) == 0
+
+
+def entry(re: list[str], game: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A DDV score-sheet entry: Re won 130 : 110 without announcements."""
+    return {
+        "game": game or {"type": "normal"},
+        "re": re,
+        "points": {"re": 130, "kontra": 110},
+        "tricks": {"re": 7, "kontra": 5},
+    }
+
+
+def queens_solo(soloist: str, pflicht: bool) -> dict[str, Any]:
+    return entry([soloist], {"type": "solo", "kind": "queens", "pflicht": pflicht})
+
+
+def round_of(client: APIClient, table: Table) -> dict[str, Any]:
+    answer = client.get(f"/api/v1/tables/{table.pk}/")
+    assert answer.status_code == 200, answer.json()
+    found: dict[str, Any] = answer.json()["round"]
+    assert found["dealer"] == answer.json()["next_dealer"]
+    return found
+
+
+def test_a_recorded_ddv_table_keeps_the_round_and_says_who_owes_a_pflichtsolo(
+    make_table: Callable[..., Table],
+    anna: User,
+    client_for: Callable[[User], APIClient],
+) -> None:
+    """dave deals first (anna forehand). A Pflichtsolo is dealt again by the same dealer and
+    does not count; after 24 counted deals bert, who still owes his, is vorgeführt: he sits
+    forehand (anna deals) and nothing but his solo is accepted; then a new round begins."""
+    table = make_table(seats=4, rules=DDV, first_dealer="dave")
+    client = client_for(anna)
+    assert round_of(client, table) == {
+        "round": 1, "deals": 24, "counted": 0, "vorfuehrung": None, "dealer": "dave",
+        "pflicht_owed": ["anna", "bert", "carl", "dave"],
+    }  # fmt: skip
+
+    def record(e: dict[str, Any]) -> dict[str, Any]:
+        return services.table_record_hand(table_id=table.pk, user=anna, entry=e).result
+
+    paid = record(entry(["anna", "carl"]))
+    assert paid["delta"] == {"anna": 10, "bert": -10, "carl": 10, "dave": -10}
+    assert round_of(client, table)["dealer"] == "anna"
+    solo = record(queens_solo("carl", pflicht=True))
+    assert solo["game"]["pflicht"] and solo["score"]["carl"] == 3
+    after = round_of(client, table)
+    assert after["counted"] == 1 and after["dealer"] == "anna"  # anna deals again
+    assert after["pflicht_owed"] == ["anna", "bert", "dave"]
+    with pytest.raises(RuleViolation, match="owes no Pflichtsolo"):
+        record(queens_solo("carl", pflicht=True))  # carl has played his
+    for seat in ("anna", "dave"):
+        record(queens_solo(seat, pflicht=True))
+    for _ in range(23):
+        record(entry(["anna", "carl"]))
+    due = round_of(client, table)
+    assert due["counted"] == 24 and due["vorfuehrung"] == "bert" and due["dealer"] == "anna"
+    with pytest.raises(RuleViolation, match="vorgeführt"):
+        record(entry(["bert", "carl"]))
+    record(queens_solo("bert", pflicht=True))
+    assert round_of(client, table) == {
+        "round": 2, "deals": 24, "counted": 0, "vorfuehrung": None, "dealer": "dave",
+        "pflicht_owed": ["anna", "bert", "carl", "dave"],
+    }  # fmt: skip
+    balances = table_balances(table)
+    assert balances["pot"] == 0 and sum(balances.values()) == 0
+
+
+def test_deleting_a_pflichtsolo_owes_it_again(
+    make_table: Callable[..., Table], anna: User, client_for: Callable[[User], APIClient]
+) -> None:
+    table = make_table(seats=4, rules=DDV, first_dealer="dave")
+    services.table_record_hand(table_id=table.pk, user=anna, entry=queens_solo("bert", True))
+    services.table_record_hand(table_id=table.pk, user=anna, entry=entry(["anna", "carl"]))
+    assert round_of(client_for(anna), table)["pflicht_owed"] == ["anna", "carl", "dave"]
+    services.hand_delete(table_id=table.pk, number=1, user=anna)
+    found = round_of(client_for(anna), table)
+    assert found["pflicht_owed"] == ["anna", "bert", "carl", "dave"]
+    assert found["counted"] == 1 and found["dealer"] == "anna"
+    assert Hand.objects.get(table=table, number=1).dealer == "dave"
+
+
+def test_a_table_of_a_rule_set_without_rounds_shows_none(
+    make_table: Callable[..., Table], anna: User, client_for: Callable[[User], APIClient]
+) -> None:
+    table = make_table(seats=4, rules=KASSE)
+    answer = client_for(anna).get(f"/api/v1/tables/{table.pk}/").json()
+    assert answer["round"] is None and answer["next_dealer"] == "carl"
+
+
+def test_the_sheet_shows_parties_winner_augen_announcements_extras_and_game_points(
+    make_table: Callable[..., Table], anna: User, client_for: Callable[[User], APIClient]
+) -> None:
+    """D1 (Re anna and carl announced ``re``, won 130 : 110, a Doppelkopf against a fox: 3
+    game points each), then carl's Pflichtsolo with queens (3 × 1 for winning)."""
+    table = make_table(seats=4, rules=DDV, first_dealer="dave")
+    d1 = {**entry(["anna", "carl"]), "announcements": {"re": "re", "kontra": None},
+          "extras": {"re": ["doppelkopf"], "kontra": ["fox"]}}  # fmt: skip
+    services.table_record_hand(table_id=table.pk, user=anna, entry=d1)
+    services.table_record_hand(table_id=table.pk, user=anna, entry=queens_solo("carl", True))
+    client = client_for(anna)
+    sheet = client.get(f"/api/v1/tables/{table.pk}/sheet/").json()
+    first, second = (row["doppelkopf"] for row in sheet["rows"])
+    assert first == {
+        "re": ["anna", "carl"], "winner": "re", "augen": {"re": 130, "kontra": 110},
+        "announcements": {"re": "re", "kontra": None}, "category": None,
+        "extras": {"re": ["doppelkopf"], "kontra": ["fox"]},
+        "score": {"anna": 3, "bert": -3, "carl": 3, "dave": -3},
+        "totals": {"anna": 3, "bert": -3, "carl": 3, "dave": -3},
+    }  # fmt: skip
+    assert second["score"] == {"anna": -1, "bert": -1, "carl": 3, "dave": -1}
+    assert second["totals"] == {"anna": 2, "bert": -4, "carl": 6, "dave": -4}
+    assert sheet["rows"][1]["balances"] == {"anna": 20, "bert": -40, "carl": 60, "dave": -40}
+    text = client.get(f"/api/v1/tables/{table.pk}/sheet/", HTTP_ACCEPT="text/csv")
+    lines = text.content.decode().splitlines()
+    header = lines[0].split(",")
+    assert header[-8:] == [*(f"{k} points" for k in ("anna", "bert", "carl", "dave")),
+                           *(f"{k} total" for k in ("anna", "bert", "carl", "dave"))]  # fmt: skip
+    row = dict(zip(header, lines[2].split(","), strict=True))
+    assert row["re"] == "carl" and row["winner"] == "re" and row["carl total"] == "6"
+    assert row["re announced"] == "" and row["kontra augen"] == "110"
+
+
+def test_a_kasse_tables_sheet_shows_the_deal_without_game_points(
+    make_table: Callable[..., Table], anna: User, client_for: Callable[[User], APIClient]
+) -> None:
+    table = make_table(seats=4, rules=KASSE, first_dealer="dave")
+    normal = {"game": {"type": "normal"}, "re": ["anna", "carl"],
+              "points": {"re": 151, "kontra": 89}, "tricks": {"re": 8, "kontra": 4}}  # fmt: skip
+    services.table_record_hand(table_id=table.pk, user=anna, entry=normal)
+    row = client_for(anna).get(f"/api/v1/tables/{table.pk}/sheet/").json()["rows"][0]
+    assert row["doppelkopf"]["category"] == "simple" and row["doppelkopf"]["winner"] == "re"
+    assert row["doppelkopf"]["score"] is None and row["doppelkopf"]["totals"] is None
+    assert row["pot"] == 0  # the Kasse after the deal: four antes of 10 in, 20 to each of Re
