@@ -368,7 +368,10 @@ def play_a_hand(api: Api, anna: Player, table_id: int, *, repeat: bool = False) 
         view = until("anna's turn or the end of the hand", my_turn_or_done)
         if view.status == "done":
             break
-        assert view.seat == "anna" and view.hand  # her own seat and cards
+        # Her own seat, and the cards she plays from: her own, or in Preferans's open play the
+        # passer's that she sends as the whister (her own may be gone by the last trick).
+        plays_from = view.hand or [c for cards in view.open_hands.to_dict().values() for c in cards]
+        assert view.seat == "anna" and plays_from
         legal = view.legal
         choice = next((a for a in legal if a.to_dict() != {"call": "pass"}), legal[0])
         body = api.model("ActionInputRequest").from_dict(
