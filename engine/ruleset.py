@@ -157,9 +157,14 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     """Whether a table keeps rounds of deals beyond the dealer moving on each deal
     (:meth:`table_round`: Doppelkopf under the DDV rules, 24 deals with a Pflichtsolo each)."""
     score_unit: str | None = None
-    """The unit of a sitting's score where the rule set scores a sitting as a whole, not deal
-    by deal (Preferans: ``"whists"``, the pulya settled): :meth:`sitting_score`. ``None``: a
-    sitting's result is its money, the sum of its deals' deltas and what its close moves."""
+    """The unit of a sitting's score where the rule set scores a sitting besides its money
+    (Preferans: ``"whists"``, the pulya settled as a whole, :meth:`sitting_score`; Doppelkopf
+    under the DDV rules: ``"points"``, the game points, summed deal by deal,
+    :attr:`deal_scores`). ``None``: a sitting's result is its money, the sum of its deals'
+    deltas and what its close moves."""
+    deal_scores: bool = False
+    """Whether a sitting's score is the sum of its deals' Result ``score`` (seat → points),
+    not :meth:`sitting_score` of what the last deal left."""
 
     # --- options and the table -------------------------------------------------------------
 

@@ -290,16 +290,34 @@ _SEATED_SQL = (
 def sitting_scores(
     tables: Iterable[Table], *, up_to: int | None = None
 ) -> dict[int, dict[str, int]]:
-    """Per table whose rule set scores a sitting as a whole (``RuleSet.score_unit``,
-    Preferans's whists): each seat's score after its last settled hand (numbered at most
-    ``up_to``, when given: a tournament round's deals), by :func:`games.rulesets.sitting_score`.
-    Tables of other rule sets are left out. Three queries, however many tables."""
+    """Per table whose rule set scores a sitting besides its money (``RuleSet.score_unit``):
+    each seat's score after its settled hands (numbered at most ``up_to``, when given: a
+    tournament round's deals): Preferans's whists after its last settled hand, by
+    :func:`games.rulesets.sitting_score`; the DDV's game points summed over its hands
+    (``RuleSet.deal_scores``). Tables of other rule sets are left out. At most four queries,
+    however many tables."""
     scored = {t.pk: t for t in tables if rule_set_of(t).score_unit is not None}
     if not scored:
         return {}
     done = Hand.objects.filter(table_id__in=scored, status=Hand.Status.DONE)
     if up_to is not None:
         done = done.filter(number__lte=up_to)
+    summed = {pk for pk, t in scored.items() if rule_set_of(t).deal_scores}
+    out: dict[int, dict[str, int]] = {}
+    if summed:
+        for pk in summed:
+            out[pk] = {}
+        in_order = Seat.objects.filter(table_id__in=summed).order_by("table_id", "position")
+        for table_id, key in in_order.values_list("table_id", "key"):
+            out[table_id][key] = 0
+        rows = done.filter(table_id__in=summed).values_list("table_id", "result__score")
+        for table_id, score in rows:
+            for key, points in (score or {}).items():
+                out[table_id][key] = out[table_id].get(key, 0) + int(points)
+        scored = {pk: t for pk, t in scored.items() if pk not in summed}
+        if not scored:
+            return out
+        done = done.exclude(table_id__in=summed)
     per_table = done.order_by().values("table_id").annotate(last=Max("number"))
     last = dict(per_table.values_list("table_id", "last"))
     results = {
@@ -313,7 +331,6 @@ def sitting_scores(
     in_order = Seat.objects.filter(table_id__in=scored).order_by("table_id", "position")
     for table_id, key in in_order.values_list("table_id", "key"):
         seats[table_id].append(key)
-    out: dict[int, dict[str, int]] = {}
     for pk, table in scored.items():
         number = last.get(pk)
         score = sitting_score(table, seats[pk], None if number is None else results[pk, number])

@@ -257,7 +257,9 @@ TRUE = ("true", "1", 1, True)
 
 CLOSING_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.SCORE)
 """The money a table's close moves between players (a pot shared out, a pulya's whists paid):
-standings count it beside the deals' amounts."""
+standings count it beside the deals' amounts. Only rows of no hand: a deal's own transfers may
+have the same reason (the DDV rules pay each deal's ``score`` player to player) and are
+counted as the deal's amounts already."""
 
 
 def sittings_for_tables(
@@ -294,7 +296,7 @@ def sittings_for_tables(
         hands[table_id].append(tuple(rest))
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payer, payee, amount in LedgerEntry.objects.filter(
-        table_id__in=table_ids, reason__in=CLOSING_REASONS
+        table_id__in=table_ids, reason__in=CLOSING_REASONS, hand__isnull=True
     ).values_list("table_id", "payer", "payee", "amount"):
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
         splits[table_id][payer] = splits[table_id].get(payer, 0) - amount

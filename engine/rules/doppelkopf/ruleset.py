@@ -387,6 +387,8 @@ DDV_RULE_SET = DoppelkopfDdv(
     dealing=DEALING,
     carry=Carry((), "cents", party=None, optional=("pflicht_owed", "vorfuehrung")),
     keeps_rounds=True,
+    score_unit="points",
+    deal_scores=True,
     sheet_keys=DDV_SHEET_KEYS,
     examples=DDV_EXAMPLES,
     carry_examples=({}, {"pflicht_owed": []}),
