@@ -107,6 +107,8 @@ class TableRound:
     dealer: str
     carry: dict[str, Any]
     status: dict[str, Any]
+    completed: int = 0
+    """The rounds completed so far (a tournament's table plays one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +155,10 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     legal_with_seat: bool = False
     """Whether ``python -m engine legal`` writes each legal action whole, ``seat`` included
     (Preferans, §13: the whister sends the passer's cards, so the seat says whose hand)."""
-    keeps_rounds: bool = False
-    """Whether a table keeps rounds of deals beyond the dealer moving on each deal
-    (:meth:`table_round`: Doppelkopf under the DDV rules, 24 deals with a Pflichtsolo each)."""
+    round_deals: int | None = None
+    """The deals that count towards a round where a table keeps rounds of deals beyond the
+    dealer moving on each deal (:meth:`table_round`: Doppelkopf under the DDV rules, 24, with
+    a Pflichtsolo each not counted); ``None``: no rounds."""
     score_unit: str | None = None
     """The unit of a sitting's score where the rule set scores a sitting besides its money
     (Preferans: ``"whists"``, the pulya settled as a whole, :meth:`sitting_score`; Doppelkopf
@@ -405,7 +408,7 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     ) -> TableRound | None:
         """Where a table whose first deal ``first_dealer`` dealt stands after the deals whose
         Results are ``results`` (in order), where the rule set keeps rounds
-        (:attr:`keeps_rounds`); ``None`` (the default): the dealer moves on each deal and
+        (:attr:`round_deals`); ``None`` (the default): the dealer moves on each deal and
         nothing carries but what :meth:`carry_after` says."""
         return None
 

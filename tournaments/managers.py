@@ -10,6 +10,9 @@ from django.db.models import Q
 from clubs.models import Membership, User
 from games import managers
 from games.errors import TableConflict
+from games.models import Table
+from games.rulesets import rule_set_for
+from games.services.common import table_round
 from tournaments.models import Round, RoundTable, Tournament
 
 
@@ -31,11 +34,22 @@ def _managed(user: User) -> Q:
 
 
 def _hand_limit(table_id: int) -> int | None:
-    return (
+    """A round's table plays ``deals_per_round`` hands; where the rule set keeps rounds (the
+    DDV's 24 counted deals, its Pflichtsoli and Vorführungen) until its round is complete."""
+    found = (
         Tournament.objects.filter(rounds__tables__table_id=table_id)
-        .values_list("deals_per_round", flat=True)
+        .values_list("deals_per_round", "rules")
         .first()
     )
+    if found is None:
+        return None
+    deals, rules = found
+    if not rules.get("variant") or rule_set_for(rules).round_deals is None:
+        return int(deals)
+    table = Table.objects.get(pk=table_id)
+    done = table.hands.count()
+    at = table_round(table, done + 1)
+    return done if at is not None and at.completed >= 1 else None
 
 
 def _corrects_closed(user: User, table_id: int) -> bool:

@@ -149,7 +149,7 @@ def _counted_hands(
 
     hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
     rows = Hand.objects.filter(
-        table_id__in=table_ids, status=Hand.Status.DONE, number__lte=t.deals_per_round
+        table_id__in=table_ids, status=Hand.Status.DONE, **in_round(t)
     ).order_by("table_id", "number")
     revealed: set[tuple[int, int]] | None = None
     if t.scoring == Tournament.Scoring.DUPLICATE:
@@ -212,6 +212,37 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
     return out
 
 
+def round_deals(tournament: Tournament) -> int | None:
+    """The deals that count towards a round where the tournament's rule set keeps rounds at a
+    table (``RuleSet.round_deals``: the DDV round of 24, its Pflichtsoli and Vorführungen
+    besides), ``None`` where a round's table plays ``deals_per_round`` hands."""
+    if not tournament.rules.get("variant"):
+        return None
+    return rule_set_for(tournament.rules).round_deals
+
+
+def hand_cap(tournament: Tournament) -> int | None:
+    """The highest hand number of a round's table that counts: ``deals_per_round``; none
+    (``None``) where the rule set keeps rounds, whose table plays until its round is complete
+    (the hand limit stops it there, ``tournaments.managers``)."""
+    return None if round_deals(tournament) is not None else tournament.deals_per_round
+
+
+def in_round(tournament: Tournament) -> dict[str, int]:
+    """The filter of a round's counted hands (:func:`hand_cap`) for ``Hand`` querysets."""
+    cap = hand_cap(tournament)
+    return {} if cap is None else {"number__lte": cap}
+
+
+def score_price(tournament: Tournament) -> int:
+    """Cents per unit of the tournament's offline totals: a pulya's whist price
+    (``whist_value``), the DDV's ``point_value``; 1 where totals are money."""
+    if score_unit(tournament) is None:
+        return 1
+    rules = tournament.rules
+    return int(rules.get("whist_value") or rules.get("point_value") or 1)
+
+
 def score_unit(tournament: Tournament) -> str | None:
     """The unit a table of the tournament scores its deals together in (``RuleSet.score_unit``:
     Preferans's ``whists``, the pulya settled), ``None`` where a table's amount is its money.
@@ -270,15 +301,17 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
             ).values_list("table_id", "payee", "amount"):
                 shares[(table_id, payee)] += amount
         scores: dict[int, dict[str, int]] = {}
-        if score_unit(t) is not None:  # a pulya's whists after the round's deals
+        scored = score_unit(t) is not None  # a pulya's whists, the DDV's game points
+        if scored:
             scores = sitting_scores(
                 Table.objects.filter(pk__in=table_ids).prefetch_related("seats"),
-                up_to=t.deals_per_round,
+                up_to=hand_cap(t),
             )
         amounts = {
             s.round_table_id: sum(
                 int((h["result"].get("delta") or {}).get(s.seat, 0))
                 for h in hands[s.round_table.table_id]
+                if not scored
             )
             + shares[(s.round_table.table_id, s.seat)]
             + scores.get(s.round_table.table_id, {}).get(s.seat, 0)

@@ -59,7 +59,7 @@ def table_round(table: Table, number: int) -> engine.TableRound | None:
     (``RuleSet.table_round``: the DDV round of 24 deals and its Pflichtsoli), from the settled
     hands before it; ``None`` where the rule set keeps no rounds."""
     rule_set = rule_set_of(table)
-    if not rule_set.keeps_rounds:
+    if rule_set.round_deals is None:
         return None
     keys = seat_keys(table)
     results = table.hands.filter(number__lt=number).order_by("number")

@@ -12,7 +12,7 @@ from games.models import Table
 from games.settlement import settle
 from tournaments.errors import TournamentConflict
 from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
-from tournaments.selectors import score_unit
+from tournaments.selectors import score_price
 
 POT = "pot"
 
@@ -31,8 +31,9 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
         seats[table_id][seat] = entry
     nets: dict[int, int] = defaultdict(int)
     pot = 0
-    # Offline totals are in the tournament's unit: a pulya's in whists, worth whist_value each.
-    price = int(t.rules.get("whist_value") or 1) if score_unit(t) else 1
+    # Offline totals are in the tournament's unit: a pulya's in whists, worth whist_value each;
+    # the DDV's game points, worth point_value each.
+    price = score_price(t)
     for _, table_id, amounts in TableTotals.objects.filter(
         round_table__round__tournament=t, confirmed=True
     ).values_list("round_table_id", "round_table__table_id", "amounts"):

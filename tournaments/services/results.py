@@ -32,6 +32,7 @@ from tournaments import live
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
 from tournaments.models import Board, Round, RoundSeat, RoundTable, TableTotals, Tournament
 from tournaments.permissions import is_director
+from tournaments.selectors import in_round
 from tournaments.services import common
 from tournaments.services.common import lock, log
 from tournaments.services.tournaments import request_standings
@@ -209,9 +210,7 @@ def table_hands_changed(*, table_id: int) -> None:
         request_standings(t.pk)
         reveal_boards(link.round)
         hands = list(
-            Hand.objects.filter(
-                table_id=table_id, status=Hand.Status.DONE, number__lte=t.deals_per_round
-            )
+            Hand.objects.filter(table_id=table_id, status=Hand.Status.DONE, **in_round(t))
             .order_by("number")
             .values_list("number", "result")
         )

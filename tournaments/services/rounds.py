@@ -12,7 +12,8 @@ planner with every earlier round of the tournament fixed, so pairs meet as rarel
 and ``swiss`` (by the standings after the previous round, leaders together, then swaps between
 neighbouring tables to avoid repeated opponents: :mod:`tournaments.swiss`).
 
-A table of the round is *complete* when it has played ``deals_per_round`` hands (hosted or
+A table of the round is *complete* when it has played ``deals_per_round`` hands (a DDV table:
+when its round of 24 counted deals, its Pflichtsoli and Vorführungen is complete) (hosted or
 recorded) with none pending, or, for offline tables, when its totals are confirmed by every
 player; the round closes when every table is complete, closing each games table (its pot is
 settled as the rules say).
@@ -41,6 +42,7 @@ from games.rulesets import rule_set_for
 from tournaments import live, swiss
 from tournaments.errors import InvalidInput, TournamentConflict
 from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, TableTotals, Tournament
+from tournaments.selectors import round_deals
 from tournaments.services import common
 from tournaments.services.common import lock, log, require_director, require_status
 
@@ -59,6 +61,8 @@ def _players(t: Tournament, number: int, byes: Sequence[int]) -> list[Entry]:
 def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
     """Each seat deals equally often: the deals per round must be a multiple of every table
     size of the round (the dealer of a four-table sits out, but deals like everyone)."""
+    if round_deals(t) is not None:
+        return  # the rule set's round (DDV: 24 deals at tables of four) deals equally
     bad = sorted({s for s in sizes if t.deals_per_round % s})
     if bad:
         need = 12 if 4 in bad else bad[0]
@@ -406,10 +410,16 @@ def table_progress(rnd: Round) -> list[dict[str, Any]]:
             "round_table_id", flat=True
         )
     )
+    rounds = round_deals(t) is not None  # a DDV table plays its round out, Pflichtsoli and all
+    if rounds:
+        links = links.select_related("table")
     out = []
     for link in links:
         if t.results == Tournament.Results.TOTALS:
             complete = link.pk in confirmed
+        elif rounds:
+            at = games.table_round(link.table, link.done + 1)
+            complete = at is not None and at.completed >= 1 and link.pending == 0
         else:
             complete = link.done >= t.deals_per_round and link.pending == 0
         out.append(
@@ -439,7 +449,12 @@ def round_close(*, user: User, round: Round) -> Round:
         missing = [p for p in table_progress(rnd) if not p["complete"]]
         if missing:
             what = ", ".join(
-                f"{p['number']} ({p['hands_done']} of {t.deals_per_round} deals)"
+                (
+                    f"{p['number']} ({p['hands_done']} hands, its round of "
+                    f"{t.deals_per_round} deals and the Pflichtsoli not complete)"
+                    if round_deals(t) is not None
+                    else f"{p['number']} ({p['hands_done']} of {t.deals_per_round} deals)"
+                )
                 if t.results != Tournament.Results.TOTALS
                 else f"{p['number']} (totals not confirmed)"
                 for p in missing[:10]

@@ -43,7 +43,7 @@ from tournaments.models import (
     TableTotals,
     Tournament,
 )
-from tournaments.selectors import score_unit
+from tournaments.selectors import hand_cap, in_round, score_unit
 
 TRUE = ("true", "1", 1, True)
 DIRECTIONS = ("forehand", "middlehand", "rearhand")
@@ -103,9 +103,7 @@ def inputs(
 
     hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for table_id, number, dealer, delta, declarer, made in (
-        Hand.objects.filter(
-            table_id__in=table_ids, status=Hand.Status.DONE, number__lte=t.deals_per_round
-        )
+        Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.DONE, **in_round(t))
         .order_by("table_id", "number")
         .values_list(
             "table_id",
@@ -124,12 +122,13 @@ def inputs(
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
 
     # A pulya (Preferans) is scored as a whole: its players' amounts are its whists after the
-    # round's deals, not the sum of its deals' deltas (which move no money).
+    # round's deals, not the sum of its deals' deltas (which move no money). The DDV's game
+    # points are summed deal by deal; the money they moved is not counted beside them.
     scores: dict[int, dict[str, int]] = {}
     if score_unit(t) is not None:
         scores = sitting_scores(
             Table.objects.filter(pk__in=table_ids).prefetch_related("seats"),
-            up_to=t.deals_per_round,
+            up_to=hand_cap(t),
         )
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     finished: dict[int, set[int]] = {}
@@ -152,7 +151,7 @@ def inputs(
                         pending[entry] = pending.get(entry, 0) + 1
                 continue
             counted += 1
-            for seat, amount in (delta or {}).items():
+            for seat, amount in (delta or {}).items() if not scores else ():
                 if seat in by_seat:
                     amounts[by_seat[seat]] += int(amount)
             if declarer in by_seat and made in TRUE:

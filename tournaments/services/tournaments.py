@@ -129,6 +129,12 @@ def _check_combination(t: Tournament) -> None:
             "them; table totals are not enough.",
         )
     rule_set = rule_set_for(t.rules)
+    if rule_set.round_deals is not None and t.deals_per_round != rule_set.round_deals:
+        raise _bad(
+            "deals_per_round",
+            f"A round of {rule_set.name} is {rule_set.round_deals} deals at each table (besides "
+            f"its Pflichtsoli): set deals_per_round to {rule_set.round_deals}.",
+        )
     if rule_set.score_unit is not None and t.scoring == Tournament.Scoring.DUPLICATE:
         raise _bad(
             "scoring",
@@ -136,7 +142,12 @@ def _check_combination(t: Tournament) -> None:
             f"table's deals together ({rule_set.score_unit}, once its sheet is settled): "
             "choose balance or table_rank.",
         )
-    if rule_set.score_unit is not None and t.real_money and t.rules.get("whist_value") is None:
+    if (
+        rule_set.score_unit is not None
+        and not rule_set.deal_scores
+        and t.real_money
+        and t.rules.get("whist_value") is None
+    ):
         raise _bad(
             "real_money",
             f"Playing {rule_set.name} for money needs a price for its {rule_set.score_unit} in "

@@ -356,7 +356,9 @@ class DoppelkopfDdv(Doppelkopf):
         """The DDV round (:mod:`engine.rules.doppelkopf.series`): 24 counted deals, a
         Pflichtsolo owed by each player (dealt again by the same dealer), the Vorführung."""
         at = series.series_after(seats, first_dealer, results)
-        return TableRound(dealer=at.dealer, carry=at.carry(), status=at.to_json())
+        return TableRound(
+            dealer=at.dealer, carry=at.carry(), status=at.to_json(), completed=at.round - 1
+        )
 
 
 RULE_SET = Doppelkopf(
@@ -386,7 +388,7 @@ DDV_RULE_SET = DoppelkopfDdv(
     table=TableShape((4,), players=4),
     dealing=DEALING,
     carry=Carry((), "cents", party=None, optional=("pflicht_owed", "vorfuehrung")),
-    keeps_rounds=True,
+    round_deals=series.ROUND_DEALS,
     score_unit="points",
     deal_scores=True,
     sheet_keys=DDV_SHEET_KEYS,
