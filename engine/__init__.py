@@ -22,7 +22,15 @@ from __future__ import annotations
 from engine.actions import Action, action_to_json
 from engine.cards import PIQUET, Deck
 from engine.errors import EngineError, IllegalAction, NotYourTurn
-from engine.play import action_from_json, active_seats, apply, legal_actions, new_hand, to_act
+from engine.play import (
+    action_from_json,
+    active_seats,
+    apply,
+    legal_actions,
+    new_hand,
+    to_act,
+    waiting_for,
+)
 from engine.record import (
     commitment,
     deal_from_deck,
@@ -75,4 +83,5 @@ __all__ = [
     "to_record",
     "verify",
     "view",
+    "waiting_for",
 ]

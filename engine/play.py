@@ -60,6 +60,13 @@ def to_act(state: HandState) -> frozenset[str]:
     return _of(state).to_act(state)
 
 
+def waiting_for(state: HandState) -> frozenset[str]:
+    """The seats the hand waits for: those of :func:`to_act` whose move it needs to go on
+    (``RuleSet.waiting_for``; Doppelkopf under the DDV rules: the player to play, not the
+    seats that may announce); empty once the hand is over."""
+    return _of(state).waiting_for(state)
+
+
 def legal_actions(state: HandState, seat: str | None = None) -> list[Action]:
     """Every action ``seat`` may take now, in a stable order; empty when it may not act. With
     no seat: the actions of every seat that may act now, seat by seat (for wien, the player to

@@ -26,6 +26,10 @@ from engine.errors import EngineError
 from engine.options import Option
 from engine.table import Dealing, TableShape
 
+BotPolicy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], "dict[str, Any] | None"]
+"""A bot level's policy (``RuleSet.bot_policies``): a seat's view and the legal actions in it
+(JSON) to one of them, or ``None`` when the seat lets the moment pass (an announcement)."""
+
 
 class RuleOptions(Protocol):
     """A rule set's ``Rules`` value: its validated options, naming the variant."""
@@ -259,6 +263,12 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     def to_act(self, state: StateT) -> frozenset[str]:
         """The seats that may act now (empty once the hand is over)."""
 
+    def waiting_for(self, state: StateT) -> frozenset[str]:
+        """The seats of :meth:`to_act` the hand waits for (a "your turn"): those whose move it
+        needs to go on. Default: every seat that may act; a rule set whose seats may also act
+        beside the turn (Doppelkopf's announcements) names the turn's seat only."""
+        return self.to_act(state)
+
     def sender(self, state: StateT, seat: str) -> str:
         """The seat that may send an action whose ``seat`` (the hand it is about) is ``seat``.
         Default: each seat for itself; Preferans's lone whister sends the passer's cards in
@@ -428,6 +438,12 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         make). Default: uniform among the actions ``seat`` may send."""
         legal = self.legal_actions(state, seat)
         return rng.choice(legal) if legal else None
+
+    def bot_policies(self) -> dict[str, BotPolicy]:
+        """The bot levels beyond ``random`` that play this rule set, each a policy that sees
+        only a seat's view and its legal actions (``engine/bots/``): Doppelkopf's
+        ``heuristic``. Default: none."""
+        return {}
 
     def play_random_hand(self, rules: RulesT, carry: Any, rng: random.Random) -> Any:
         """Deal, bid, play and settle one random hand on the rule set's fast path (bots,

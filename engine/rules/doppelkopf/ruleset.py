@@ -28,7 +28,17 @@ from typing import Any
 
 from engine.actions import Action, action_to_json
 from engine.errors import EngineError
-from engine.rules.doppelkopf import actions, ddv, entries, fast, hand, kasse, series, views
+from engine.rules.doppelkopf import (
+    actions,
+    ddv,
+    entries,
+    fast,
+    hand,
+    heuristic,
+    kasse,
+    series,
+    views,
+)
 from engine.rules.doppelkopf.cards import DECK, codes
 from engine.rules.doppelkopf.hand import State
 from engine.rules.doppelkopf.rules import (
@@ -42,7 +52,7 @@ from engine.rules.doppelkopf.rules import (
     parse_ddv_rules,
     parse_rules,
 )
-from engine.ruleset import Carry, Closing, Common, RuleSet, TableRound
+from engine.ruleset import BotPolicy, Carry, Closing, Common, RuleSet, TableRound
 from engine.table import Dealing, TableShape
 
 KASSE = "kasse"
@@ -110,6 +120,11 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
 
     def to_act(self, state: State) -> frozenset[str]:
         return hand.to_act(state)
+
+    def waiting_for(self, state: State) -> frozenset[str]:
+        """The player to reserve or play; announcements are optional, the hand does not wait
+        for them."""
+        return frozenset() if state.is_over else frozenset({state.active[state.turn]})
 
     def legal_actions(self, state: State, seat: str | None) -> list[Action]:
         """``seat``'s reservation or cards when it is his turn (a code once, in deck order),
@@ -244,6 +259,11 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
         """The ``random`` bot for ``seat`` alone (:func:`fast.choose_for`)."""
         p = state.player(seat)
         return None if p is None else fast.choose_for(state, p, rng)
+
+    def bot_policies(self) -> dict[str, BotPolicy]:
+        """``heuristic`` (:mod:`engine.rules.doppelkopf.heuristic`): reservations by hand
+        strength, announcements by a simple estimate, card play that knows its party."""
+        return {"heuristic": heuristic.choose}
 
     def play_random_hand(self, rules: AnyRules, carry: Any, rng: random.Random) -> Any:
         """The fast path: one random hand at a table of ``a b c d`` (``d`` deals) dealt,
