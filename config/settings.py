@@ -260,7 +260,7 @@ SPECTACULAR_SETTINGS = {
         "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
         "(docs/live.md)."
     ),
-    "VERSION": "1.4.0",
+    "VERSION": "1.5.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -433,7 +433,7 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", de
 # --- Rule sets ------------------------------------------------------------------------------
 
 # Rule sets the engine knows but the apps do not offer yet (``register(rs, offered=False)``:
-# ``doppelkopf`` and ``doppelkopf-ddv`` until issue 27; ``preferans`` was until issue 26) may be
+# none now; ``preferans`` was until issue 26, ``doppelkopf`` and ``doppelkopf-ddv`` until 27) may be
 # chosen for tables, evenings and tournaments: off. A preview for trying them on a test server;
 # the schema does not document them.
 PREVIEW_RULE_SETS = env_bool("PREVIEW_RULE_SETS", default=False)

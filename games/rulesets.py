@@ -25,8 +25,7 @@ if TYPE_CHECKING:
 def offered_variants() -> tuple[str, ...]:
     """The rule sets tables, evenings and tournaments may choose: those the apps offer
     (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS`` also those the engine
-    knows but the apps do not offer yet (``register(rs, offered=False)``: ``doppelkopf``,
-    ``doppelkopf-ddv``)."""
+    knows but the apps do not offer yet (``register(rs, offered=False)``; none at present)."""
     return tuple(rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS))
 
 
@@ -104,18 +103,25 @@ def whose_turn(acting: Iterable[str], seats: Iterable[str]) -> str:
 
 
 def stored_result(table: Table, result: Mapping[str, Any]) -> dict[str, Any]:
-    """A hand's Result as the server keeps and answers it: the engine's, and for a rule set
-    whose results are points (Preferans, ``spec/next/preferans.md`` §13: no stake, fallen,
-    delta, pot or transfers) the money a deal moves spelled out as none: no stake, nobody
-    fallen, every seat's change 0, no pot, no transfers. Money comes at the close."""
+    """A hand's Result as the server keeps and answers it: the engine's, with the keys every
+    Result has in the API (``ResultSerializer``) spelled out where a rule set's Result has
+    none: no ``stake``, ``declarer`` or ``made``, nobody ``fallen``, no ``tricks`` per seat,
+    and ``pot`` the money the table holds in common after the deal (Doppelkopf's ``kasse``;
+    null where the players pay one another). For a rule set whose results are points
+    (Preferans, ``spec/next/preferans.md`` §13: no stake, fallen, delta, pot or transfers) also
+    every seat's change 0 and no transfers: money comes at the close."""
     rule_set = rule_set_of(table)
-    if rule_set.carry.unit != "points":
-        return dict(result)
-    seats = [s.key for s in sorted(table.seats.all(), key=lambda s: s.position)]
-    money: dict[str, Any] = {
+    pot_key = money_key(rule_set)
+    common: dict[str, Any] = {
         "stake": None,
+        "declarer": None,
+        "made": None,
         "fallen": [],
-        "delta": dict.fromkeys(seats, 0),
-        "pot": None,
+        "tricks": {},
+        "pot": None if pot_key is None else result.get(pot_key),
     }
-    return {**money, "transfers": [], **result}
+    if rule_set.carry.unit == "points":
+        seats = [s.key for s in sorted(table.seats.all(), key=lambda s: s.position)]
+        common["delta"] = dict.fromkeys(seats, 0)
+        common["transfers"] = []
+    return {**common, **result}

@@ -43,6 +43,7 @@ def rules_enum_names() -> dict[str, list[str]]:
         for option in rule_set.options:
             if option.choices:
                 by_option.setdefault(option.name, set()).add(option.choices)
+    named: set[tuple[str, ...]] = set()
     for rule_set in engine.rule_sets():
         out[f"{camel(rule_set.name)}VariantEnum"] = [rule_set.name]
         for option in rule_set.options:
@@ -50,7 +51,13 @@ def rules_enum_names() -> dict[str, list[str]]:
                 continue
             shared = len(by_option[option.name]) == 1
             prefix = "" if shared else camel(rule_set.name)
-            out[f"{prefix}{camel(option.name)}Enum"] = list(option.choices)
+            name = f"{prefix}{camel(option.name)}Enum"
+            if option.choices in named and name not in out:
+                # The same choices under another option's name (Doppelkopf's kasse_at_close
+                # and wien's pot_at_close: carry, split): one component, named first.
+                continue
+            named.add(option.choices)
+            out[name] = list(option.choices)
     return out
 
 

@@ -88,8 +88,8 @@ register(_AMERICAN)
 register(_BALKAN)
 register(_DANUBE_SWABIAN)
 register(_PREFERANS)
-register(_DOPPELKOPF, offered=False)
-register(_DOPPELKOPF_DDV, offered=False)
+register(_DOPPELKOPF)
+register(_DOPPELKOPF_DDV)
 
 VARIANTS: tuple[str, ...] = tuple(rs.name for rs in rule_sets())
 """The offered variant names (a rules object's ``variant``, which ``parse_rules`` requires;

@@ -140,6 +140,38 @@ class RaspasyGameSerializer(serializers.Serializer[dict[str, Any]]):
     type = _only("raspasy", "raspasy")
 
 
+class DoppelkopfGameSerializer(serializers.Serializer[dict[str, Any]]):
+    """A Doppelkopf game (``spec/next/doppelkopf.md``, Records): ``normal``, ``hochzeit``,
+    ``solo`` (``doppelkopf``: its ``trump``; ``doppelkopf-ddv``: its ``kind`` and whether it
+    is a ``pflicht`` solo), ``karlchen``, ``secret_solo`` (``doppelkopf``) or ``silent_solo``
+    (DDV)."""
+
+    type = serializers.ChoiceField(
+        choices=["normal", "hochzeit", "solo", "karlchen", "secret_solo", "silent_solo"]
+    )
+    trump = serializers.CharField(
+        required=False, help_text="doppelkopf solos: the trump suit, C, S, H or D."
+    )
+    kind = serializers.CharField(
+        required=False,
+        help_text="doppelkopf-ddv solos: queens, jacks, a suit (C, S, H, D) or fleischlos.",
+    )
+    pflicht = serializers.BooleanField(
+        required=False, help_text="doppelkopf-ddv solos: the soloist's compulsory solo."
+    )
+    announcer = serializers.CharField(
+        required=False, help_text="A hand's public game: the Hochzeit's announcer."
+    )
+    soloist = serializers.CharField(
+        required=False, help_text="A hand's public game: the soloist, once known."
+    )
+    partner = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="A hand's public game: the Hochzeit's partner once clarified (null: alone).",
+    )
+
+
 @extend_schema_field(
     PolymorphicProxySerializer(
         component_name="Game",
@@ -151,6 +183,10 @@ class RaspasyGameSerializer(serializers.Serializer[dict[str, Any]]):
             "contract": ContractGameSerializer,
             "misere": MisereGameSerializer,
             "raspasy": RaspasyGameSerializer,
+            **dict.fromkeys(
+                ("normal", "hochzeit", "solo", "karlchen", "secret_solo", "silent_solo"),
+                DoppelkopfGameSerializer,
+            ),
         },
         resource_type_field_name="type",
     )
@@ -162,8 +198,11 @@ class GameSerializer(serializers.Serializer[dict[str, Any]]):
     checks what arrives, and which forms the table's rule set has."""
 
     type = serializers.ChoiceField(
-        choices=["suit", "premium", "notrump", "ausfechten", "contract", "misere", "raspasy"]
-    )
+        choices=[
+            "suit", "premium", "notrump", "ausfechten", "contract", "misere", "raspasy",
+            "normal", "hochzeit", "solo", "karlchen", "secret_solo", "silent_solo",
+        ]
+    )  # fmt: skip
     level = GameLevelField(required=False)
     talon = serializers.BooleanField(
         required=False, help_text="suit games: false for a hand game (Geschäft, herz)."
@@ -189,11 +228,11 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Each defender's choice; omitted for premium games and Ausfechten.",
     )
     tricks = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=10),
+        child=serializers.IntegerField(min_value=0, max_value=12),
         required=False,
         help_text="Tricks of every player who played; omitted (or {}) where nobody played "
         "(both defenders home in the rule sets beyond wien, a thrown-in deal, a given-up "
-        "game).",
+        'game). Doppelkopf: each party\'s tricks ({"re": 7, "kontra": 5}).',
     )
     negotiated = serializers.BooleanField(
         required=False, help_text="The split was agreed (Aushandeln)."
@@ -318,6 +357,53 @@ class ResultSerializer(serializers.Serializer[dict[str, Any]]):
     game_over = serializers.BooleanField(
         required=False, help_text="Preferans: every pool is full; the table deals no more."
     )
+    re = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Doppelkopf: the Re party."
+    )
+    winner = serializers.ChoiceField(
+        choices=["re", "kontra"],
+        allow_null=True,
+        required=False,
+        help_text="Doppelkopf: the winning party; null: nobody won (DDV).",
+    )
+    points = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        required=False,
+        help_text="Doppelkopf: each party's Augen (re, kontra); null for Karlchen Müller.",
+    )
+    announcements = serializers.DictField(
+        child=serializers.CharField(allow_null=True),
+        required=False,
+        help_text="doppelkopf-ddv: each party's highest announcement or null.",
+    )
+    extras = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="doppelkopf-ddv: each party's extra points (doppelkopf, fox, karlchen, "
+        "against_alten).",
+    )
+    value = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="doppelkopf-ddv: each party's game value.",
+    )
+    score = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="doppelkopf-ddv: each seat's game points (× point_value: its delta).",
+    )
+    category = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="doppelkopf: simple, schneider or schwarz (null for Karlchen Müller).",
+    )
+    amount = serializers.IntegerField(
+        required=False, help_text="doppelkopf: what each winner is paid from the Kasse (cents)."
+    )
+    kasse = serializers.IntegerField(
+        required=False, help_text="doppelkopf: the Kasse after the deal (cents; also pot)."
+    )
 
 
 class ProofSerializer(serializers.Serializer[dict[str, Any]]):
@@ -368,8 +454,10 @@ class BotSeatSerializer(_SeatForm):
     bot_level = serializers.ChoiceField(
         choices=services.BOT_LEVELS,
         required=False,
-        help_text="How the server plays the seat (``games.services.BOT_LEVELS``); omitted: "
-        f"{services.BOT_LEVELS[0]}.",
+        help_text="How the server plays the seat: random (a random legal move, every rule "
+        "set) or heuristic (Doppelkopf: reservations by hand strength, announcements by an "
+        "estimate, card play that knows its party); another rule set refuses a level it has "
+        f"no bot for. Omitted: {services.BOT_LEVELS[0]}.",
     )
 
 
@@ -970,6 +1058,57 @@ class TrickCardSerializer(serializers.Serializer[dict[str, Any]]):
     card = serializers.CharField()
 
 
+@extend_schema_field(
+    {
+        "anyOf": [
+            {
+                "type": "object",
+                "additionalProperties": {"type": "integer"},
+                "description": "Tricks won so far per seat (the talon games, Preferans).",
+            },
+            {
+                "type": "array",
+                "description": "Doppelkopf: every trick so far in order, the one being played "
+                "last (without winner and augen).",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "leader": {"type": "string"},
+                        "cards": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/TrickCard"},
+                        },
+                        "winner": {"type": "string"},
+                        "augen": {"type": "integer"},
+                    },
+                    "required": ["leader", "cards"],
+                },
+            },
+        ]
+    }
+)
+class ViewTricksField(serializers.JSONField):
+    """A view's ``tricks``: tricks won per seat, or (Doppelkopf) the tricks themselves."""
+
+
+class SeatReservationSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.CharField()
+    reservation = serializers.JSONField(
+        help_text='"none" or "reserved" until the end of the hand, then the reservation sent '
+        '("none", "hochzeit", {"solo": …}, …).'
+    )
+
+
+class SeatAnnouncementSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.CharField()
+    announce = serializers.CharField(help_text="re, kontra, no90, no60, no30 or schwarz.")
+
+
+class PartiesSerializer(serializers.Serializer[dict[str, Any]]):
+    re = serializers.ListField(child=serializers.CharField())
+    kontra = serializers.ListField(child=serializers.CharField())
+
+
 class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     """A hand as the caller may see it. Hosted hands: the engine's seat view (``seat`` null
     for a spectator), with ``legal`` when it is the caller's turn and ``deal``, ``result``
@@ -1011,7 +1150,26 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     )
     trick = TrickCardSerializer(many=True, required=False)
     last_trick = TrickCardSerializer(many=True, required=False)
-    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    tricks = ViewTricksField(required=False)
+    own_reservation = serializers.JSONField(
+        required=False, help_text="Doppelkopf: the reservation the caller's seat sent."
+    )
+    reservations = SeatReservationSerializer(
+        many=True,
+        required=False,
+        help_text="Doppelkopf: the reservations sent so far, in playing order.",
+    )
+    parties = PartiesSerializer(
+        required=False,
+        help_text="Doppelkopf: the players publicly known to be Re and Kontra (all four at "
+        "the end).",
+    )
+    announcements = SeatAnnouncementSerializer(
+        many=True, required=False, help_text="doppelkopf-ddv: the announcements so far."
+    )
+    kasse = serializers.IntegerField(
+        required=False, help_text="doppelkopf: the Kasse before the deal (cents)."
+    )
     offer = serializers.DictField(allow_null=True, required=False)
     hand_due = serializers.CharField(
         allow_null=True,

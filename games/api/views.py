@@ -133,6 +133,37 @@ TABLE_EXAMPLES = [
         },
         request_only=True,
     ),
+    OpenApiExample(
+        "A Doppelkopf table (DDV) with three heuristic bots",
+        value={
+            "name": "Doko online",
+            "mode": "hosted",
+            "rules": {"variant": "doppelkopf-ddv", "point_value": 10},
+            "seats": [
+                {"key": "anna", "kind": "user", "user": 3},
+                {"key": "bot-1", "kind": "bot", "bot_level": "heuristic"},
+                {"key": "bot-2", "kind": "bot", "bot_level": "heuristic"},
+                {"key": "bot-3", "kind": "bot", "bot_level": "heuristic"},
+            ],
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "A recorded Doppelkopf table (DDV)",
+        value={
+            "name": "Doppelkopf am Freitag",
+            "mode": "recorded",
+            "rules": {"variant": "doppelkopf-ddv", "point_value": 10},
+            "seats": [
+                {"key": "anna", "kind": "user", "user": 3},
+                {"key": "bert", "kind": "guest", "guest_name": "Bert"},
+                {"key": "carl", "kind": "guest", "guest_name": "Carl"},
+                {"key": "dora", "kind": "guest", "guest_name": "Dora"},
+            ],
+            "first_dealer": "dora",
+        },
+        request_only=True,
+    ),
 ]
 ENTRY_EXAMPLES = [
     OpenApiExample(
@@ -146,6 +177,20 @@ ENTRY_EXAMPLES = [
         },
         request_only=True,
     ),
+    OpenApiExample(
+        "A Doppelkopf deal (DDV)",
+        summary="Re (anna, carl) announced re and won 130 : 110 with a Doppelkopf; Kontra "
+        "caught a fox: 3 game points each",
+        value={
+            "game": {"type": "normal"},
+            "re": ["anna", "carl"],
+            "points": {"re": 130, "kontra": 110},
+            "tricks": {"re": 7, "kontra": 5},
+            "announcements": {"re": "re", "kontra": None},
+            "extras": {"re": ["doppelkopf"], "kontra": ["fox"]},
+        },
+        request_only=True,
+    ),
 ]
 ACTION_EXAMPLES = [
     OpenApiExample(
@@ -153,6 +198,16 @@ ACTION_EXAMPLES = [
     ),
     OpenApiExample(
         "A card", value={"action": {"card": "HA"}, "expected_version": 14}, request_only=True
+    ),
+    OpenApiExample(
+        "A Doppelkopf reservation",
+        value={"action": {"reservation": {"solo": "queens"}}, "expected_version": 1},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "A Doppelkopf announcement (DDV, any seat while in time)",
+        value={"action": {"announce": "re"}, "expected_version": 9},
+        request_only=True,
     ),
 ]
 

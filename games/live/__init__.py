@@ -221,9 +221,10 @@ def notify_user(user_id: int, notification: dict[str, Any]) -> None:
 
 def hand_moved(table: Table, hand: Hand, state: engine.State) -> None:
     """A hosted hand was dealt or moved (called inside the service's transaction): after
-    commit wake the hand's subscribers, tell each user who may act now (``engine.to_act``)
-    that it is their turn, and for a new hand tell the table's subscribers."""
-    acting = engine.to_act(state)
+    commit wake the hand's subscribers, tell each user the hand waits for now
+    (``engine.waiting_for``: not a Doppelkopf seat that merely may announce) that it is their
+    turn, and for a new hand tell the table's subscribers."""
+    acting = engine.waiting_for(state)
     on_commit(partial(_send_hand, table.pk, hand.number, hand.version))
     for seat in sorted(table.seats.all(), key=lambda s: s.position):
         if seat.key not in acting or seat.kind != Seat.Kind.USER or seat.user_id is None:
@@ -308,7 +309,7 @@ def your_turns(user: User) -> list[dict[str, Any]]:
     out = []
     for hand in hands:
         seat = next(s for s in hand.table.seats.all() if s.user_id == user.pk)
-        if seat.key in engine.to_act(hand_state(hand.table, hand)):
+        if seat.key in engine.waiting_for(hand_state(hand.table, hand)):
             out.append(
                 {
                     "kind": "your_turn",

@@ -53,8 +53,19 @@ def hand_bot_move(
         if not bots:
             return None
         rng = rng or random.Random(secrets.randbits(64))
-        move = random_bot.choose(state, rng)
         rules = rule_set_of(table)
+        policies = rules.bot_policies()
+        for seat in bots:  # a bot of a rule set's own level decides from its view alone
+            policy = policies.get(_seat(table, seat).bot_level)
+            if policy is not None:
+                view = engine.view(state, seat)
+                chosen = policy(view, view["legal"], rng)
+                if chosen is not None:
+                    return _apply(table, hand, seat, chosen, schedule=schedule)
+        bots = [b for b in bots if _seat(table, b).bot_level not in policies]
+        if not bots:
+            return None
+        move = random_bot.choose(state, rng)
         sender = rules.sender(state, move.seat)  # Preferans: a whister plays the passer's cards
         if sender not in bots:
             # The policy chose for a person (Doppelkopf: any seat may announce): each bot in
@@ -71,12 +82,13 @@ def hand_bot_move(
 
 
 def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
-    """(hand id, version) of hosted hands idle for ``idle_seconds`` where a bot may act: their
-    task was lost."""
+    """(hand id, version) of hosted hands idle for ``idle_seconds`` that wait for a bot
+    (``engine.waiting_for``; not one that merely may announce): their task was lost."""
     out = []
     idle_since = timezone.now() - timedelta(seconds=idle_seconds)
     hands = Hand.objects.filter(status=Hand.Status.PLAYING, updated_at__lt=idle_since)
     for hand in hands.select_related("table").prefetch_related("table__seats"):
-        if bots_to_act(hand.table, hand_state(hand.table, hand)):
+        waiting = engine.waiting_for(hand_state(hand.table, hand))
+        if any(_seat(hand.table, s).kind == Seat.Kind.BOT for s in waiting):
             out.append((hand.pk, hand.version))
     return out

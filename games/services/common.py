@@ -30,7 +30,17 @@ from games.rulesets import ledger_party, money_key, rule_set_of
 COMMON_KEYS = ("rules", "seats", "dealer", "pot")
 """The common part of every record the server fills in: the envelope, and the carry of a pot
 game (:func:`common_keys` adds what else a table's rule set carries)."""
-BOT_LEVELS = ("random",)
+BOT_LEVELS: tuple[str, ...] = (
+    "random",
+    *sorted({level for rs in engine.rule_sets() for level in rs.bot_policies()}),
+)
+"""Every bot level: ``random`` (any rule set) and those a rule set's bots play
+(``RuleSet.bot_policies``: Doppelkopf's ``heuristic``)."""
+
+
+def bot_levels(rule_set: engine.RuleSet[Any, Any, Any]) -> tuple[str, ...]:
+    """The bot levels that play ``rule_set``: ``random`` and its own."""
+    return ("random", *rule_set.bot_policies())
 
 
 def _engine_error(e: engine.EngineError, prefix: str = "") -> RuleViolation:

@@ -45,6 +45,7 @@ from games.services.common import (
     _engine_error,
     _lock_table,
     _writable,
+    bot_levels,
     carry_after,
     seat_keys,
 )
@@ -173,10 +174,12 @@ def table_create(
         raise InvalidInput(
             "A user can take only one seat.", fields={"seats": ["user seated twice"]}
         )
+    levels = bot_levels(rule_set)
     for s in seats:
-        if s.kind == Seat.Kind.BOT and (mode != Table.Mode.HOSTED or s.bot_level not in BOT_LEVELS):
+        if s.kind == Seat.Kind.BOT and (mode != Table.Mode.HOSTED or s.bot_level not in levels):
             raise InvalidInput(
-                f"Bots play only at hosted tables, at level {', '.join(BOT_LEVELS)}.",
+                f"Bots play only at hosted tables, and {rule_set.name} at level "
+                f"{words(list(levels), 'or')}.",
                 fields={"seats": [f"{s.key}: no bot here"]},
             )
         if (s.kind == Seat.Kind.USER) != (s.user is not None):

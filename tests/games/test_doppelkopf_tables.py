@@ -18,10 +18,11 @@ from rest_framework.test import APIClient
 
 import engine
 from clubs.models import User
-from games import services
-from games.errors import RuleViolation
-from games.models import Hand, LedgerEntry, Table
+from games import live, services
+from games.errors import InvalidInput, RuleViolation
+from games.models import Hand, LedgerEntry, Seat, Table
 from games.services.tables import table_balances
+from tests.openapi import schema_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,8 @@ def test_a_hosted_doppelkopf_table_deals_four_hands_of_twelve_and_keeps_its_kass
         out_of_kasse = sum(t["amount"] for t in result["transfers"] if t["from"] == "kasse")
         assert moved + into_kasse - out_of_kasse == 0  # zero-sum with the Kasse
         kasse += into_kasse - out_of_kasse
-        assert result["kasse"] == kasse  # the Kasse after the deal
+        assert result["kasse"] == kasse == result["pot"]  # the Kasse after the deal
+        assert not schema_errors("Result", result)  # what generated clients parse
         balances = table_balances(table)
         assert balances["pot"] == kasse  # the Kasse is the table's pot in the ledger
         assert sum(balances.values()) == 0
@@ -86,12 +88,19 @@ def test_a_hosted_doppelkopf_table_deals_four_hands_of_twelve_and_keeps_its_kass
 
 
 def test_at_a_ddv_table_bots_announce_only_for_themselves_and_players_pay_one_another(
-    make_table: Callable[..., Table], anna: User
+    make_table: Callable[..., Table], anna: User, client_for: Callable[[User], APIClient]
 ) -> None:
-    table = make_table(mode=Table.Mode.HOSTED, seats=4, rules=DDV, kinds=BOTS)
+    table = make_table(mode=Table.Mode.HOSTED, seats=4, rules=DDV, kinds=BOTS, is_public=True)
     rng = random.Random(11)
     for _ in range(3):
         hand = play_hosted(table, anna, rng, announce=True)
+        for who in (client_for(anna), APIClient()):  # anna, and a spectator of no seat
+            url = f"/api/v1/tables/{table.pk}/hands/{hand.number}/view/"
+            view = who.get(url).json()
+            assert not schema_errors("HandView", view), view  # what generated clients parse
+            assert len(view["tricks"]) == 12 and view["result"] == hand.result
+        assert not schema_errors("Result", hand.result)
+        assert hand.result["pot"] is None  # the players pay one another
         assert sum(hand.result["delta"].values()) == 0
         assert sum(hand.result["score"].values()) == 0
     balances = table_balances(table)
@@ -231,3 +240,52 @@ def test_a_kasse_tables_sheet_shows_the_deal_without_game_points(
     assert row["doppelkopf"]["category"] == "simple" and row["doppelkopf"]["winner"] == "re"
     assert row["doppelkopf"]["score"] is None and row["doppelkopf"]["totals"] is None
     assert row["pot"] == 0  # the Kasse after the deal: four antes of 10 in, 20 to each of Re
+
+
+def test_heuristic_bots_play_a_ddv_hand_from_their_views_and_random_tables_refuse_them(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    """Three heuristic bots and anna: every bot move is one of the legal actions its seat's
+    view offered (``hand_bot_move`` passes the view alone). A wien table has no heuristic."""
+    table = services.table_create(
+        user=anna, name="Doko", mode=Table.Mode.HOSTED, rules=DDV,
+        seats=[services.SeatSpec(key="anna", kind="user", user=anna),
+               *(services.SeatSpec(key=k, kind="bot", bot_level="heuristic") for k in BOTS)],
+    )  # fmt: skip
+    assert set(
+        Seat.objects.filter(table=table, kind="bot").values_list("bot_level", flat=True)
+    ) == {"heuristic"}
+    for _ in range(2):
+        hand = play_hosted(table, anna, random.Random(5), announce=False)
+        assert sum(hand.result["delta"].values()) == 0
+    with pytest.raises(InvalidInput, match="wien at level random"):
+        services.table_create(
+            user=anna, name="Wien", mode=Table.Mode.HOSTED,
+            rules={"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
+            seats=[services.SeatSpec(key="anna", kind="user", user=anna),
+                   services.SeatSpec(key="b1", kind="bot", bot_level="heuristic"),
+                   services.SeatSpec(key="b2", kind="bot", bot_level="random")],
+        )  # fmt: skip
+
+
+def test_your_turn_goes_to_the_player_to_play_not_to_every_seat_that_may_announce(
+    make_table: Callable[..., Table], anna: User, bert: User, carl: User, dave: User
+) -> None:
+    """Under the DDV rules every seat may announce in the first tricks (``to_act`` names
+    them all); the hand waits only for the player to play (``engine.waiting_for``), and only
+    he is told it is his turn."""
+    table = make_table(mode=Table.Mode.HOSTED, seats=4, rules=DDV, first_dealer="dave")
+    users = {"anna": anna, "bert": bert, "carl": carl, "dave": dave}
+    hand = services.hand_start(table_id=table.pk, user=anna)
+    for seat in ("anna", "bert", "carl", "dave"):
+        state = services.hand_state(table, hand)
+        reservation = engine.view(state, seat)["legal"][0]  # "none": healthy, or a silent solo
+        hand = services.hand_apply_action(
+            table_id=table.pk, number=1, user=users[seat], action=reservation
+        )
+    state = services.hand_state(table, hand)
+    assert engine.to_act(state) == set(users)  # all four may announce
+    assert engine.waiting_for(state) == {"anna"}  # forehand leads
+    turns = {seat: live.your_turns(user) for seat, user in users.items()}
+    assert [t["seat"] for t in turns["anna"]] == ["anna"]
+    assert turns["bert"] == turns["carl"] == turns["dave"] == []

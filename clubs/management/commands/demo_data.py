@@ -235,7 +235,8 @@ def _recorded_table(
 
 
 def _rule_set_tables(players: dict[str, User], club: Club) -> list[Table]:
-    """A recorded table of anna, bert and carl for every registered rule set but the club's,
+    """A recorded table of anna, bert and carl (and dave where four play, Doppelkopf) for every
+    registered rule set but the club's,
     with a few hands the engine's random bot played (the same ones on every run)."""
     tables = []
     for rule_set in engine.rule_sets():
@@ -245,16 +246,16 @@ def _rule_set_tables(players: dict[str, User], club: Club) -> list[Table]:
         table = Table.objects.filter(name=name, club=club).order_by("id").first()
         if table is None:
             anna = players["anna"]
+            keys = ("anna", "bert", "carl", "dave")[: min(rule_set.table.seats)]
             table = services.table_create(
                 user=anna,
                 name=name,
                 mode=Table.Mode.RECORDED,
                 rules=rule_set.examples[0],
                 seats=[
-                    services.SeatSpec(key=k, kind=Seat.Kind.USER, user=players[k])
-                    for k in ("anna", "bert", "carl")
+                    services.SeatSpec(key=k, kind=Seat.Kind.USER, user=players[k]) for k in keys
                 ],
-                first_dealer="carl",
+                first_dealer=keys[-1],
                 club_id=club.pk,
                 is_public=True,
             )
