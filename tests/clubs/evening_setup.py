@@ -6,6 +6,7 @@ import random
 
 from django.utils import timezone
 
+import engine
 from clubs.models import Attendance, Club, Evening, EveningTable, Guest, Season, User
 from clubs.services import rounds
 from games import services as games
@@ -49,12 +50,18 @@ def started_round(w: ClubWorld) -> None:
 
 
 def an_evening_of(w: ClubWorld, rules: dict[str, object]) -> list[Table]:
-    """The club's default ``rules``, a season, six players checked in and one round seated
-    and started (tables of three): the round's games tables."""
+    """The club's default ``rules``, a season, six players checked in (eight where the rule
+    set seats tables of four only, Doppelkopf) and one round seated and started (tables of
+    three, or four): the round's games tables."""
     Club.objects.filter(pk=w.club.pk).update(default_rules=rules)
     w.club.refresh_from_db()
     a_season(w)
-    six_checked_in(w)
+    if 3 in engine.rule_set(str(rules["variant"])).table.seats:
+        six_checked_in(w)
+    else:
+        guests = [Guest.objects.create(club=w.club, name=n) for n in ("Gustav", "Helga", "Ida")]
+        guests.append(Guest.objects.create(club=w.club, name="Jakob"))
+        check_in(w.evening, *(w.users[r] for r in ("member", "scorer", "admin", "owner")), *guests)
     owner = w.users["owner"]
     rounds.round_plan(user=owner, evening_id=w.evening.pk, rounds_total=1, seed=1)
     rounds.round_start(user=owner, evening_id=w.evening.pk, number=1)

@@ -33,6 +33,8 @@ from tests.engine.doppelkopf_helpers import (
 EVERYONE = [*SEATS, None]
 KEYS = {
     "seat",
+    "phase",
+    "actions",
     "hand",
     "own_reservation",
     "reservations",
@@ -42,7 +44,7 @@ KEYS = {
     "to_act",
     "legal",
 }
-CARD_FIELDS = ("hand", "tricks", "legal")
+CARD_FIELDS = ("hand", "tricks", "legal", "actions")
 
 
 def shown(data: Any) -> set[str]:

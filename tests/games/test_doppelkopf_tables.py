@@ -289,3 +289,61 @@ def test_your_turn_goes_to_the_player_to_play_not_to_every_seat_that_may_announc
     turns = {seat: live.your_turns(user) for seat, user in users.items()}
     assert [t["seat"] for t in turns["anna"]] == ["anna"]
     assert turns["bert"] == turns["carl"] == turns["dave"] == []
+
+
+def cards_in(value: Any, codes: frozenset[str]) -> set[str]:
+    """Every card code among the strings of a JSON value (keys included)."""
+    if isinstance(value, str):
+        return {value} if value in codes else set()
+    if isinstance(value, dict):
+        inside = [cards_in(v, codes) for v in value.values()]
+        return set().union(*inside, cards_in(list(value), codes))
+    if isinstance(value, list):
+        return set().union(set(), *(cards_in(v, codes) for v in value))
+    return set()
+
+
+def test_no_endpoint_shows_a_doppelkopf_seat_cards_it_may_not_see(
+    make_table: Callable[..., Table],
+    anna: User,
+    bert: User,
+    carl: User,
+    dave: User,
+    stranger: User,
+    client_for: Callable[[User | None], APIClient],
+) -> None:
+    """A public hosted DDV hand in the second trick: every read of the table and the hand,
+    and a refused move, as each seat, a stranger and an anonymous caller, shows only card
+    codes the engine's view shows that caller (``engine.known``)."""
+    table = make_table(
+        mode=Table.Mode.HOSTED, seats=4, rules=DDV, first_dealer="dave", is_public=True
+    )
+    users = {"anna": anna, "bert": bert, "carl": carl, "dave": dave}
+    hand = services.hand_start(table_id=table.pk, user=anna)
+    rng = random.Random(3)
+    while len(hand.actions) < 4 + 6:  # the reservations and six cards
+        state = services.hand_state(table, hand)
+        seat = next(iter(engine.waiting_for(state)))
+        legal = [a for a in engine.view(state, seat)["legal"] if "announce" not in a]
+        hand = services.hand_apply_action(
+            table_id=table.pk, number=1, user=users[seat], action=rng.choice(legal)
+        )
+    state = services.hand_state(table, hand)
+    deck = engine.rule_set("doppelkopf-ddv").deck
+    codes = frozenset(deck.codes)
+    base = f"/api/v1/tables/{table.pk}/"
+    reads = ["", "hands/", "hands/1/", "hands/1/view/", "hands/1/record/",
+             "hands/1/events/?wait=0", "sheet/", "sheet.csv", "ledger/"]  # fmt: skip
+    callers: dict[str | None, User | None] = {**users, "stranger": stranger, None: None}
+    for name, user in callers.items():
+        seat = name if name in users else None
+        allowed = {deck.code(c) for c in range(deck.size) if engine.known(state, seat) >> c & 1}
+        client = client_for(user)
+        for path in reads:
+            answer = client.get(base + path)
+            body = answer.content.decode()
+            found = cards_in(answer.json() if "json" in answer["Content-Type"] else body, codes)
+            assert found <= allowed, (name, path, found - allowed)
+        refused = client.post(base + "hands/1/actions/", {"action": {"card": "HT"}}, format="json")
+        assert refused.status_code >= 400
+        assert cards_in(refused.json(), codes) <= allowed | {"HT"}, name

@@ -39,7 +39,8 @@ Re, also when another seat's Heimliches Solo (``doppelkopf``) makes it Kontra.
 
 The card orders (:class:`Order`) rank the trumps of
 :func:`engine.rules.doppelkopf.cards.trump_codes` and the plain cards by the spec's "Trumps and
-plain suits"; the bot lives in the rule set, which offers it as its ``heuristic`` level (``RuleSet.bot_policies``).
+plain suits"; the bot lives in the rule set, which offers it as its ``heuristic`` level
+(``RuleSet.bot_policies``).
 ``tests/engine/test_doppelkopf_heuristic.py`` checks them against the engine's own order
 (trick winners of random tricks in every game). The house rule ``second_dulle`` is not in a
 view; the bot assumes it off.

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import action_to_json
-from engine.rules.doppelkopf.actions import Announce
+from engine.rules.doppelkopf.actions import Announce, Reservation
 from engine.rules.doppelkopf.cards import CQ, DECK, codes
 from engine.rules.doppelkopf.hand import (
     HIDDEN_SOLOS,
@@ -121,19 +121,30 @@ def _trick(s: State, lead: int, cards: tuple[int, ...]) -> dict[str, Any]:
     }
 
 
+def _shown(r: Reservation, over: bool) -> Any:
+    """A reservation as the table sees it: ``"none"`` (``none`` and ``secret_solo`` alike) or
+    ``"reserved"`` until the end of the hand, then what was sent."""
+    if over:
+        return r.value_json(DECK)
+    return "none" if r.kind in ("none", "secret_solo") else "reserved"
+
+
 def view(s: State, seat: str | None) -> dict[str, Any]:
-    """The hand as ``seat`` may see it (JSON-ready), in the spec's shape."""
+    """The hand as ``seat`` may see it (JSON-ready), in the spec's shape, with its ``phase``
+    and every action so far as the table saw it (``actions``: reservations shown as above;
+    the API's events read them)."""
     p = s.player(seat)
     over = s.is_over
     own = None
     if p is not None and p < len(s.reservations):
         own = s.reservations[p].value_json(DECK)
-    reservations = []
-    for r in s.reservations:
-        shown = r.value_json(DECK)
-        if not over:
-            shown = "none" if r.kind in ("none", "secret_solo") else "reserved"
-        reservations.append({"seat": r.seat, "reservation": shown})
+    reservations = [{"seat": r.seat, "reservation": _shown(r, over)} for r in s.reservations]
+    actions = [
+        {"seat": a.seat, "reservation": _shown(a, over)}
+        if isinstance(a, Reservation)
+        else action_to_json(a, DECK)
+        for a in s.history
+    ]
     tricks = []
     for lead, cards, winner in s.tricks:
         tricks.append({**_trick(s, lead, cards), "winner": s.active[winner], "augen": augen(cards)})
@@ -142,12 +153,14 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
     re, kontra = public_parties(s)
     out: dict[str, Any] = {
         "seat": seat,
+        "phase": s.phase,
         "hand": codes(s.hands[p]) if p is not None else None,
         "own_reservation": own,
         "reservations": reservations,
         "game": public_game(s),
         "tricks": tricks,
         "parties": {"re": [s.active[q] for q in re], "kontra": [s.active[q] for q in kontra]},
+        "actions": actions,
     }
     if s.ddv:
         out["announcements"] = [
