@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from clubs.models import Club, EveningRound, EveningTable, Guest, Season
+from clubs.models import Club, EveningRound, EveningTable, Guest, Rating, Season
 from games import services as games
 from games.models import Table
 from games.random_entries import random_entry
@@ -116,6 +116,15 @@ def test_a_ddv_evening_ranks_by_game_points_and_everybody_plays_every_deal() -> 
     assert {p["player"]: p["net"] for p in closed.json()["players"]} == money
     after = w.client("member").get(f"/api/v1/clubs/{w.club.pk}/seasons/{season.pk}/standings/")
     assert {r["player"]: r["balance"] for r in after.json()["rows"]} == money  # not twice
+    # ratings: each table of four a sitting that places its players by their game points
+    ratings = {r.player: r for r in Rating.objects.filter(club=w.club)}
+    assert set(ratings) == set(points) and all(r.sittings == 1 for r in ratings.values())
+    for table in tables:
+        seats = [player_of(s) for s in table.seats.all()]
+        best = max(seats, key=lambda p: points[p])
+        worst = min(seats, key=lambda p: points[p])
+        if points[best] > points[worst]:
+            assert ratings[best].mu > ratings[worst].mu
 
 
 def test_a_kasse_evening_ranks_by_money_and_keeps_each_tables_kasse_as_its_pot() -> None:

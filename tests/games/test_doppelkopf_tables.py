@@ -347,3 +347,27 @@ def test_no_endpoint_shows_a_doppelkopf_seat_cards_it_may_not_see(
         refused = client.post(base + "hands/1/actions/", {"action": {"card": "HT"}}, format="json")
         assert refused.status_code >= 400
         assert cards_in(refused.json(), codes) <= allowed | {"HT"}, name
+
+
+def test_closing_a_kasse_table_shares_the_kasse_out_or_carries_it(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    """``kasse_at_close``: ``split`` shares the Kasse among the seats (leftover cents to the
+    first seats), ``carry`` keeps it for the series; either way the ledger sums to zero."""
+    normal = {"game": {"type": "normal"}, "re": ["anna", "carl"],
+              "points": {"re": 151, "kontra": 89}, "tricks": {"re": 8, "kontra": 4}}  # fmt: skip
+    for close, kept in (("split", 0), ("carry", None)):
+        rules = {**KASSE, "base": 15, "kasse_at_close": close}  # 40 in, 2 × 15 out: 10 left
+        table = make_table(seats=4, rules=rules, first_dealer="dave")
+        services.table_record_hand(table_id=table.pk, user=anna, entry=normal)
+        kasse = table_balances(table)["pot"]
+        assert kasse > 0
+        services.table_close(table_id=table.pk, user=anna)
+        balances = table_balances(table)
+        assert sum(balances.values()) == 0
+        if kept is None:
+            assert balances["pot"] == 0 and balances["series"] == kasse  # carried on
+        else:
+            split = LedgerEntry.objects.filter(table=table, reason="split")
+            assert sum(e.amount for e in split) == kasse and balances["pot"] == kept
+            assert {e.payer for e in split} == {"pot"}
