@@ -529,15 +529,12 @@ def random_result(
     kasse: int | None,
     pflicht_owed: tuple[str, ...],
     rng: random.Random,
-    settle: Callable[[Any], dict[str, Any]],
 ) -> dict[str, Any]:
     """One random hand dealt, reserved and played by :func:`choose`'s policy on the fast path:
     its Result. While every seat sends its healthy reservation (four hands in five) the game is
-    :func:`healthy_game`'s, and no list of reservations is made.
-
-    ``settle`` is the rule set's ``settle_outcome``, which ends in :func:`kasse.result` or
-    :func:`ddv.result`; the counts are settled there directly (:func:`settle_played`), so it is
-    not called: it stays for the callers (``ruleset.play_random_hand``), which pass it."""
+    :func:`healthy_game`'s, and no list of reservations is made. The counts are settled by
+    :func:`settle_played`, which ends in :func:`kasse.result` or :func:`ddv.result` as the rule
+    set's ``settle_outcome`` does."""
     rand = rng.random
     hands = deal_hands(rand)
     ddv = rules.ddv

@@ -269,7 +269,7 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
         """The fast path: one random hand at a table of ``a b c d`` (``d`` deals) dealt,
         reserved, played and settled; its Result."""
         kasse, owed = self.carry_of(FAST_SEATS, carry)
-        return fast.random_result(rules, FAST_SEATS, kasse, owed, rng, self.settle_outcome)
+        return fast.random_result(rules, FAST_SEATS, kasse, owed, rng)
 
 
 class DoppelkopfDdv(Doppelkopf):
