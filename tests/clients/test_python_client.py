@@ -322,12 +322,15 @@ def a_club_evening(api: Api) -> tuple[Player, list[Player]]:
 
 WIEN = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 KURZ = {"variant": "kurz"}
+DDV = {"variant": "doppelkopf-ddv", "point_value": 10}
 
 
-def a_hosted_hand(api: Api, anna: Player, rules: dict[str, Any] = WIEN) -> None:
-    """Anna and two bots at a table of ``rules``: dealt without a body, played to its end,
-    each of anna's moves sent with the version she saw and an idempotency key, one of them
-    sent twice."""
+def a_hosted_hand(
+    api: Api, anna: Player, rules: dict[str, Any] = WIEN, bots: int = 2, level: str = "random"
+) -> None:
+    """Anna and ``bots`` bots of ``level`` at a table of ``rules``: dealt without a body,
+    played to its end, each of anna's moves sent with the version she saw and an idempotency
+    key, one of them sent twice."""
     table = api.call(
         "tables.tables_create",
         anna.client,
@@ -339,8 +342,10 @@ def a_hosted_hand(api: Api, anna: Player, rules: dict[str, Any] = WIEN) -> None:
                 "rules": rules,
                 "seats": [
                     {"key": "anna", "kind": "user", "user": anna.user_id},
-                    {"key": "bot-1", "kind": "bot", "bot_level": "random"},
-                    {"key": "bot-2", "kind": "bot", "bot_level": "random"},
+                    *(
+                        {"key": f"bot-{i}", "kind": "bot", "bot_level": level}
+                        for i in range(1, bots + 1)
+                    ),
                 ],
             }
         ),
@@ -349,7 +354,8 @@ def a_hosted_hand(api: Api, anna: Player, rules: dict[str, Any] = WIEN) -> None:
     play_a_hand(api, anna, table.id, repeat=True)
     balances = api.call("tables.tables_get_balances", anna.client, table_id=table.id)
     parties = balances.balances.to_dict()  # the seats and the pot: the ledger sums to zero
-    assert set(parties) >= {"anna", "bot-1", "bot-2", "pot"} and sum(parties.values()) == 0
+    seats = {"anna", *(f"bot-{i}" for i in range(1, bots + 1))}
+    assert set(parties) >= {*seats, "pot"} and sum(parties.values()) == 0
 
 
 def play_a_hand(api: Api, anna: Player, table_id: int, *, repeat: bool = False) -> Any:
@@ -551,6 +557,7 @@ def run_everything(package: ModuleType, base_url: str) -> None:
         a_hosted_hand(api, anna)
         a_hosted_hand(api, anna, KURZ)  # a rule set beyond wien: its rules and actions
         a_short_pulya(api, anna)  # points, a running sheet, settled at the close
+        a_hosted_hand(api, anna, DDV, bots=3, level="heuristic")  # four seats, announcements
         a_tournament_round(api, anna, others)
     finally:
         api.close()
