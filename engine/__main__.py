@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine rules|settle|legal|play|verify``.
+"""Command line: ``python -m engine rules|settle|legal|play|solve|verify``.
 
 Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A record may
 also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
@@ -19,6 +19,7 @@ from engine.errors import EngineError
 from engine.play import apply, legal_actions
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
 from engine.rules import default, parse_rules, rule_set, rule_sets
+from engine.solver.records import solve_state
 
 DEFAULT_RULES = json.dumps(default().examples[0])
 
@@ -80,6 +81,10 @@ def cmd_play(args: argparse.Namespace) -> Any:
     return to_record(state, proof)
 
 
+def cmd_solve(args: argparse.Namespace) -> Any:
+    return solve_state(replay(from_answer(_read(args.file))))
+
+
 def cmd_verify(args: argparse.Namespace) -> Any:
     return verify(from_answer(_read(args.file), dealt=True))
 
@@ -123,6 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         help="pot before the dealer's contribution (Doppelkopf: the Kasse), in cents (default: 0)",
     )
     p.set_defaults(run=cmd_play)
+    p = sub.add_parser(
+        "solve",
+        help="print the declarer's tricks under best play from a record that stops in card play,"
+        " and every card of the player to move that achieves them",
+    )
+    p.add_argument("file", help="JSON file (a full record in card play), or - for standard input")
+    p.set_defaults(run=cmd_solve)
     p = sub.add_parser("verify", help="check a finished hosted hand's deal against its commitment")
     p.add_argument(
         "file",

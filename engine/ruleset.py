@@ -24,6 +24,7 @@ from engine.actions import Action, ActionForm, action_to_json
 from engine.cards import Deck
 from engine.errors import EngineError
 from engine.options import Option
+from engine.solver.position import Position
 from engine.table import Dealing, TableShape
 
 BotPolicy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], "dict[str, Any] | None"]
@@ -444,6 +445,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         only a seat's view and its legal actions (``engine/bots/``): Doppelkopf's
         ``heuristic``. Default: none."""
         return {}
+
+    def card_play(self, state: StateT) -> Position | None:
+        """The card play of ``state`` for the double-dummy solver (``engine.solver``): every
+        hand open, the trick in progress, each player's obligations as data and what the
+        tricks are for. ``None`` when no card is to be played now, or when the rule set's
+        game is not one the solver plays (the default)."""
+        return None
 
     def play_random_hand(self, rules: RulesT, carry: Any, rng: random.Random) -> Any:
         """Deal, bid, play and settle one random hand on the rule set's fast path (bots,

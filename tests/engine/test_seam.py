@@ -25,7 +25,9 @@ __all__ = ["engine_only"]  # the fixture
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 RULES = ENGINE / "rules"
-CORE_FILES = sorted([*ENGINE.glob("*.py"), *(ENGINE / "bots").rglob("*.py")])
+CORE_FILES = sorted(
+    [*ENGINE.glob("*.py"), *(ENGINE / "bots").rglob("*.py"), *(ENGINE / "solver").rglob("*.py")]
+)
 PACKAGES = sorted(
     p.stem if p.is_file() else p.name
     for p in RULES.iterdir()

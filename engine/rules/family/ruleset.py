@@ -14,13 +14,16 @@ from engine.errors import EngineError, IllegalAction, NotYourTurn
 from engine.rules.family import actions as family_actions
 from engine.rules.family import outcome as record
 from engine.rules.family import views
-from engine.rules.family.game import Rules, read_rules
+from engine.rules.family.game import MISERE, NORMAL, SLAM, Rules, read_rules
 from engine.rules.family.hand import AUCTION, DISCARD, DONE, ORDERS, PHASE_WORDS, PLAY, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import FLAG_STEPS, Family
 from engine.rules.family.state import State
 from engine.ruleset import Closing, Common, RuleSet
+from engine.solver.position import MISERE as MISERE_GOAL
+from engine.solver.position import MOST, Position
+from engine.solver.position import SLAM as SLAM_GOAL
 from engine.table import Dealing
 from engine.tricks import describe_obligation
 
@@ -83,6 +86,39 @@ class FamilyRuleSet(RuleSet[State, Rules, Outcome]):
             state.active,
             (*state.history, action),
             new,
+        )
+
+    def card_play(self, state: State) -> Position | None:
+        """Suit and no-trump contracts (the declarer's most tricks), misère and slam (ending
+        early as ``Hand.trick_done`` says); ``None`` outside card play and for the contracts
+        whose aim is not a count of tricks (Balkan ``uno``, six tricks in a row)."""
+        h = state.hand
+        if h.phase != PLAY or h.to_act < 0 or h.declarer < 0:
+            return None
+        goal = {NORMAL: MOST, MISERE: MISERE_GOAL, SLAM: SLAM_GOAL}.get(h.target)
+        if goal is None:
+            return None
+        game = h.game
+        assert game is not None
+        players, q = [], h.to_act
+        for _ in h.trick:  # the trick's cards came from the players before the one to act
+            q = (q - 1) % 3
+            while not h.playing >> q & 1:
+                q = (q - 1) % 3
+            players.append(q)
+        duty = h.family.duty(h)
+        return Position(
+            deck=PIQUET,
+            seats=state.active,
+            hands=tuple(h.hands),
+            trick=tuple(zip(reversed(players), h.trick, strict=True)),
+            to_act=h.to_act,
+            playing=h.playing,
+            order=ORDERS[game.trump],
+            duty=(duty, duty, duty),
+            side=1 << h.declarer,
+            won=h.won[h.declarer],
+            goal=goal,
         )
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

@@ -31,7 +31,9 @@ from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import EXAMPLES, OPTIONS, PreferansRules, parse_rules
 from engine.rules.preferans.sheet import Sheet, parse_sheet
 from engine.ruleset import Carry, Closing, Common, RuleSet
+from engine.solver.position import FEWEST, MOST, Position
 from engine.table import Dealing, TableShape
+from engine.tricks import FOLLOW_TRUMP
 
 DEALING = Dealing(((2, ""), (2, "talon"), (2, ""), (2, ""), (2, ""), (2, "")))
 """§2: pairs to first, second and third hand, the talon fourth, then four more rounds."""
@@ -129,6 +131,36 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
 
     def apply(self, state: State, action: Action) -> State:
         return hand.apply(state, action)
+
+    def card_play(self, state: State) -> Position | None:
+        """A contract (the declarer's most tricks, the whisters together against him), a
+        misère (his fewest, all ten tricks played) and raspasy seen from the player to move
+        (his fewest, the others against him); ``None`` outside card play and while the talon
+        leads a raspasy trick."""
+        if state.phase != hand.PLAY or any(q == hand.TALON for q, _ in state.trick):
+            return None
+        if state.talon_lead and state.played < 2:
+            return None
+        p = state.turn
+        if state.game == "contract":
+            side, goal = state.declarer, MOST
+        elif state.game == "misere":
+            side, goal = state.declarer, FEWEST
+        else:
+            side, goal = p, FEWEST
+        return Position(
+            deck=PIQUET,
+            seats=state.active,
+            hands=state.hands,
+            trick=state.trick,
+            to_act=p,
+            playing=0b111,
+            order=state.order,
+            duty=(FOLLOW_TRUMP, FOLLOW_TRUMP, FOLLOW_TRUMP),
+            side=1 << side,
+            won=state.won[side],
+            goal=goal,
+        )
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

@@ -23,6 +23,7 @@ from engine.rules.wien.rules import (
     premium_rank,
 )
 from engine.rules.wien.state import Game, Phase, State, evolve
+from engine.solver.position import FEWEST, MISERE, MOST, SLAM, Position
 from engine.table import Dealing, TableShape
 from engine.tricks import (
     HEAD,
@@ -191,6 +192,36 @@ def duty(state: State, p: int) -> Obligations:
     """wien.md, "Card play": every player must follow, trump and beat the trick (rules 1-3);
     the defender bound by Largierpflicht beats with the lowest card that does."""
     return HEAD_LOW if p == state.largier_player else HEAD
+
+
+def card_play(state: State) -> Position | None:
+    """The card play for the solver: suit games (the declarer's most tricks), the premium
+    games (a misère 5 or 7 ends at the declarer's first trick, a slam 6 or 8 at his first
+    lost), and Ausfechten seen from the player to move (his fewest tricks, the others against
+    him). ``None`` outside card play or while a split is proposed."""
+    if state.phase is not Phase.PLAY or state.offer is not None or state.to_act is None:
+        return None
+    g = state.game
+    p = state.to_act
+    if g is None or g.kind == "ausfechten" or state.declarer is None:
+        side, goal = p, FEWEST
+    elif g.kind == "premium":
+        side, goal = state.declarer, MISERE if g.level in MISERE_LEVELS else SLAM
+    else:
+        side, goal = state.declarer, MOST
+    return Position(
+        deck=PIQUET,
+        seats=state.active,
+        hands=state.hands,
+        trick=state.trick,
+        to_act=p,
+        playing=state.playing,
+        order=ORDERS[state.trump],
+        duty=tuple(duty(state, q) for q in range(3)),
+        side=1 << side,
+        won=state.won[side],
+        goal=goal,
+    )
 
 
 def _legal_card_mask(state: State, p: int) -> int:

@@ -15,6 +15,7 @@ from engine.rules.wien.rules import OPTIONS, WienRules
 from engine.rules.wien.settle import POT, Outcome
 from engine.rules.wien.state import Phase, State
 from engine.ruleset import Carry, Closing, Common, RuleSet
+from engine.solver.position import Position
 
 
 class Wien(RuleSet[State, WienRules, Outcome]):
@@ -52,6 +53,9 @@ class Wien(RuleSet[State, WienRules, Outcome]):
 
     def apply(self, state: State, action: Action) -> State:
         return play.apply(state, action)
+
+    def card_play(self, state: State) -> Position | None:
+        return play.card_play(state)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)
