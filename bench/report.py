@@ -60,8 +60,8 @@ def machine() -> dict[str, str]:
     }
 
 
-def write_section(name: str, title: str, body: str) -> None:
-    """Replace (or append) the section ``name`` of docs/benchmarks.md."""
+def write_section(name: str, title: str, body: str, doc: Path = DOC) -> None:
+    """Replace (or append) the section ``name`` of docs/benchmarks.md (or of ``doc``)."""
     m = machine()
     command = " ".join(["python", *sys.argv]) if sys.argv else "?"
     block = (
@@ -70,11 +70,11 @@ def write_section(name: str, title: str, body: str) -> None:
         f"- machine: nproc {m['nproc']}, CPU {m['cpu']}, Python {m['python']}\n"
         f"- command: `{command}`\n\n{body.rstrip()}\n<!-- {name}:end -->\n"
     )
-    text = DOC.read_text() if DOC.exists() else HEAD
+    text = doc.read_text() if doc.exists() else HEAD
     pattern = re.compile(rf"<!-- {name}:start -->.*?<!-- {name}:end -->\n", re.S)
     if pattern.search(text):
         text = pattern.sub(lambda _: block, text)
     else:
         text = text.rstrip() + "\n\n" + block
-    DOC.parent.mkdir(exist_ok=True)
-    DOC.write_text(text)
+    doc.parent.mkdir(exist_ok=True)
+    doc.write_text(text)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine rules|settle|legal|play|solve|verify``.
+"""Command line: ``python -m engine rules|settle|legal|play|solve|analyse|arena|verify``.
 
 Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A record may
 also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
@@ -14,11 +14,13 @@ import random
 import sys
 from typing import Any
 
+from engine.bots.arena import arena
 from engine.bots.random_bot import choose
 from engine.errors import EngineError
 from engine.play import apply, legal_actions
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
 from engine.rules import default, parse_rules, rule_set, rule_sets
+from engine.solver.analysis import analyse
 from engine.solver.records import solve_state
 
 DEFAULT_RULES = json.dumps(default().examples[0])
@@ -85,6 +87,26 @@ def cmd_solve(args: argparse.Namespace) -> Any:
     return solve_state(replay(from_answer(_read(args.file))))
 
 
+def cmd_analyse(args: argparse.Namespace) -> Any:
+    return analyse(from_answer(_read(args.file)))
+
+
+def cmd_arena(args: argparse.Namespace) -> Any:
+    try:
+        rules = json.loads(args.rules)
+    except json.JSONDecodeError as e:
+        raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
+    if not isinstance(rules, dict):
+        raise EngineError("rules", "--rules must be a JSON object")
+    parse_rules(rules)
+    if args.deals < 1:
+        raise EngineError("deals", "--deals must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.jobs < 1:
+        raise EngineError("jobs", "--jobs must be at least 1")
+    return arena(rules, bots, args.deals, args.seed, args.jobs)
+
+
 def cmd_verify(args: argparse.Namespace) -> Any:
     return verify(from_answer(_read(args.file), dealt=True))
 
@@ -135,6 +157,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("file", help="JSON file (a full record in card play), or - for standard input")
     p.set_defaults(run=cmd_solve)
+    p = sub.add_parser(
+        "analyse",
+        help="a finished hand's double-dummy analysis: the deal's result under best play and"
+        " the tricks each card played gave away",
+    )
+    p.add_argument("file", help="JSON file (a finished full record), or - for standard input")
+    p.set_defaults(run=cmd_analyse)
+    p = sub.add_parser(
+        "arena",
+        help="play bots against each other on duplicate deals (every deal in every seating);"
+        " print each bot's mean money per deal and the differences, with 95%% intervals",
+    )
+    p.add_argument(
+        "--bots", required=True, help="one bot level per seat, e.g. pimc,heuristic,random"
+    )
+    p.add_argument("--deals", type=int, required=True, help="duplicate deals to play")
+    p.add_argument("--seed", type=int, required=True, help="random seed (deals and bots)")
+    p.add_argument(
+        "--rules", default=DEFAULT_RULES, help=f"rules object as JSON (default: {DEFAULT_RULES})"
+    )
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in (default: 1)")
+    p.set_defaults(run=cmd_arena)
     p = sub.add_parser("verify", help="check a finished hosted hand's deal against its commitment")
     p.add_argument(
         "file",

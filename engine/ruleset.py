@@ -21,15 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import Action, ActionForm, action_to_json
+from engine.bots.belief import Belief
+from engine.bots.policy import BotPolicy, Decide
 from engine.cards import Deck
 from engine.errors import EngineError
 from engine.options import Option
 from engine.solver.position import Position
 from engine.table import Dealing, TableShape
-
-BotPolicy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], "dict[str, Any] | None"]
-"""A bot level's policy (``RuleSet.bot_policies``): a seat's view and the legal actions in it
-(JSON) to one of them, or ``None`` when the seat lets the moment pass (an announcement)."""
 
 
 class RuleOptions(Protocol):
@@ -442,15 +440,39 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
 
     def bot_policies(self) -> dict[str, BotPolicy]:
         """The bot levels beyond ``random`` that play this rule set, each a policy that sees
-        only a seat's view and its legal actions (``engine/bots/``): Doppelkopf's
-        ``heuristic``. Default: none."""
-        return {}
+        only a seat's view and its legal actions (``engine/bots/``). Default: where the rule
+        set reads a view's card play (:meth:`card_play_view`) and has a heuristic for the other
+        choices (:meth:`bot_decide`), ``heuristic`` (``engine.bots.heuristic``) and ``pimc``
+        (``engine.bots.pimc``, its default strength); else none. Doppelkopf gives its own."""
+        decide = self.bot_decide()
+        if decide is None:
+            return {}
+        from engine.bots import heuristic, pimc  # they build on this module
+
+        return {
+            "heuristic": heuristic.policy(self.card_play_view, decide),
+            "pimc": pimc.policy(self.card_play_view, decide),
+        }
+
+    def bot_decide(self) -> Decide | None:
+        """The rule set's heuristic for every choice of a hand but the card to play (bidding,
+        discarding, declaring, defence …), from a seat's view and legal actions; ``None``
+        (the default) where it has none."""
+        return None
 
     def card_play(self, state: StateT) -> Position | None:
         """The card play of ``state`` for the double-dummy solver (``engine.solver``): every
         hand open, the trick in progress, each player's obligations as data and what the
         tricks are for. ``None`` when no card is to be played now, or when the rule set's
         game is not one the solver plays (the default)."""
+        return None
+
+    def card_play_view(self, view: dict[str, Any]) -> Belief | None:
+        """What the seat of ``view`` knows of card play when a card is to be played, read
+        from the view alone (``engine.bots.belief``: the ``pimc`` bot samples deals from it):
+        the :meth:`card_play` position with only the cards it knows placed, the cards it does
+        not and how many each player holds. ``None`` where :meth:`card_play` would be (the
+        default)."""
         return None
 
     def play_random_hand(self, rules: RulesT, carry: Any, rng: random.Random) -> Any:

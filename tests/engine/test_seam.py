@@ -46,9 +46,14 @@ DISPATCHERS = (
     "engine",
     "engine.__main__",
     "engine.bots",
+    "engine.bots.arena",
+    "engine.bots.levels",
+    "engine.bots.random_bot",
     "engine.fast",
     "engine.play",
     "engine.record",
+    "engine.solver.analysis",
+    "engine.solver.records",
     "engine.views",
 )
 
@@ -138,9 +143,30 @@ def test_a_rule_set_builds_on_the_core_but_not_on_its_dispatchers(path: Path) ->
     found = [
         f"line {line}: {name}"
         for line, name in imported(path)
-        if name in DISPATCHERS or name.startswith(("engine.bots.", "engine.__main__"))
+        if name in DISPATCHERS or name.startswith("engine.__main__")
     ]
     assert not found, f"{path.relative_to(ROOT)} imports a dispatcher:\n" + "\n".join(found)
+
+
+#: The core modules a rule set may build on besides the plain ones: the bots' belief and
+#: policy shapes and heuristics, the solver's position and search.
+BUILDING_BLOCKS = sorted(
+    p
+    for p in [*(ENGINE / "bots").glob("*.py"), *(ENGINE / "solver").glob("*.py")]
+    if module_name(p) not in DISPATCHERS and p.stem != "__init__"
+)
+
+
+@pytest.mark.parametrize("path", BUILDING_BLOCKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_what_a_rule_set_may_build_on_reaches_no_registry(path: Path) -> None:
+    """A bots or solver module that is not a dispatcher imports neither the registry nor a
+    dispatcher, so a rule set importing it makes no import cycle."""
+    found = [
+        f"line {line}: {name}"
+        for line, name in imported(path)
+        if name in DISPATCHERS or name == "engine.rules" or name.startswith("engine.rules.")
+    ]
+    assert not found, f"{path.relative_to(ROOT)} reaches the registry:\n" + "\n".join(found)
 
 
 #: Variants that live in a package named after another variant of it (``doppelkopf/`` holds

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, action_to_json
+from engine.bots.policy import BotPolicy
 from engine.errors import EngineError
 from engine.rules.doppelkopf import (
     actions,
@@ -52,7 +53,7 @@ from engine.rules.doppelkopf.rules import (
     parse_ddv_rules,
     parse_rules,
 )
-from engine.ruleset import BotPolicy, Carry, Closing, Common, RuleSet, TableRound
+from engine.ruleset import Carry, Closing, Common, RuleSet, TableRound
 from engine.table import Dealing, TableShape
 
 KASSE = "kasse"

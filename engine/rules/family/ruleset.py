@@ -9,11 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.actions import Action, PlayCard
+from engine.bots.belief import Belief
+from engine.bots.policy import Decide
 from engine.cards import PIQUET
 from engine.errors import EngineError, IllegalAction, NotYourTurn
 from engine.rules.family import actions as family_actions
+from engine.rules.family import belief, heuristic, views
 from engine.rules.family import outcome as record
-from engine.rules.family import views
 from engine.rules.family.game import MISERE, NORMAL, SLAM, Rules, read_rules
 from engine.rules.family.hand import AUCTION, DISCARD, DONE, ORDERS, PHASE_WORDS, PLAY, Hand
 from engine.rules.family.outcome import Outcome
@@ -120,6 +122,15 @@ class FamilyRuleSet(RuleSet[State, Rules, Outcome]):
             won=h.won[h.declarer],
             goal=goal,
         )
+
+    def bot_decide(self) -> Decide:
+        """:func:`engine.rules.family.heuristic.choose`: bidding, talon, defence by hand
+        strength."""
+        return heuristic.choose
+
+    def card_play_view(self, view: dict[str, Any]) -> Belief | None:
+        """:func:`engine.rules.family.belief.card_play_view`, the view's ``rules`` read."""
+        return belief.card_play_view(self.family, self.parse_rules(view["rules"]), view)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

@@ -23,9 +23,21 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, PlayCard
+from engine.bots.belief import Belief
+from engine.bots.policy import Decide
 from engine.cards import PIQUET
 from engine.errors import EngineError
-from engine.rules.preferans import actions, fast, hand, pulya, scoring, settlement, views
+from engine.rules.preferans import (
+    actions,
+    belief,
+    fast,
+    hand,
+    heuristic,
+    pulya,
+    scoring,
+    settlement,
+    views,
+)
 from engine.rules.preferans.hand import State
 from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import EXAMPLES, OPTIONS, PreferansRules, parse_rules
@@ -161,6 +173,15 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
             won=state.won[side],
             goal=goal,
         )
+
+    def bot_decide(self) -> Decide:
+        """:func:`engine.rules.preferans.heuristic.choose`: the auction, discard, contract,
+        whist and mode by hand strength."""
+        return heuristic.choose
+
+    def card_play_view(self, view: dict[str, Any]) -> Belief | None:
+        """:func:`engine.rules.preferans.belief.card_play_view`."""
+        return belief.card_play_view(view)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

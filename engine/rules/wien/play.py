@@ -194,30 +194,37 @@ def duty(state: State, p: int) -> Obligations:
     return HEAD_LOW if p == state.largier_player else HEAD
 
 
+def play_terms(
+    game: Game | None, declarer: int | None, to_act: int, playing: int
+) -> tuple[int, str, tuple[Obligations, ...]]:
+    """Whose tricks count, what they want, and each player's obligations, in a game's card
+    play: suit games (the declarer's most tricks; Largierpflicht when both defenders play),
+    premium games (a misère 5 or 7 ends at the declarer's first trick, a slam 6 or 8 at his
+    first lost) and Ausfechten seen from the player to move (his fewest tricks, the others
+    against him)."""
+    if game is None or game.kind == "ausfechten" or declarer is None:
+        return to_act, FEWEST, (HEAD, HEAD, HEAD)
+    if game.kind == "premium":
+        return declarer, MISERE if game.level in MISERE_LEVELS else SLAM, (HEAD, HEAD, HEAD)
+    largier = (declarer + 1) % 3 if playing == 0b111 else -1
+    return declarer, MOST, tuple(HEAD_LOW if q == largier else HEAD for q in range(3))
+
+
 def card_play(state: State) -> Position | None:
-    """The card play for the solver: suit games (the declarer's most tricks), the premium
-    games (a misère 5 or 7 ends at the declarer's first trick, a slam 6 or 8 at his first
-    lost), and Ausfechten seen from the player to move (his fewest tricks, the others against
-    him). ``None`` outside card play or while a split is proposed."""
+    """The card play for the solver (:func:`play_terms`); ``None`` outside card play or
+    while a split is proposed."""
     if state.phase is not Phase.PLAY or state.offer is not None or state.to_act is None:
         return None
-    g = state.game
-    p = state.to_act
-    if g is None or g.kind == "ausfechten" or state.declarer is None:
-        side, goal = p, FEWEST
-    elif g.kind == "premium":
-        side, goal = state.declarer, MISERE if g.level in MISERE_LEVELS else SLAM
-    else:
-        side, goal = state.declarer, MOST
+    side, goal, duties = play_terms(state.game, state.declarer, state.to_act, state.playing)
     return Position(
         deck=PIQUET,
         seats=state.active,
         hands=state.hands,
         trick=state.trick,
-        to_act=p,
+        to_act=state.to_act,
         playing=state.playing,
         order=ORDERS[state.trump],
-        duty=tuple(duty(state, q) for q in range(3)),
+        duty=duties,
         side=1 << side,
         won=state.won[side],
         goal=goal,

@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action
+from engine.bots.belief import Belief
+from engine.bots.policy import Decide
 from engine.cards import PIQUET
 from engine.errors import EngineError
-from engine.rules.wien import bot, fast, play, record, settle, views
+from engine.rules.wien import belief, bot, fast, heuristic, play, record, settle, views
 from engine.rules.wien.actions import VOCABULARY, action_from_json
 from engine.rules.wien.rules import OPTIONS, WienRules
 from engine.rules.wien.settle import POT, Outcome
@@ -56,6 +58,12 @@ class Wien(RuleSet[State, WienRules, Outcome]):
 
     def card_play(self, state: State) -> Position | None:
         return play.card_play(state)
+
+    def card_play_view(self, view: dict[str, Any]) -> Belief | None:
+        return belief.card_play_view(view)
+
+    def bot_decide(self) -> Decide:
+        return heuristic.choose
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

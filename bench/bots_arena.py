@@ -1,0 +1,145 @@
+"""The bot levels against each other: ``python -m engine arena`` on duplicate deals, its
+figures written into docs/bots.md (the "Arena" section) and into docs/benchmarks.md (the time
+a ``pimc`` move takes).
+
+    .venv/bin/python bench/bots_arena.py [--deals 10000] [--samples 20] [--jobs 2] [--seed 1]
+        [--variant wien] [--no-write]
+
+Two matches per rule set, each on ``--deals`` duplicate deals (every deal played in every
+seating, so the cards' luck cancels), with the rule set's first example rules:
+
+- ``heuristic`` against two ``random`` bots (``heuristic,random,random``: 3 seatings);
+- ``pimc:N`` against two ``heuristic`` bots (``pimc:N,heuristic,heuristic``), ``N`` =
+  ``--samples`` deals sampled for every card (the strength; the arena plays without a clock).
+
+Then the time of ``pimc`` moves at a table's default strength (100 deals a card, no deadline)
+over random hands: the opening lead and the moves from the fourth trick on (targets: p95 ≤ 3 s
+for the lead with ≥ 30 deals, ≤ 1 s from the fourth trick with ≥ 100).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from bench.report import write_section  # noqa: E402
+from engine.bots import random_bot  # noqa: E402
+from engine.bots.arena import arena  # noqa: E402
+from engine.bots.pimc import DEFAULT_SAMPLES, choose_card  # noqa: E402
+from engine.solver.native import available  # noqa: E402
+
+BOTS_DOC = ROOT / "docs" / "bots.md"
+
+
+def match_rows(report: dict[str, Any]) -> str:
+    unit = report["unit"]
+    rows = ""
+    for name, figures in report["bots"].items():
+        low, high = figures["ci95"]
+        rows += f"| {name} | {figures['mean']:+.2f} {unit} | [{low:+.2f}, {high:+.2f}] |\n"
+    for name, figures in report["differences"].items():
+        low, high = figures["ci95"]
+        verdict = "excludes 0" if low > 0 or high < 0 else "includes 0"
+        mean = f"**{figures['mean']:+.2f} {unit}**"
+        rows += f"| **{name}** | {mean} | [{low:+.2f}, {high:+.2f}] ({verdict}) |\n"
+    return rows
+
+
+def pimc_times(variant: str, hands: int, seed: int) -> dict[str, list[float]]:
+    """Seconds per ``pimc`` card decision (default strength, no deadline) in random hands:
+    ``lead`` (the first card of the hand) and ``later`` (from the fourth trick on)."""
+    rs = engine.rule_set(variant)
+    out: dict[str, list[float]] = {"lead": [], "later": []}
+    rng = random.Random(seed)
+    for h in range(hands):
+        deal_rng = random.Random(f"{seed}:{h}")
+        order, _ = rs.shuffled_deck(deal_rng)
+        seats = ["anna", "bert", "carl"]
+        deal = rs.deal_from_deck(order, rs.active_seats(seats, "carl"))
+        state = engine.replay(
+            {"rules": rs.examples[0], "seats": seats, "dealer": "carl", **rs.carry_examples[0],
+             "deal": deal, "actions": []}
+        )  # fmt: skip
+        first = True
+        while not state.is_over:
+            pos = rs.card_play(state)
+            if pos is not None:
+                seat = rs.sender(state, pos.seats[pos.to_act])
+                belief = rs.card_play_view(engine.view(state, seat))
+                assert belief is not None
+                started = time.perf_counter()
+                choose_card(belief, rng, DEFAULT_SAMPLES)
+                took = time.perf_counter() - started
+                if first:
+                    out["lead"].append(took)
+                elif pos.tricks_left <= 7:
+                    out["later"].append(took)
+                first = False
+            state = engine.apply(state, random_bot.choose(state, deal_rng))
+    return out
+
+
+def quantile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(len(s) * q))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=20, help="pimc's deals per card")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", default="wien")
+    parser.add_argument("--timing-hands", type=int, default=60)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    rs = engine.rule_set(args.variant)
+    rules = rs.examples[0]
+    body = (
+        f"Rule set `{args.variant}`, rules `{rules}`; {args.deals:,} duplicate deals per "
+        "match, each played in every seating of the bots (`python -m engine arena`); money "
+        "per deal (the Result's `delta`; the pot takes the rest), mean and 95 % interval "
+        "over the deals (mean ± 1.96 · sd / √n), and the paired difference of the two "
+        f"levels. Compiled solver: {'yes' if available else 'no'}.\n\n"
+    )
+    for bots in ("heuristic,random,random", f"pimc:{args.samples},heuristic,heuristic"):
+        started = time.monotonic()
+        report = arena(rules, bots.split(","), args.deals, args.seed, args.jobs)
+        took = time.monotonic() - started
+        body += (
+            f"`--bots {bots}` ({report['seatings']} seatings, {took / 60:.0f} min on "
+            f"{args.jobs} processes):\n\n| bot | per deal | 95 % interval |\n|---|---|---|\n"
+            + match_rows(report)
+            + "\n"
+        )
+        print(bots, report["differences"])
+    times = pimc_times(args.variant, args.timing_hands, args.seed)
+    timing = (
+        f"`pimc` at its default strength ({DEFAULT_SAMPLES} sampled deals a card, no deadline), "
+        f"one process, over {args.timing_hands} random `{args.variant}` hands (the random bot "
+        "bidding): seconds per card decision.\n\n"
+        "| moves | count | mean | p50 | p95 | max |\n|---|---|---|---|---|---|\n"
+    )
+    for label, values in (("opening lead", times["lead"]), ("from the 4th trick", times["later"])):
+        timing += (
+            f"| {label} | {len(values)} | {statistics.fmean(values):.3f} | "
+            f"{quantile(values, 0.5):.3f} | {quantile(values, 0.95):.3f} | {max(values):.3f} |\n"
+        )
+    print(timing)
+    if not args.no_write:
+        write_section("arena", "Arena", body, BOTS_DOC)
+        write_section("pimc", "pimc bot: time per move", timing)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""The bot levels of a rule set by name, with a strength: what tables and the arena seat."""
+
+from __future__ import annotations
+
+from engine.bots import pimc
+from engine.bots.policy import BotPolicy
+from engine.errors import EngineError
+from engine.rules import AnyRuleSet
+
+
+def levels_of(rs: AnyRuleSet) -> tuple[str, ...]:
+    """The bot levels that play ``rs``: ``random`` and the rule set's own
+    (``RuleSet.bot_policies``)."""
+    return ("random", *rs.bot_policies())
+
+
+def policy_for(rs: AnyRuleSet, name: str, *, budget: float | None = None) -> BotPolicy | None:
+    """The policy of bot ``name`` at a table of ``rs`` (``None``: the random bot, which plays
+    on the state). ``pimc:N`` is ``pimc`` with ``N`` deals sampled per card; ``budget`` (in
+    seconds) bounds ``pimc``'s thinking per move. An unknown name is an
+    :class:`EngineError` listing the levels."""
+    level, _, samples = name.partition(":")
+    known = rs.bot_policies()
+    decide = rs.bot_decide()
+    if level == "random" and not samples:
+        return None
+    if level == "pimc" and decide is not None and (not samples or samples.isdigit()):
+        count = int(samples) if samples else pimc.DEFAULT_SAMPLES
+        if count > 0:
+            return pimc.policy(rs.card_play_view, decide, samples=count, budget=budget)
+    if level in known and not samples:
+        return known[level]
+    levels = ", ".join(levels_of(rs))
+    raise EngineError("bots", f"{rs.name} has no bot {name!r}: its levels are {levels}")
