@@ -15,7 +15,7 @@ EVENTS_PORT ?= 8001
 # The same process commands docker-compose.yml runs (tests/test_compose.py checks this).
 WEB_CMD := gunicorn config.wsgi:application -k gthread --workers 3 --threads 2 --timeout 60
 EVENTS_CMD := gunicorn config.asgi:application -k uvicorn.workers.UvicornWorker --workers 1 --timeout 90
-WORKER_CMD := celery -A config worker --loglevel=INFO --concurrency=2
+WORKER_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=celery,bots
 BEAT_CMD := celery -A config beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
 
 # Long enough for HS256 JWT signing (>= 32 bytes); for tests and lint only.

@@ -260,7 +260,7 @@ SPECTACULAR_SETTINGS = {
         "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
         "(docs/live.md)."
     ),
-    "VERSION": "1.5.0",
+    "VERSION": "1.6.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -322,6 +322,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # worker notices a dead connection and reconnects (its polls wait 1 s, well under 10).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 10}
 CELERY_TASK_IGNORE_RESULT = True
+# Bot moves and hand analyses solve deals (up to a bot's budget each): their own queue, so
+# that standings, settlement and webhooks never wait behind bot thinking. `make worker` serves
+# both queues; docker compose runs a worker for each (README, "Docker Compose").
+CELERY_BOTS_QUEUE = env("CELERY_BOTS_QUEUE", "bots")
+BOT_TASKS = ("games.tasks.bot_act", "games.tasks.analyse_hand")
+CELERY_TASK_ROUTES = {name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},

@@ -11,6 +11,7 @@ starts with what this one left.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 POT = "pot"
@@ -97,6 +98,14 @@ class Table(models.Model):
     )
     is_public = models.BooleanField(default=False)
     requires_confirmation = models.BooleanField(default=False)
+    bot_budget_ms = models.PositiveIntegerField(
+        default=1000,
+        validators=[MinValueValidator(100), MaxValueValidator(10_000)],
+        help_text="How long a bot may think about one move (the pimc level), milliseconds.",
+    )
+    hints = models.BooleanField(
+        default=False, help_text="Whether a seated player may ask for a hint (the bot's move)."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -199,6 +208,12 @@ class Hand(models.Model):
     salt = models.CharField(max_length=64, blank=True, help_text="Hosted: the salt (secret).")
     commitment = models.CharField(max_length=64, blank=True)
     result = models.JSONField(null=True, blank=True)
+    analysis = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The double-dummy analysis of the finished hand, once computed "
+        "(engine.solver.analysis; games.services.analysis).",
+    )
     version = models.PositiveIntegerField(default=0)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

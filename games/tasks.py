@@ -29,6 +29,13 @@ def bot_act(hand_id: int, version: int) -> None:
 
 
 @shared_task
+def analyse_hand(hand_id: int, version: int) -> None:
+    """Compute and keep the double-dummy analysis of a finished hand (the ``bots`` queue: it
+    solves deals, as bots do)."""
+    services.compute_analysis(hand_id, version)
+
+
+@shared_task
 def kick_stalled_bots() -> None:
     """Beat: restart bots whose task was lost (a worker died mid-hand)."""
     for hand_id, version in services.hands_waiting_for_bots():

@@ -17,7 +17,7 @@ import os
 from typing import Any
 
 from config.settings import *  # noqa: F403
-from config.settings import CACHES, CHANNEL_LAYERS
+from config.settings import BOT_TASKS, CACHES, CHANNEL_LAYERS
 
 #: This test process's name among the run's workers.
 TEST_RUN_NAME = os.environ.get("PYTEST_XDIST_WORKER") or "main"
@@ -30,6 +30,8 @@ if "prefix" in layer_config:
 # Tasks sent by this worker's tests, and by its Celery worker, go to a queue only that
 # Celery worker reads.
 CELERY_TASK_DEFAULT_QUEUE = f"celery-{TEST_RUN_NAME}"
+CELERY_BOTS_QUEUE = f"bots-{TEST_RUN_NAME}"
+CELERY_TASK_ROUTES = {name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS}
 
 # Accounts get passwords; hash them quickly, here rather than per test so that worlds built
 # once for many tests (tests/worlds.py) and the servers and workers a test starts hash

@@ -112,6 +112,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("POST", _TABLE + "/hands/{number}/confirm/"): ("hands_confirm", "hands"),
     ("GET", _TABLE + "/hands/{number}/events/"): ("hands_get_events", "hands"),
     ("GET", _TABLE + "/hands/{number}/record/"): ("hands_get_record", "hands"),
+    ("GET", _TABLE + "/hands/{number}/analysis/"): ("hands_get_analysis", "hands"),
+    ("GET", _TABLE + "/hands/{number}/hint/"): ("hands_get_hint", "hands"),
     ("GET", _TABLE + "/hands/{number}/view/"): ("hands_get_view", "hands"),
     ("GET", "/api/v1/series/"): ("series_list", "series"),
     ("POST", "/api/v1/series/"): ("series_create", "series"),

@@ -214,10 +214,26 @@ class GameSerializer(serializers.Serializer[dict[str, Any]]):
 class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
     """A score-sheet entry (``spec/hand-record.md`` form 1) without the common part: the
     server fills in rules, seats, dealer and pot. A client that sends one of those must send
-    the server's value (``409 record_mismatch`` otherwise)."""
+    the server's value (``409 record_mismatch`` otherwise). Or a full record (form 2) without
+    the common part: ``deal`` and ``actions`` instead of the entry's keys; the engine plays
+    it through, settles it, and the hand can be analysed (``…/analysis/``)."""
 
     game = GameSerializer(
-        allow_null=True, help_text="null: a deal without a game (all passed, thrown in)."
+        allow_null=True,
+        required=False,
+        help_text="null: a deal without a game (all passed, thrown in). Required in an entry; "
+        "absent in a full record.",
+    )
+    deal = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="A full record's deal: each active seat's cards and the talon "
+        '({"anna": ["HA", …], …, "talon": ["C7", "S7"]}).',
+    )
+    actions = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text='A full record\'s actions in order ({"seat": "anna", "call": "pass"}, …).',
     )
     declarer = serializers.CharField(
         required=False, help_text="Seat key; omitted for an Ausfechten."
@@ -573,6 +589,20 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
     )
     is_public = serializers.BooleanField(required=False, default=False)
     requires_confirmation = serializers.BooleanField(required=False, default=False)
+    bot_budget_ms = serializers.IntegerField(
+        required=False,
+        default=1000,
+        min_value=100,
+        max_value=10_000,
+        help_text="How long a bot may think about one move, in milliseconds (the pimc level "
+        "samples deals until then; the other levels answer at once).",
+    )
+    hints = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Whether seated players may ask for a hint: the move a bot would make for "
+        "their seat, from their view alone (GET …/hands/{number}/hint/).",
+    )
 
     def to_service_kwargs(self) -> dict[str, Any]:
         """The validated input as ``services.table_create`` keywords."""
@@ -596,6 +626,8 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
             "club_id": data["club"],
             "is_public": data["is_public"],
             "requires_confirmation": data["requires_confirmation"],
+            "bot_budget_ms": data["bot_budget_ms"],
+            "hints": data["hints"],
         }
 
 
@@ -742,6 +774,8 @@ class TableSerializer(serializers.ModelSerializer[Table]):
             "club",
             "is_public",
             "requires_confirmation",
+            "bot_budget_ms",
+            "hints",
             "created_by",
             "created_at",
             "closed_at",
@@ -1191,6 +1225,64 @@ class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.DictField(required=False, help_text="Recorded: the complete entry.")
     result = ResultSerializer(allow_null=True, required=False)
     proof = ProofSerializer(allow_null=True, required=False)
+
+
+class AnalysedCardSerializer(serializers.Serializer[dict[str, Any]]):
+    """One card played, judged in the position it was played in with every hand open."""
+
+    trick = serializers.IntegerField(min_value=1, help_text="The trick it was played to.")
+    seat = serializers.CharField(help_text="The hand it came from.")
+    card = serializers.CharField(help_text="The card, in the engine's card codes.")
+    lost = serializers.IntegerField(
+        min_value=0,
+        help_text="Tricks it gave away against best play from that position (0: optimal).",
+    )
+    optimal = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The cards that would have kept the best result for the player's party.",
+    )
+
+
+class HandAnalysisBodySerializer(serializers.Serializer[dict[str, Any]]):
+    """The double-dummy analysis of a finished hand (engine.solver.analysis)."""
+
+    declarer = serializers.CharField(
+        allow_null=True,
+        help_text="Whose tricks count; null where each player is on his own (Ausfechten, "
+        "raspasy) or no card was played.",
+    )
+    goal = serializers.ChoiceField(
+        choices=["most", "fewest", "misere", "slam"],
+        allow_null=True,
+        help_text="most: a suit game; fewest: a misère played out, or each player on his "
+        "own; misere/slam: ending at the declarer's first trick won/lost.",
+    )
+    dealt = serializers.IntegerField(
+        allow_null=True,
+        help_text="The declarer's tricks under best play from the first card, as dealt.",
+    )
+    taken = serializers.IntegerField(allow_null=True, help_text="The tricks he took.")
+    cards = AnalysedCardSerializer(many=True)
+
+
+class HandAnalysisSerializer(serializers.Serializer[dict[str, Any]]):
+    """``status`` ``done`` with the ``analysis``, or ``pending`` (202) while a worker computes
+    it: ask again."""
+
+    status = serializers.ChoiceField(choices=["done", "pending"])
+    analysis = HandAnalysisBodySerializer(allow_null=True)
+
+
+class HandHintSerializer(serializers.Serializer[dict[str, Any]]):
+    """The move a bot would make for your seat now, from your view alone."""
+
+    seat = serializers.CharField(help_text="Your seat.")
+    level = serializers.CharField(help_text="The bot level that thought (pimc, else heuristic).")
+    action = serializers.DictField(
+        allow_null=True,
+        help_text="An action body as the actions endpoint takes it (send it as it is, or "
+        "not); null: the bot would let the moment pass (an announcement it need not make).",
+    )
 
 
 class HandRecordSerializer(serializers.Serializer[dict[str, Any]]):

@@ -52,5 +52,7 @@ urlpatterns += [
     path(HAND + "view/", views.HandSeatView.as_view(), name="hand-view"),
     path(HAND + "actions/", views.HandActionView.as_view(), name="hand-actions"),
     path(HAND + "record/", views.HandRecordView.as_view(), name="hand-record"),
+    path(HAND + "analysis/", views.HandAnalysisView.as_view(), name="hand-analysis"),
+    path(HAND + "hint/", views.HandHintView.as_view(), name="hand-hint"),
     path(HAND + "events/", HandEventsView.as_view(), name="hand-events"),
 ]

@@ -29,7 +29,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -45,6 +45,8 @@ from games.api.serializers import (
     MAX_ID,
     ActionInputSerializer,
     BalancesSerializer,
+    HandAnalysisSerializer,
+    HandHintSerializer,
     HandRecordSerializer,
     HandSerializer,
     HandViewSerializer,
@@ -866,6 +868,73 @@ class HandRecordView(HandScopedMixin):
             "result": hand.result,
         }
         return Response(body)
+
+
+class HandHintView(HandScopedMixin):
+    """A hint for a seated player: the move a bot would make for the seat."""
+
+    serializer_class = HandHintSerializer
+    permission_classes = [TablePermissions]  # the seat is checked below (403 not_seated)
+    queryset = Hand.objects.none()
+
+    @extend_schema(
+        summary="A hint for your move",
+        parameters=[TABLE_ID, NUMBER],
+        responses={
+            200: HandHintSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="not_seated or not_your_turn."),
+            409: OpenApiResponse(ErrorSerializer, description="hints_off or hand_over."),
+        },
+    )
+    def get(self, request: Request, table_id: int, number: int) -> Response:
+        """What a bot would send for your seat now, from your seat's view alone (never from
+        cards you cannot see): the strongest level the rule set has (``pimc``, else
+        ``heuristic``), thinking at most half a second. Only at tables created with
+        ``hints: true`` (409 ``hints_off``), on your turn (403 ``not_your_turn``)."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("Sign in to ask for a hint.")
+        user = signed_in(request)
+        table, hand = self.get_hand()
+        seat = seat_of(user, table)
+        if seat is None:
+            raise NotYourTurn("You have no seat at this table.", code="not_seated")
+        return Response(services.hand_hint(table, hand, seat))
+
+
+class HandAnalysisView(HandScopedMixin):
+    """Where a finished hand went wrong: the double-dummy analysis."""
+
+    serializer_class = HandAnalysisSerializer
+    permission_classes = [TablePermissions, TableAccess]
+    queryset = Hand.objects.none()
+
+    @extend_schema(
+        summary="A finished hand's double-dummy analysis",
+        parameters=[TABLE_ID, NUMBER],
+        responses={
+            200: HandAnalysisSerializer,
+            202: HandAnalysisSerializer,
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="hand_in_progress, board_not_revealed, or no_deal (a hand recorded "
+                "from its score sheet, without the cards).",
+            ),
+        },
+    )
+    def get(self, request: Request, table_id: int, number: int) -> Response:
+        """The double-dummy result of the deal as dealt and, for every card played, the
+        tricks it gave away against best play, with the cards that would have kept them.
+        Computed once by a worker: 202 ``pending`` until it is there (ask again), then 200.
+        Only once the hand may be read in full (409 ``hand_in_progress`` before the end, 409
+        ``board_not_revealed`` while a duplicate board is still played elsewhere); a
+        recorded hand needs its full record (409 ``no_deal`` for a score-sheet entry)."""
+        table, hand = self.get_hand()
+        analysis = services.hand_analysis(table, hand)
+        if analysis is None:
+            return Response(
+                {"status": "pending", "analysis": None}, status=status.HTTP_202_ACCEPTED
+            )
+        return Response({"status": "done", "analysis": analysis})
 
 
 # ---------------------------------------------------------------------------------------------

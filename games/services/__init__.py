@@ -5,11 +5,13 @@ By responsibility: :mod:`.tables` (open, balances, settlement, close, reopen), :
 (score-sheet entries: :func:`table_record_hand`, :func:`hand_edit`, :func:`hand_delete`,
 :func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`, and
 what a finished hand reveals: :func:`hand_view`, :func:`hand_proof`,
-:func:`hand_full_record`), :mod:`.bots` (:func:`hand_bot_move`), :mod:`.pings`;
+:func:`hand_full_record`), :mod:`.bots` (:func:`hand_bot_move`), :mod:`.analysis`
+(:func:`hand_analysis`, :func:`compute_analysis`), :mod:`.hints` (:func:`hand_hint`), :mod:`.pings`;
 :mod:`.common` holds the helpers they share. The public names are re-exported here.
 """
 
-from games.services.bots import hand_bot_move, hands_waiting_for_bots
+from games.services.analysis import compute_analysis, hand_analysis
+from games.services.bots import bot_choice, hand_bot_move, hands_waiting_for_bots
 from games.services.common import (
     BOT_LEVELS,
     COMMON_KEYS,
@@ -21,6 +23,7 @@ from games.services.common import (
     seat_keys,
     table_round,
 )
+from games.services.hints import hand_hint
 from games.services.hosted import (
     BOARD_NOT_REVEALED,
     hand_apply_action,
@@ -49,6 +52,10 @@ from games.services.tables import (
 
 __all__ = [
     "BOARD_NOT_REVEALED",
+    "bot_choice",
+    "compute_analysis",
+    "hand_hint",
+    "hand_analysis",
     "BOT_LEVELS",
     "COMMON_KEYS",
     "RESERVED_SEAT_KEYS",

@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 import engine
 from engine.bots import random_bot
+from engine.bots.levels import policy_for
 from games.models import (
     Hand,
     Seat,
@@ -39,8 +41,17 @@ def hand_bot_move(
     *, hand_id: int, version: int, rng: random.Random | None = None, schedule: bool = True
 ) -> Hand | None:
     """The bot to act makes its move, once: nothing happens unless the hand is still at
-    ``version`` and a bot is to act (a retried or duplicated task is harmless). With
-    ``schedule`` false the caller moves the next bot itself (the task loops)."""
+    ``version`` and a bot is to act (a retried or duplicated task is harmless). The bot thinks
+    on a snapshot, holding no lock (a ``pimc`` bot up to the table's ``bot_budget_ms``); its
+    move is applied, through the service a person's move goes through, only if the hand is
+    still at ``version`` then. With ``schedule`` false the caller moves the next bot itself
+    (the task loops)."""
+    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+    if hand is None or hand.version != version or hand.status != Hand.Status.PLAYING:
+        return None
+    move = bot_choice(hand.table, hand, rng or random.Random(secrets.randbits(64)))
+    if move is None:
+        return None
     with transaction.atomic():
         found = _locked_hand("h.id = %s", [hand_id])
         if found is None:
@@ -48,37 +59,45 @@ def hand_bot_move(
         table, hand = found
         if hand.version != version or hand.status != Hand.Status.PLAYING:
             return None
-        state = hand_state(table, hand)
-        bots = bots_to_act(table, state)
-        if not bots:
-            return None
-        rng = rng or random.Random(secrets.randbits(64))
-        rules = rule_set_of(table)
-        policies = rules.bot_policies()
-        for seat in bots:  # a bot of a rule set's own level decides from its view alone
-            policy = policies.get(_seat(table, seat).bot_level)
-            if policy is not None:
-                view = engine.view(state, seat)
-                chosen = policy(view, view["legal"], rng)
-                if chosen is not None:
-                    return _apply(table, hand, seat, chosen, schedule=schedule)
-        bots = [b for b in bots if _seat(table, b).bot_level not in policies]
-        if not bots:
-            return None
-        move = random_bot.choose(state, rng)
-        sender = rules.sender(state, move.seat)  # Preferans: a whister plays the passer's cards
-        if sender not in bots:
-            # The policy chose for a person (Doppelkopf: any seat may announce): each bot in
-            # turn chooses for itself, or lets the moment pass.
-            own = next(
-                (m for b in bots if (m := random_bot.choose_for(state, b, rng)) is not None),
-                None,
-            )
-            if own is None:
-                return None
-            move, sender = own, rules.sender(state, own.seat)
-        data = engine.action_to_json(move, rules.deck, seat=move.seat != sender)
+        sender, data = move
         return _apply(table, hand, sender, data, schedule=schedule)
+
+
+def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+    """The move a bot at ``table`` makes now: the seat that sends it and the action (JSON);
+    ``None`` when no bot is to act (or every bot lets the moment pass). A bot of a rule set's
+    own level decides from its seat's view alone; the random bot plays on the state."""
+    state = hand_state(table, hand)
+    bots = bots_to_act(table, state)
+    if not bots:
+        return None
+    rules = rule_set_of(table)
+    budget = table.bot_budget_ms / 1000
+    for seat in bots:
+        level = _seat(table, seat).bot_level or "random"
+        policy = policy_for(rules, level, budget=budget)
+        if policy is None:
+            continue
+        view = engine.view(state, seat)
+        chosen = policy(view, view.get("legal", []), rng)
+        if chosen is not None:
+            return seat, chosen
+    bots = [b for b in bots if policy_for(rules, _seat(table, b).bot_level or "random") is None]
+    if not bots:
+        return None
+    move = random_bot.choose(state, rng)
+    sender = rules.sender(state, move.seat)  # Preferans: a whister plays the passer's cards
+    if sender not in bots:
+        # The policy chose for a person (Doppelkopf: any seat may announce): each bot in
+        # turn chooses for itself, or lets the moment pass.
+        own = next(
+            (m for b in bots if (m := random_bot.choose_for(state, b, rng)) is not None),
+            None,
+        )
+        if own is None:
+            return None
+        move, sender = own, rules.sender(state, own.seat)
+    return sender, engine.action_to_json(move, rules.deck, seat=move.seat != sender)
 
 
 def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:

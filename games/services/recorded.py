@@ -206,7 +206,9 @@ def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any
         hand = _recorded_hand(table, number)
         before = _snapshot(hand)
         hand.entry = _split_entry(entry, hand_common(table, hand))
-        hand.save(update_fields=["entry"])
+        hand.analysis = None  # the cards may have changed: analysed again when asked
+        hand.version += 1
+        hand.save(update_fields=["entry", "analysis", "version"])
         _recompute_from(table, number)
         hand.refresh_from_db()
         _audit(table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand))

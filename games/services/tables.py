@@ -132,6 +132,8 @@ def table_create(
     club_id: int | None = None,
     is_public: bool = False,
     requires_confirmation: bool = False,
+    bot_budget_ms: int = 1000,
+    hints: bool = False,
 ) -> Table:
     """Open a sitting: fixed rules, as many seats in playing order as the rule set's table takes
     (``wien``: 3 or 4), the first dealer given or found by drawing cards from the rule set's
@@ -233,6 +235,8 @@ def table_create(
             dealer_draw=draw,
             is_public=is_public,
             requires_confirmation=requires_confirmation,
+            bot_budget_ms=bot_budget_ms,
+            hints=hints,
             created_by=user,
         )
         table.save()

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 import engine
+import engine.solver.analysis
 from clubs.models import User
 from games import services
 from games.models import Hand, LedgerEntry, Table
@@ -149,3 +150,37 @@ def test_a_duplicated_bot_task_for_an_old_version_does_nothing(
         before.status,
         before.updated_at,
     )
+
+
+def test_pimc_bots_and_the_analysis_run_on_the_workers_bots_queue(
+    celery_worker_process: WorkerProcess,
+) -> None:
+    """Two pimc bots (100 ms each a move) moved by the worker, then the hand's analysis
+    computed by it: both tasks go to the bots queue the worker also serves."""
+    human = UserFactory.create()
+    table = services.table_create(
+        user=human,
+        name="Gegen pimc",
+        mode=Table.Mode.HOSTED,
+        rules=RULES,
+        seats=[
+            SeatSpec(key="anna", kind="user", user=human),
+            SeatSpec(key="robo1", kind="bot", bot_level="pimc"),
+            SeatSpec(key="robo2", kind="bot", bot_level="pimc"),
+        ],
+        bot_budget_ms=100,
+    )
+    client = client_for(human)
+    assert client.post(f"/api/v1/tables/{table.pk}/hands/").status_code == 201
+    base = f"/api/v1/tables/{table.pk}/hands/1/"
+    play_as_human(client, base, random.Random(8))
+    deadline = time.monotonic() + HAND_SECONDS
+    while (answer := client.get(base + "analysis/")).status_code == 202:
+        assert time.monotonic() < deadline, "the worker did not analyse the hand"
+        time.sleep(0.2)
+    assert answer.status_code == 200, answer.json()
+    record = client.get(base + "record/").json()["record"]
+    assert answer.json()["analysis"] == engine.solver.analysis.analyse(record)
+    log = celery_worker_process.log()
+    assert "games.tasks.analyse_hand" in log and "games.tasks.bot_act" in log
+    assert settings.CELERY_BOTS_QUEUE in log  # the worker serves the bots queue

@@ -242,11 +242,11 @@ def test_a_kasse_tables_sheet_shows_the_deal_without_game_points(
     assert row["pot"] == 0  # the Kasse after the deal: four antes of 10 in, 20 to each of Re
 
 
-def test_heuristic_bots_play_a_ddv_hand_from_their_views_and_random_tables_refuse_them(
+def test_heuristic_bots_play_a_ddv_hand_from_their_views_and_unknown_levels_are_refused(
     make_table: Callable[..., Table], anna: User
 ) -> None:
     """Three heuristic bots and anna: every bot move is one of the legal actions its seat's
-    view offered (``hand_bot_move`` passes the view alone). A wien table has no heuristic."""
+    view offered (``hand_bot_move`` passes the view alone). Doppelkopf has no ``pimc``."""
     table = services.table_create(
         user=anna, name="Doko", mode=Table.Mode.HOSTED, rules=DDV,
         seats=[services.SeatSpec(key="anna", kind="user", user=anna),
@@ -258,13 +258,12 @@ def test_heuristic_bots_play_a_ddv_hand_from_their_views_and_random_tables_refus
     for _ in range(2):
         hand = play_hosted(table, anna, random.Random(5), announce=False)
         assert sum(hand.result["delta"].values()) == 0
-    with pytest.raises(InvalidInput, match="wien at level random"):
+    with pytest.raises(InvalidInput, match="doppelkopf-ddv at level random or heuristic"):
         services.table_create(
-            user=anna, name="Wien", mode=Table.Mode.HOSTED,
-            rules={"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
+            user=anna, name="Doko", mode=Table.Mode.HOSTED, rules=DDV,
             seats=[services.SeatSpec(key="anna", kind="user", user=anna),
-                   services.SeatSpec(key="b1", kind="bot", bot_level="heuristic"),
-                   services.SeatSpec(key="b2", kind="bot", bot_level="random")],
+                   services.SeatSpec(key="b1", kind="bot", bot_level="pimc"),
+                   *(services.SeatSpec(key=k, kind="bot", bot_level="random") for k in "xy")],
         )  # fmt: skip
 
 
@@ -344,9 +343,12 @@ def test_no_endpoint_shows_a_doppelkopf_seat_cards_it_may_not_see(
             body = answer.content.decode()
             found = cards_in(answer.json() if "json" in answer["Content-Type"] else body, codes)
             assert found <= allowed, (name, path, found - allowed)
-        refused = client.post(base + "hands/1/actions/", {"action": {"card": "HT"}}, format="json")
+        # a card this caller may not play now (the deal is shuffled afresh on every run)
+        playable = {a.get("card") for a in engine.view(state, seat).get("legal", [])}
+        card = next(c for c in sorted(codes) if c not in playable)
+        refused = client.post(base + "hands/1/actions/", {"action": {"card": card}}, format="json")
         assert refused.status_code >= 400
-        assert cards_in(refused.json(), codes) <= allowed | {"HT"}, name
+        assert cards_in(refused.json(), codes) <= allowed | {card}, name
 
 
 def test_closing_a_kasse_table_shares_the_kasse_out_or_carries_it(

@@ -56,7 +56,8 @@ def hosted_hand(w: World) -> tuple[engine.State, Hand]:
 def viewer_seat(w: World, row: Row, viewer: str, before: engine.State) -> str | None:
     """The seat whose view bounds what ``viewer`` may see (None: not seated)."""
     if viewer == "seated":
-        return (before.to_act_seat or "anna") if row.path.endswith("/actions/") else "anna"
+        acting = row.path.endswith(("/actions/", "/hint/"))  # as the matrix: the seat to act
+        return (before.to_act_seat or "anna") if acting else "anna"
     return viewer if viewer in ("bert", "carl") else None
 
 

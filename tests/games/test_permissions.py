@@ -63,6 +63,10 @@ def closed(w: World) -> None:
     services.table_close(table_id=w.tables["recorded"].pk, user=w.users["club_admin"])
 
 
+def hints_on(w: World) -> None:
+    Table.objects.filter(pk=w.tables["hosted"].pk).update(hints=True)
+
+
 def anna_ping(w: World) -> None:
     WorkerPing.objects.create(user=w.users["anna"], api_pid=1)
 
@@ -173,6 +177,22 @@ ROWS = [
     Row("get", T + R + "/hands/1/record/", PUBLIC_READ, public=True),
     # a hosted hand's record is secret until the end, for everyone who may read the table
     Row("get", T + H + "/hands/1/record/", with_status(READ, 409)),
+    # the analysis shows every hand: never before the end; a score-sheet entry has no cards
+    Row("get", T + H + "/hands/1/analysis/", with_status(READ, 409)),
+    Row("get", T + H + "/hands/1/analysis/", with_status(PUBLIC_READ, 409), public=True),
+    Row("get", T + R + "/hands/1/analysis/", with_status(READ, 409)),
+    # a hint is for the seat whose turn it is, at a table that gives hints (409 hints_off)
+    Row(
+        "get",
+        T + H + "/hands/1/hint/",
+        {**WRITE_OK, "seated": 409, "club_admin": 403, "director": 403},
+    ),
+    Row(
+        "get",
+        T + H + "/hands/1/hint/",
+        {**WRITE_OK, "club_admin": 403, "director": 403},
+        setup=hints_on,
+    ),
     Row("get", T + H + "/hands/1/events/?wait=0", READ),
     Row("get", T + H + "/hands/1/events/?wait=0", PUBLIC_READ, public=True),
     Row("get", "/api/v1/series/", ANYONE),
@@ -225,7 +245,7 @@ def resolve(w: World, path: str) -> str:
 
 
 def client_for(w: World, row: Row, role: str) -> APIClient:
-    if role == "seated" and row.path.endswith("/actions/"):
+    if role == "seated" and row.path.endswith(("/actions/", "/hint/")):
         table = w.tables["hosted"]
         state = services.hand_state(table, Hand.objects.get(table=table, number=1))
         client = APIClient()
