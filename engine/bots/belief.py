@@ -14,9 +14,11 @@ deals the unknown cards consistently with all of that.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
-from engine.cards import cards_of
+from engine.cards import Deck, cards_of
 from engine.solver.position import Position
 from engine.tricks import legal_mask
 
@@ -37,6 +39,22 @@ class Belief:
     counts: tuple[int, ...]
     tricks: tuple[tuple[tuple[int, int], ...], ...]
     barred: tuple[int, ...]
+
+
+def codes_mask(deck: Deck, codes: Iterable[str] | None) -> int:
+    """The cards of a view's list of codes (``None``: none)."""
+    return sum(1 << deck.index[c] for c in codes or ())
+
+
+def seen_hands(view: dict[str, Any], deck: Deck) -> list[int]:
+    """Each active player's cards as ``view`` shows them to its seat: its own hand and the
+    hands that lie open; 0 for the others."""
+    active = view["active"]
+    hands = [0] * len(active)
+    hands[active.index(view["seat"])] = codes_mask(deck, view["hand"])
+    for seat, codes in view["open_hands"].items():
+        hands[active.index(seat)] = codes_mask(deck, codes)
+    return hands
 
 
 def exclusions(belief: Belief) -> list[int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.belief import Belief
+from engine.bots.belief import Belief, codes_mask, seen_hands
 from engine.cards import PIQUET
 from engine.rules.family.game import MISERE, NORMAL, SLAM, Game, Rules, make_game
 from engine.rules.family.hand import ORDERS, Hand
@@ -28,11 +28,6 @@ from engine.solver.position import SLAM as SLAM_GOAL
 GOALS = {NORMAL: MOST, MISERE: MISERE_GOAL, SLAM: SLAM_GOAL}
 """The solver's goal of each target the solver plays (``FamilyRuleSet.card_play``: Balkan's
 ``uno`` and six tricks in a row are no count of tricks)."""
-
-
-def mask(codes: list[str] | None) -> int:
-    """The cards of a list of codes (``None``: none)."""
-    return sum(1 << PIQUET.index[c] for c in codes or ())
 
 
 def game_of(data: dict[str, Any]) -> Game:
@@ -81,11 +76,8 @@ def card_play_view(family: Family, rules: Rules, view: dict[str, Any]) -> Belief
     done = len(plays) - len(view["trick"])
     tricks = tuple(tuple(plays[i : i + size]) for i in range(0, done, size))
     me = active.index(seat)
-    hands = [0, 0, 0]
-    hands[me] = mask(view["hand"])
-    for s, codes in view["open_hands"].items():
-        hands[active.index(s)] = mask(codes)
-    known = mask(view["talon"])
+    hands = seen_hands(view, PIQUET)
+    known = codes_mask(PIQUET, view["talon"])
     for _, c in plays:
         known |= 1 << c
     for held in hands:
@@ -93,13 +85,13 @@ def card_play_view(family: Family, rules: Rules, view: dict[str, Any]) -> Belief
     barred = [0, 0, 0]
     for a in view["actions"]:
         if a.get("discard") and a["seat"] == seat:
-            known |= mask(a["discard"])
+            known |= codes_mask(PIQUET, a["discard"])
         elif a.get("no_aces") is True:
             barred[active.index(a["seat"])] |= ACES
     unknown = PIQUET.full & ~known
     # the dealt talon, where this seat saw it, went to the declarer (who may have laid some
     # of it away): nobody else holds it
-    dealt = mask(view["dealt_talon"])
+    dealt = codes_mask(PIQUET, view["dealt_talon"])
     for q in range(3):
         if q != d:
             barred[q] |= dealt

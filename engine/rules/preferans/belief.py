@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.belief import Belief
+from engine.bots.belief import Belief, codes_mask, seen_hands
 from engine.cards import PIQUET
 from engine.rules.preferans.hand import PLAY, trump_of
 from engine.solver.position import FEWEST, MOST, Position
@@ -26,11 +26,6 @@ from engine.tricks import FOLLOW_TRUMP, suit_order
 
 FROM_TALON = -1
 """The player of a talon card in :attr:`Belief.tricks`."""
-
-
-def mask(codes: list[str] | None) -> int:
-    """The cards of a list of codes (``None``: none)."""
-    return sum(1 << PIQUET.index[c] for c in codes or ())
 
 
 def card_play_view(view: dict[str, Any]) -> Belief | None:
@@ -68,11 +63,8 @@ def card_play_view(view: dict[str, Any]) -> Belief | None:
     else:
         side, goal, strain = p, FEWEST, None
     me = active.index(seat)
-    hands = [0, 0, 0]
-    hands[me] = mask(view["hand"])
-    for s, codes in view["open_hands"].items():
-        hands[active.index(s)] = mask(codes)
-    shown = mask(view["talon"])
+    hands = seen_hands(view, PIQUET)
+    shown = codes_mask(PIQUET, view["talon"])
     # on raspasy the talon's cards lie in the tricks it led; the talon of a contract or a
     # misère went to the declarer, who laid two cards away: its place the seat knows only
     # as the declarer, and neither defender holds it
@@ -83,7 +75,7 @@ def card_play_view(view: dict[str, Any]) -> Belief | None:
         known |= held
     for a in view["actions"]:
         if a.get("discard") and a["seat"] == seat:
-            known |= mask(a["discard"])
+            known |= codes_mask(PIQUET, a["discard"])
     unknown = PIQUET.full & ~known
     counts = tuple(view["hand_sizes"][s] - hands[q].bit_count() for q, s in enumerate(active))
     barred = tuple(0 if q == d else shown & unknown for q in range(3))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.belief import Belief
+from engine.bots.belief import Belief, codes_mask, seen_hands
 from engine.cards import PIQUET
 from engine.rules.wien.play import ORDERS, play_terms
 from engine.rules.wien.state import Game
@@ -24,10 +24,6 @@ def game_of(data: dict[str, Any] | None) -> Game | None:
     if kind == "premium":
         return Game("premium", data["level"], talon=not data["hand"], hand=data["hand"])
     return Game(kind)
-
-
-def mask(codes: list[str] | None) -> int:
-    return sum(1 << PIQUET.index[c] for c in codes or ())
 
 
 def card_play_view(view: dict[str, Any]) -> Belief | None:
@@ -51,12 +47,9 @@ def card_play_view(view: dict[str, Any]) -> Belief | None:
     size = playing.bit_count()
     done = len(plays) - len(view["trick"])
     tricks = tuple(tuple(plays[i : i + size]) for i in range(0, done, size))
-    hands = [0, 0, 0]
-    hands[me] = mask(view["hand"])
-    for s, codes in view["open_hands"].items():
-        hands[active.index(s)] = mask(codes)
+    hands = seen_hands(view, PIQUET)
     played = sum(1 << c for _, c in plays)
-    known = played | mask(view["talon"])
+    known = played | codes_mask(PIQUET, view["talon"])
     for h in hands:
         known |= h
     counts = tuple(
@@ -66,13 +59,13 @@ def card_play_view(view: dict[str, Any]) -> Belief | None:
     # talon (the winner of the auction, a player who looked: each then discarded) or stayed
     # out of play; only the talon it sees now is known to lie there, and whoever never took
     # the talon holds none of it
-    seen = mask(view["dealt_talon"])
+    seen = codes_mask(PIQUET, view["dealt_talon"])
     takers = 0
     for a in view["actions"]:
         if "discard" in a:
             takers |= 1 << active.index(a["seat"])
             if a["seat"] == seat:
-                seen |= mask(a["discard"])
+                seen |= codes_mask(PIQUET, a["discard"])
     unknown = PIQUET.full & ~known
     barred = tuple(0 if takers >> q & 1 else seen & unknown for q in range(3))
     position = Position(
