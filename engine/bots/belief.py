@@ -81,12 +81,14 @@ def exclusions(belief: Belief) -> list[int]:
     return out
 
 
-def sample(belief: Belief, rng: random.Random, tries: int = 50) -> tuple[int, ...] | None:
+def sample(
+    belief: Belief, rng: random.Random, tries: int = 50, *, strict: bool = True
+) -> tuple[int, ...] | None:
     """The players' hands with the unknown cards dealt at random among them (and out of
-    play), each player getting his count and none he cannot hold; ``None`` when no such deal
-    was found in ``tries`` attempts (the belief contradicts itself)."""
+    play), each player getting his count and (``strict``) none he cannot hold; ``None`` when
+    no such deal was found in ``tries`` attempts."""
     pos = belief.position
-    barred = exclusions(belief)
+    barred = exclusions(belief) if strict else [0] * len(pos.hands)
     players = [q for q, n in enumerate(belief.counts) if n > 0]
     unknown = list(cards_of(belief.unknown))
     out_of_play = len(unknown) - sum(belief.counts)

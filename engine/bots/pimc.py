@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.bots.belief import Belief, sample, sampled_position
 from engine.bots.heuristic import card_action
+from engine.bots.heuristic import choose_card as choose_heuristic
 from engine.bots.policy import BotPolicy, Decide
 from engine.solver.search import card_values
 
@@ -43,17 +44,16 @@ def choose_card(
     for i in range(samples):
         if deadline is not None and i >= MIN_SAMPLES and time.monotonic() > deadline:
             break
-        hands = sample(belief, rng)
+        # a belief too tight for the sampler (or wrong) still deals: counts kept, the
+        # inferences dropped
+        hands = sample(belief, rng) or sample(belief, rng, strict=False)
         if hands is None:
             break
         for c, v in card_values(sampled_position(belief, hands)).items():
             totals[c] = totals.get(c, 0.0) + v
         solved += 1
-    if not solved:  # nothing consistent to sample: the seat's own cards, all alike
-        totals = {c: float(v) for c, v in card_values(pos).items()} if not belief.unknown else {}
-        solved = 1
-    if not totals:
-        raise ValueError("the bot found no card to play")
+    if not solved:  # no deal at all: the heuristic's card
+        return choose_heuristic(belief), {}, 0
     means = {c: v / solved for c, v in totals.items()}
     wants_more = (pos.side >> p & 1) == pos.maximising
     best = max(means.values()) if wants_more else min(means.values())
