@@ -111,6 +111,7 @@ class Stack:
             "web": make_cmd("WEB_CMD"),
             "events": make_cmd("EVENTS_CMD"),
             "worker": make_cmd("WORKER_CMD"),
+            "bots": make_cmd("BOTS_CMD"),
             # the Makefile's BEAT_CMD with its schedule file in this run's folder
             "beat": make_cmd("BEAT_CMD").replace("/tmp/celerybeat-schedule", str(schedule)),
         }
@@ -134,7 +135,7 @@ class Stack:
                 raise RuntimeError(f"{name} exited:\n{log.read_text(errors='replace')[-3000:]}")
             if name in ("web", "events") and self._healthy(port):
                 return
-            if name == "worker" and " ready." in log.read_text(errors="replace")[offset:]:
+            if name in ("worker", "bots") and " ready." in log.read_text(errors="replace")[offset:]:
                 return
             if name == "beat":
                 return
@@ -154,7 +155,7 @@ class Stack:
             return False
 
     def start_all(self) -> None:
-        for name in ("web", "events", "worker", "beat"):
+        for name in ("web", "events", "worker", "bots", "beat"):
             self.start(name)
 
     def kill(self, name: str) -> None:

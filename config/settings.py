@@ -324,7 +324,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout"
 CELERY_TASK_IGNORE_RESULT = True
 # Bot moves and hand analyses solve deals (up to a bot's budget each): their own queue, so
 # that standings, settlement and webhooks never wait behind bot thinking. `make worker` serves
-# both queues; docker compose runs a worker for each (README, "Docker Compose").
+# the default queue, `make bots` this one, as docker compose's `worker` and `bots`.
 CELERY_BOTS_QUEUE = env("CELERY_BOTS_QUEUE", "bots")
 BOT_TASKS = ("games.tasks.bot_act", "games.tasks.analyse_hand")
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS}
