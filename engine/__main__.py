@@ -60,12 +60,20 @@ DEFAULT_SEATS = ("anna", "bert", "carl", "dora")
 """The seats of ``play`` when none are given: the first as many as the table seats."""
 
 
-def cmd_play(args: argparse.Namespace) -> Any:
+def _rules_option(text: str) -> Any:
+    """The ``--rules`` option: a JSON rules object (checked by its rule set)."""
     try:
-        rules_json = json.loads(args.rules)
+        rules_json = json.loads(text)
     except json.JSONDecodeError as e:
         raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
-    rules = parse_rules(rules_json)
+    if not isinstance(rules_json, dict):
+        raise EngineError("rules", "--rules must be a JSON object")
+    parse_rules(rules_json)
+    return rules_json
+
+
+def cmd_play(args: argparse.Namespace) -> Any:
+    rules = parse_rules(_rules_option(args.rules))
     rs = rule_set(rules.variant)
     names = args.seats or ",".join(DEFAULT_SEATS[: rs.table.seats[0]])
     seats = [s for s in names.split(",") if s]
@@ -92,13 +100,7 @@ def cmd_analyse(args: argparse.Namespace) -> Any:
 
 
 def cmd_arena(args: argparse.Namespace) -> Any:
-    try:
-        rules = json.loads(args.rules)
-    except json.JSONDecodeError as e:
-        raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
-    if not isinstance(rules, dict):
-        raise EngineError("rules", "--rules must be a JSON object")
-    parse_rules(rules)
+    rules = _rules_option(args.rules)
     if args.deals < 1:
         raise EngineError("deals", "--deals must be at least 1")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]

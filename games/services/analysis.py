@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
-from config.tasks import send_after_commit
+from config.tasks import send
 from engine.solver.analysis import analyse
 from games.errors import TableConflict
 from games.models import Hand, Table
@@ -44,8 +43,7 @@ def hand_analysis(table: Table, hand: Hand) -> dict[str, Any] | None:
         return dict(hand.analysis)
     from games.tasks import analyse_hand
 
-    with transaction.atomic():
-        send_after_commit(analyse_hand, hand.pk, hand.version)
+    send(analyse_hand, hand.pk, hand.version)  # nothing written here: the hand is committed
     return None
 
 
