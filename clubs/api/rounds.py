@@ -36,7 +36,8 @@ from config.api.callers import caller, signed_in
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
 from config.api.text import DataCSVRenderer, TextAnswerView, csv_text, file_answer, text_response
-from games.models import Table
+from games.models import Seat, Table
+from games.services import BOT_LEVELS as BOT_LEVEL_CHOICES
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 EVENING_ID = OpenApiParameter("evening_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -72,8 +73,10 @@ def evening_for(
 
 
 class RoundSeatSerializer(serializers.Serializer[dict[str, Any]]):
-    player = serializers.CharField(help_text="u:<user id> or g:<guest id>.")
-    name = serializers.CharField()
+    player = serializers.CharField(
+        help_text="u:<user id> or g:<guest id>; b:<n> for a bot the director asked for."
+    )
+    name = serializers.CharField(help_text="The player's name; a bot's is \"Bot 1 (pimc)\".")
 
 
 class RoundTableSerializer(serializers.Serializer[dict[str, Any]]):
@@ -116,6 +119,13 @@ class RoundPlanTableCountSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class RoundPlanBotsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The bots a director asked for this round."""
+
+    count = serializers.IntegerField(min_value=1, help_text="Bots seated (b:1, b:2, …).")
+    level = serializers.ChoiceField(choices=list(BOT_LEVEL_CHOICES), help_text="Their level.")
+
+
 class RoundPlanSerializer(serializers.Serializer[dict[str, Any]]):
     """The seating service's explanation of a round (``clubs.seating.Plan.to_json`` with the
     evening's ``rounds_total`` and ``seed``, and the swaps made by hand)."""
@@ -150,6 +160,9 @@ class RoundPlanSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         help_text="Pairs of player keys swapped by hand, in order; absent without swaps.",
     )
+    bots = RoundPlanBotsSerializer(
+        required=False, help_text="The bots filling seats this round; absent without bots."
+    )
 
 
 @extend_schema_field(RoundPlanSerializer)
@@ -172,8 +185,15 @@ class RoundSerializer(serializers.Serializer[dict[str, Any]]):
     started_at = serializers.DateTimeField(allow_null=True)
 
 
+def round_names(rnd: EveningRound) -> dict[str, str]:
+    """The names of a round's players, and of its bots (``Bot 1 (pimc)``)."""
+    levels = rounds.bot_levels_of(rnd)
+    people = names_for(p for group in rnd.groups for p in group if p not in levels)
+    return {**people, **{key: rounds.bot_name(key, level) for key, level in levels.items()}}
+
+
 def round_data(rnd: EveningRound) -> dict[str, Any]:
-    names = names_for(p for group in rnd.groups for p in group)
+    names = round_names(rnd)
     tables = {link.number: link.table_id for link in rnd.tables.all()}
     return {
         "number": rnd.number,
@@ -208,6 +228,22 @@ class RoundCreateSerializer(serializers.Serializer[dict[str, Any]]):
         default=list,
         help_text='Pairs who never share a table: [["u:3", "u:7"]].',
     )
+    bots = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=rounds.MAX_BOTS,
+        help_text="Bots to fill empty seats this round, one a table at most (a count that "
+        "does not split, e.g. 5 players at wien, plays with one bot); their tables are hosted "
+        "(dealt and played through the API). Bots are never ranked, rated or settled as "
+        "players: what they win or lose is the club's (`bots_net`). Omitted: none.",
+    )
+    bot_level = serializers.ChoiceField(
+        choices=list(BOT_LEVEL_CHOICES),
+        required=False,
+        help_text="The bots' level (the rule set's own levels: GET /api/v1/rules/). "
+        "Omitted: the strongest the evening's game offers.",
+    )
 
 
 class SwapSerializer(serializers.Serializer[dict[str, Any]]):
@@ -218,7 +254,7 @@ class SwapSerializer(serializers.Serializer[dict[str, Any]]):
 class EveningPaymentSerializer(serializers.Serializer[dict[str, Any]]):
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {
-            "from": serializers.CharField(help_text="Player key or pot."),
+            "from": serializers.CharField(help_text="Player key, pot or bots (the club)."),
             "from_name": serializers.CharField(),
             "to": serializers.CharField(),
             "to_name": serializers.CharField(),
@@ -253,6 +289,11 @@ class EveningSettlementSerializer(serializers.Serializer[dict[str, Any]]):
     )
     players = PlayerNetSerializer(many=True)
     pot_net = serializers.IntegerField(help_text="What the pot keeps (carried on) this evening.")
+    bots_net = serializers.IntegerField(
+        help_text="What the bots that filled seats won (+) or lost (−) this evening, in minor "
+        "units: the club's money (the party `bots`, named the club, in the payments); 0 "
+        "without bots."
+    )
     payments = EveningPaymentSerializer(many=True)
     payments_proven = serializers.BooleanField(
         allow_null=True,
@@ -318,12 +359,20 @@ class RoundListView(generics.GenericAPIView[Any]):
         description="Seats the players checked in now at tables of the rule set's shapes "
         "(wien: 3, with 4s only where the count needs them), with the fewest repeated "
         "opponents this evening and in the season; a count that cannot be seated is a 400 "
-        "`unsplittable` saying what would work. The round is *planned*: swap players by hand, "
-        "then start it to open its tables.",
+        "`unsplittable` saying what would work (fewer or more players, byes, or `bots` to fill "
+        "the empty seats). The round is *planned*: swap players by hand, then start it to open "
+        "its tables.",
         parameters=[CLUB_ID, EVENING_ID],
         request=RoundCreateSerializer,
         responses={201: RoundSerializer, **ERRORS},
-        examples=[OpenApiExample("Three rounds", value={"rounds_total": 3}, request_only=True)],
+        examples=[
+            OpenApiExample("Three rounds", value={"rounds_total": 3}, request_only=True),
+            OpenApiExample(
+                "Five players and a bot",
+                value={"rounds_total": 3, "bots": 1, "bot_level": "pimc"},
+                request_only=True,
+            ),
+        ],
     )
     def post(self, request: Request, club_id: int, evening_id: int) -> Response:
         _, evening = evening_for(request, club_id, evening_id, manage=True)
@@ -335,6 +384,8 @@ class RoundListView(generics.GenericAPIView[Any]):
             rounds_total=data.validated_data.get("rounds_total"),
             seed=data.validated_data.get("seed"),
             forbidden=data.validated_data["forbidden"],
+            bots=data.validated_data["bots"],
+            bot_level=data.validated_data.get("bot_level"),
         )
         return Response(round_data(rnd), status=status.HTTP_201_CREATED)
 
@@ -408,8 +459,9 @@ class RoundSwapView(APIView):
 class RoundStartView(APIView):
     @extend_schema(
         summary="Start a round: open its tables",
-        description="Creates one recorded games table per planned table, all in one "
-        "transaction; the answer names each table's id.",
+        description="Creates one games table per planned table, all in one transaction; the "
+        "answer names each table's id. A table is recorded, or hosted where a bot fills a seat "
+        "(deal its hands at `/api/v1/tables/{table_id}/hands/`; the bots move by themselves).",
         parameters=[CLUB_ID, EVENING_ID, ROUND_NUMBER],
         request=None,
         responses={200: RoundSerializer, **ERRORS},
@@ -438,11 +490,7 @@ class EveningTablesView(generics.GenericAPIView[Any]):
         links = evening_tables_of(evening=evening)
         out = []
         for link in self.paginate_queryset(links) or []:
-            seats = [
-                {"player": info.key, "name": info.name}
-                for info in map(seat_player, link.table.seats.all())
-                if info is not None
-            ]
+            seats = [_seat_entry(seat) for seat in link.table.seats.all()]
             out.append(
                 {
                     "round": link.round.number if link.round else None,
@@ -454,6 +502,15 @@ class EveningTablesView(generics.GenericAPIView[Any]):
                 }
             )
         return self.get_paginated_response(out)
+
+
+def _seat_entry(seat: Seat) -> dict[str, str]:
+    """A seat of an evening's table: its player, or the bot that fills it (``b:1``)."""
+    info = seat_player(seat)
+    if info is None:
+        key = rounds.bot_key(int(seat.key.rsplit("-", 1)[-1])) if seat.key[-1:].isdigit() else "b:?"
+        return {"player": key, "name": rounds.bot_name(key, seat.bot_level)}
+    return {"player": info.key, "name": info.name}
 
 
 class EveningCloseView(APIView):

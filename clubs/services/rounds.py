@@ -7,7 +7,8 @@
   played rounds are fixed; a late arrival or an early leaver simply changes who is planned.
 - :func:`round_swap`: directors swap two players by hand before the round starts.
 - :func:`round_start`: one transaction creates every table of the round (games app) and
-  links them to the evening, or none.
+  links them to the evening, or none. A table where the director asked a bot to fill a seat
+  is hosted (dealt and played through the API); the others are recorded.
 - :func:`round_discard`: drop a planned round.
 - :func:`evening_close`: close every table of the evening (its ``pot_at_close`` applied) and
   settle each player's net over the whole evening in as few payments as the games app's
@@ -47,6 +48,7 @@ from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.services.seasons import season_evenings
+from engine.table import words
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
 from games.rulesets import rule_set_for, rule_set_of
@@ -55,6 +57,25 @@ from games.settlement import describe, pot_keeper, settle
 
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 30
+MAX_BOTS = 8
+BOTS = "bots"
+"""The settlement's party for what the evening's bots won or lost: the club's money."""
+BOTS_NAME = "the club (for its bots)"
+
+
+def bot_key(number: int) -> str:
+    """A bot's player key in a round's groups: ``b:1``, ``b:2`` … (never a player: bots are
+    not ranked, rated or settled as members)."""
+    return f"b:{number}"
+
+
+def is_bot_key(key: str) -> bool:
+    return key.startswith("b:")
+
+
+def bot_name(key: str, level: str) -> str:
+    """``Bot 1 (heuristic)``."""
+    return f"Bot {key[2:]} ({level})"
 
 
 def evening_rules(evening: Evening) -> dict[str, Any]:
@@ -117,10 +138,11 @@ def _season_history(
     for groups in rounds.values_list("groups", flat=True):
         for group in groups:
             weight = share.get(len(group), Fraction(1))
-            for i, a in enumerate(group):
+            people = [p for p in group if not is_bot_key(p)]  # a bot has no history
+            for i, a in enumerate(people):
                 if len(group) != preferred:
                     other[a] += 1
-                for b in group[i + 1 :]:
+                for b in people[i + 1 :]:
                     history[frozenset((a, b))] += weight
     return {pair: float(w) for pair, w in history.items()}, dict(other)
 
@@ -158,6 +180,8 @@ def round_plan(
     rounds_total: int | None = None,
     seed: int | None = None,
     forbidden: Sequence[Sequence[str]] = (),
+    bots: int = 0,
+    bot_level: str | None = None,
 ) -> EveningRound:
     """Plan the evening's next round for the players checked in now.
 
@@ -168,6 +192,9 @@ def round_plan(
     are present they are kept unless the search finds a better seating, so re-planning never
     makes the evening worse. ``seed`` makes the plan reproducible (default: the evening's seed
     plus the round number). ``forbidden``: pairs of player keys that never share a table.
+    ``bots``: seats for bots of ``bot_level`` (default: the strongest level the rule set offers),
+    at most one a table, so that a count that does not split can play this round; their tables
+    are hosted when the round starts. A bot is planned for this round only.
     """
     with transaction.atomic():
         evening = _lock_evening(evening_id)
@@ -187,10 +214,17 @@ def round_plan(
                 fields={"rounds_total": ["out of range"]},
             )
         players = [player_key(a) for a in present(evening)]
+        rules = evening_rules(evening)
+        level = _bot_level(rules, bots, bot_level)
+        if not 0 <= bots <= min(MAX_BOTS, len(players)):
+            raise InvalidInput(
+                f"A round takes 0 to {MAX_BOTS} bots, and no more bots than players.",
+                fields={"bots": ["out of range"]},
+            )
+        bot_keys = [bot_key(n) for n in range(1, bots + 1)]
         if not evening.seating_seed:
             evening.seating_seed = secrets.randbits(31)
             evening.save(update_fields=["seating_seed"])
-        rules = evening_rules(evening)
         shapes, preferred = shapes_for(rules)
         played = _played_rounds(evening)
         present_set = set(players)
@@ -201,30 +235,67 @@ def round_plan(
                 fields={"forbidden": [f"not checked in: {', '.join(sorted(set(bad)))}"]},
             )
         history, other_tables = _season_history(evening, shapes, preferred)
+        apart = [frozenset(pair) for pair in forbidden]
+        apart += [frozenset((a, b)) for i, a in enumerate(bot_keys) for b in bot_keys[i + 1 :]]
         request = PlanRequest(
-            players=tuple(players),
+            players=tuple(players + bot_keys),
             rounds=max(rounds_total, number),
             shapes=shapes,
             preferred=preferred,
             fixed_rounds=tuple(tuple(g) for g in played),
             history=history,
             other_table_counts=other_tables,
-            forbidden=frozenset(frozenset(pair) for pair in forbidden),
+            forbidden=frozenset(apart),
             current_plan=_remaining_rounds(last),
             seed=seed if seed is not None else evening.seating_seed + number,
         )
         try:
             plan = seating_plan(request)
         except SeatingError as e:
-            raise InvalidInput(e.message, fields={"players": [e.message]}, code=e.code) from None
+            message = e.message
+            if e.code == "unsplittable" and e.options and e.options[0].players > len(players):
+                more = e.options[0].players - len(players)
+                message += (
+                    f" Or let {_count_bots(more)} fill the empty seats: plan the round with "
+                    f'"bots": {more} (their tables are hosted).'
+                )
+            elif e.code == "forbidden_unsatisfiable" and bots:
+                message += " Each table takes one bot at most: ask for fewer bots."
+            raise InvalidInput(message, fields={"players": [message]}, code=e.code) from None
         groups = [list(table) for table in plan.rounds[plan.fixed]]
         explanation = plan.to_json()
         explanation["rounds_total"] = rounds_total
         explanation["seed"] = request.seed
+        if bots:
+            explanation["bots"] = {"count": bots, "level": level}
         live.evening_changed(evening.pk, "round_planned")
         return EveningRound.objects.create(
             evening=evening, number=number, groups=groups, plan=_jsonable(explanation)
         )
+
+
+def _count_bots(n: int) -> str:
+    return "one bot" if n == 1 else f"{n} bots"
+
+
+def _bot_level(rules: Mapping[str, Any], bots: int, level: str | None) -> str | None:
+    """The level the round's bots play at: ``level`` if the rule set has it, else (not given)
+    its strongest; ``None`` without bots."""
+    levels = games.bot_levels(rule_set_for(rules))
+    if level is not None and level not in levels:
+        raise InvalidInput(
+            f"This evening's game has bots of level {words(list(levels), 'or')}.",
+            fields={"bot_level": ["unknown level"]},
+        )
+    if not bots:
+        return None
+    return level or levels[-1]
+
+
+def bot_levels_of(rnd: EveningRound) -> dict[str, str]:
+    """The level of each bot of a round, by its key (none: no bots)."""
+    bots = rnd.plan.get("bots") or {}
+    return {key: str(bots.get("level")) for group in rnd.groups for key in group if is_bot_key(key)}
 
 
 def _remaining_rounds(last: EveningRound | None) -> list[list[list[str]]]:
@@ -293,11 +364,20 @@ def round_discard(*, user: User, evening_id: int, number: int) -> None:
 
 
 def _seat_specs(
-    group: Sequence[str], users: Mapping[int, User], guests: Mapping[int, Guest]
+    group: Sequence[str],
+    users: Mapping[int, User],
+    guests: Mapping[int, Guest],
+    bot_levels: Mapping[str, str],
 ) -> list[games.SeatSpec]:
-    """Seats for a group of player keys, keyed by slugs of their names (made unique)."""
+    """Seats for a group of player keys, keyed by slugs of their names (made unique); a bot's
+    seat is ``bot-1``, … at its level."""
     specs, taken = [], set()
     for player in group:
+        if is_bot_key(player):
+            key = f"bot-{player[2:]}"
+            taken.add(key)
+            specs.append(games.SeatSpec(key=key, kind=Seat.Kind.BOT, bot_level=bot_levels[player]))
+            continue
         ident = int(player[2:])
         user = users.get(ident) if player.startswith("u:") else None
         guest = guests.get(ident) if player.startswith("g:") else None
@@ -320,8 +400,9 @@ def _seat_specs(
 
 
 def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
-    """Open the round's tables: one recorded games table per group, in one transaction (all
-    or none), linked to the evening as tables 1, 2, … of the round."""
+    """Open the round's tables: one games table per group, in one transaction (all or none),
+    linked to the evening as tables 1, 2, … of the round. A table is recorded (its players
+    write down the hands they play with real cards), or hosted where a bot fills a seat."""
     with transaction.atomic():
         evening = _lock_evening(evening_id)
         _manager(user, evening.club)
@@ -331,13 +412,15 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
         guests = Guest.objects.in_bulk([int(k[2:]) for k in keys if k.startswith("g:")])
         rules = evening_rules(evening)
         local = evening.starts_at.astimezone(ZoneInfo(evening.club.timezone)).strftime("%Y-%m-%d")
+        levels = bot_levels_of(rnd)
         for index, group in enumerate(rnd.groups, 1):
+            hosted = any(is_bot_key(p) for p in group)
             table = games.table_create(
                 user=user,
                 name=f"{evening.title} {local} · round {number} · table {index}",
-                mode=Table.Mode.RECORDED,
+                mode=Table.Mode.HOSTED if hosted else Table.Mode.RECORDED,
                 rules=rules,
-                seats=_seat_specs(group, users, guests),
+                seats=_seat_specs(group, users, guests, levels),
                 club_id=evening.club_id,
             )
             EveningTable.objects.create(evening=evening, round=rnd, number=index, table=table)
@@ -362,6 +445,8 @@ class EveningNets:
     names: dict[str, str]
     scores: dict[str, int] | None
     score_unit: str | None
+    bots: int = 0
+    """What the evening's bots won (+) or lost (−) over all their seats."""
 
 
 def evening_nets(evening: Evening) -> EveningNets:
@@ -382,24 +467,28 @@ def evening_nets(evening: Evening) -> EveningNets:
         balances[table_id, payee] += amount
     scored = sitting_scores(link.table for link in links)
     scores: dict[str, int] = defaultdict(int)
+    bots = 0
     for link in links:
         for seat in link.table.seats.all():
             info = seat_player(seat)
-            if info is not None:
+            if info is None:
+                bots += balances[link.table_id, seat.key]
+            else:
                 names[info.key] = info.name
                 nets[info.key] += balances[link.table_id, seat.key]
                 scores[info.key] += scored.get(link.table_id, {}).get(seat.key, 0)
     if not scored:
-        return EveningNets(dict(nets), names, None, None)
+        return EveningNets(dict(nets), names, None, None, bots)
     units = {rule_set_of(link.table).score_unit for link in links if link.table_id in scored}
-    return EveningNets(dict(nets), names, dict(scores), " ".join(sorted(u or "" for u in units)))
+    unit = " ".join(sorted(u or "" for u in units))
+    return EveningNets(dict(nets), names, dict(scores), unit, bots)
 
 
 def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any]:
     """The payments that settle the evening (final once closed, provisional before)."""
     if evening.status == Evening.Status.CLOSED and evening.settlement is not None:
         # one stored before payments_proven was recorded does not say: null
-        return {"payments_proven": None, **evening.settlement}
+        return {"payments_proven": None, "bots_net": 0, **evening.settlement}
     return _settle(evening_nets(evening), currency, final=False, keeper=_pot_keeper(evening))
 
 
@@ -411,12 +500,14 @@ def _pot_keeper(evening: Evening) -> str:
 def _settle(
     evening_nets: EveningNets, currency: str, *, final: bool, keeper: str
 ) -> dict[str, Any]:
-    nets, scores = evening_nets.nets, evening_nets.scores
-    pot_net = -sum(nets.values())
+    nets, scores, bots = evening_nets.nets, evening_nets.scores, evening_nets.bots
+    pot_net = -sum(nets.values()) - bots
     parties = {k: v for k, v in nets.items()}
     if pot_net:
         parties[POT] = pot_net
-    names = {**evening_nets.names, POT: "the pot"}
+    if bots:
+        parties[BOTS] = bots
+    names = {**evening_nets.names, POT: "the pot", BOTS: BOTS_NAME}
     answer = settle(parties)
     return {
         "final": final,
@@ -434,6 +525,7 @@ def _settle(
             )
         ],
         "pot_net": pot_net,
+        "bots_net": bots,
         "payments": [
             {
                 "from": p.payer,

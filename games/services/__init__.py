@@ -15,6 +15,7 @@ from games.services.bots import bot_choice, hand_bot_move, hands_waiting_for_bot
 from games.services.common import (
     BOT_LEVELS,
     COMMON_KEYS,
+    bot_levels,
     carry_for,
     common_part,
     dealer_for,
@@ -57,6 +58,7 @@ __all__ = [
     "hand_hint",
     "hand_analysis",
     "BOT_LEVELS",
+    "bot_levels",
     "COMMON_KEYS",
     "RESERVED_SEAT_KEYS",
     "SeatSpec",
