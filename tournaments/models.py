@@ -160,6 +160,10 @@ class Round(models.Model):
     seating = models.CharField(max_length=16, choices=Tournament.Seating.choices, default="random")
     seed = models.BigIntegerField(default=0)
     byes = models.JSONField(default=list, blank=True, help_text="Entry ids sitting out.")
+    bots = models.PositiveSmallIntegerField(
+        default=0, help_text="Bots filling seats this round (hosted tables), never entrants."
+    )
+    bot_level = models.CharField(max_length=16, blank=True, help_text="The bots' level.")
     plan = models.JSONField(null=True, blank=True, help_text="How the seating was chosen.")
     error = models.TextField(blank=True, help_text="Why seating failed.")
     seated_at = models.DateTimeField(null=True, blank=True)

@@ -48,7 +48,6 @@ from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.services.seasons import season_evenings
-from engine.table import words
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
 from games.rulesets import rule_set_for, rule_set_of
@@ -215,7 +214,7 @@ def round_plan(
             )
         players = [player_key(a) for a in present(evening)]
         rules = evening_rules(evening)
-        level = _bot_level(rules, bots, bot_level)
+        level = games.filler_level(rule_set_for(rules), bot_level) if bots else None
         if not 0 <= bots <= min(MAX_BOTS, len(players)):
             raise InvalidInput(
                 f"A round takes 0 to {MAX_BOTS} bots, and no more bots than players.",
@@ -276,20 +275,6 @@ def round_plan(
 
 def _count_bots(n: int) -> str:
     return "one bot" if n == 1 else f"{n} bots"
-
-
-def _bot_level(rules: Mapping[str, Any], bots: int, level: str | None) -> str | None:
-    """The level the round's bots play at: ``level`` if the rule set has it, else (not given)
-    its strongest; ``None`` without bots."""
-    levels = games.bot_levels(rule_set_for(rules))
-    if level is not None and level not in levels:
-        raise InvalidInput(
-            f"This evening's game has bots of level {words(list(levels), 'or')}.",
-            fields={"bot_level": ["unknown level"]},
-        )
-    if not bots:
-        return None
-    return level or levels[-1]
 
 
 def bot_levels_of(rnd: EveningRound) -> dict[str, str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import engine
 from clubs.models import User
+from engine.table import words
 from games import rows
 from games.errors import (
     InvalidInput,
@@ -41,6 +42,18 @@ BOT_LEVELS: tuple[str, ...] = (
 def bot_levels(rule_set: engine.RuleSet[Any, Any, Any]) -> tuple[str, ...]:
     """The bot levels that play ``rule_set``: ``random`` and its own."""
     return ("random", *rule_set.bot_policies())
+
+
+def filler_level(rule_set: engine.RuleSet[Any, Any, Any], level: str | None) -> str:
+    """The level of bots a director seats in empty seats (club evenings, tournament rounds):
+    ``level`` if the rule set has it (else a 400 naming its levels), omitted its strongest."""
+    levels = bot_levels(rule_set)
+    if level is not None and level not in levels:
+        raise InvalidInput(
+            f"{rule_set.name} has bots of level {words(list(levels), 'or')}.",
+            fields={"bot_level": ["unknown level"]},
+        )
+    return level or levels[-1]
 
 
 def _engine_error(e: engine.EngineError, prefix: str = "") -> RuleViolation:

@@ -114,7 +114,7 @@ def test_a_level_the_evenings_game_does_not_have_is_refused(world: ClubWorld) ->
     check_in(world.evening, *(world.users[r] for r in ("member", "scorer", "admin")))
     refused = plan(world, bots=1, bot_level="pimc")
     assert refused.status_code == 400 and "bot_level" in refused.json()["fields"]
-    assert "random or heuristic" in refused.json()["message"]
+    assert "random or heuristic" in refused.json()["message"], refused.json()
     seated = plan(world, bots=1)  # three players and a bot: one Doppelkopf table
     assert seated.status_code == 201, seated.json()
     assert seated.json()["plan"]["bots"] == {"count": 1, "level": "heuristic"}

@@ -85,7 +85,9 @@ class RoundListView(APIView):
         "chooses the seating and creates every table of the round in one transaction (or "
         "none: the round becomes `failed` with the reason; seat it again). Poll the round, "
         "or listen to the `round_seated` webhook. A count that cannot be split answers 409 "
-        "`unsplittable` with the options: a bye, a substitute, one more or one fewer.",
+        "`unsplittable` with the options: a bye, a substitute, one more or one fewer, or (a "
+        "hosted tournament for points) `bots` to fill the empty seats; a tournament that "
+        "seats no bots answers 409 `no_bots` saying why.",
         parameters=[TOURNAMENT_ID],
         request=RoundSeatingInputSerializer,
         responses={202: TournamentRoundDetailSerializer, **ERRORS},
@@ -93,6 +95,11 @@ class RoundListView(APIView):
             OpenApiExample("Default method", value={}, request_only=True),
             OpenApiExample(
                 "Swiss with a bye", value={"seating": "swiss", "byes": [17]}, request_only=True
+            ),
+            OpenApiExample(
+                "A bot for an odd count",
+                value={"bots": 1, "bot_level": "heuristic"},
+                request_only=True,
             ),
         ],
     )
@@ -107,6 +114,8 @@ class RoundListView(APIView):
             method=values.get("seating"),
             byes=values["byes"],
             seed=values.get("seed"),
+            bots=values["bots"],
+            bot_level=values.get("bot_level"),
         )
         rnd.refresh_from_db()
         return Response(round_detail(rnd), status=status.HTTP_202_ACCEPTED)

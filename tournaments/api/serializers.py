@@ -10,9 +10,11 @@ from rest_framework import serializers
 
 from config.api.fields import MAX_ID, JSONObjectField
 from games.api.serializers import RulesField
+from games.services import BOT_LEVELS
 from tournaments import scoring
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
 from tournaments.scoring import POINTS_PATTERN
+from tournaments.services.rounds import MAX_BOTS
 from tournaments.services.tournaments import MAX_DEALS, MAX_ROUNDS
 
 
@@ -222,10 +224,23 @@ class TournamentPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     position = serializers.IntegerField()
 
 
+class TournamentBotSerializer(serializers.Serializer[dict[str, Any]]):
+    """A bot the director seated to fill a seat (never an entrant)."""
+
+    seat = serializers.CharField(help_text="The seat key at the games table (bot-1, …).")
+    position = serializers.IntegerField()
+    level = serializers.ChoiceField(choices=list(BOT_LEVELS))
+
+
 class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField(help_text="Table number in the round.")
     table = serializers.IntegerField(help_text="The games table (…/tables/{table_id}/).")
     players = TournamentPlayerSerializer(many=True)
+    bots = TournamentBotSerializer(
+        many=True,
+        required=False,
+        help_text="Bots filling seats at this table (at most one); empty without bots.",
+    )
     hands_done = serializers.IntegerField(required=False)
     complete = serializers.BooleanField(required=False)
 
@@ -273,6 +288,12 @@ class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
     plan = TournamentRoundPlanField(
         read_only=True, allow_null=True, help_text="How the seating was chosen; null until seated."
     )
+    bots = serializers.IntegerField(
+        read_only=True, help_text="Bots the director asked for to fill seats this round."
+    )
+    bot_level = serializers.CharField(
+        read_only=True, help_text="The bots' level; empty without bots."
+    )
 
     class Meta:
         model = Round
@@ -283,6 +304,8 @@ class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
             "seating",
             "seed",
             "byes",
+            "bots",
+            "bot_level",
             "plan",
             "error",
             "seated_at",
@@ -316,6 +339,20 @@ class RoundSeatingInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Entries (ids) that sit this round out.",
     )
     seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
+    bots = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_BOTS,
+        required=False,
+        default=0,
+        help_text="Bots to fill empty seats, one a table at most (hosted tournaments for "
+        "points only; not with duplicate scoring): a count that does not split plays without "
+        "byes. Bots are no entrants: never ranked, exported or settled. Omitted: none.",
+    )
+    bot_level = serializers.ChoiceField(
+        choices=list(BOT_LEVELS),
+        required=False,
+        help_text="The bots' level (one the tournament's rule set offers). Omitted: its strongest.",
+    )
 
 
 class TotalsSerializer(serializers.Serializer[dict[str, Any]]):

@@ -7,6 +7,12 @@ hosted play), records the round as *being seated* and hands it to the worker;
 round (games app), with each seat's entry, in one transaction, or none: a failure leaves the
 round *failed* with the reason, and the director seats it again.
 
+Bots: a director may fill a round's empty seats with bots (``bots``, ``bot_level``) where the
+tournament hosts its hands and plays for points, so that a count that does not split plays
+without byes. Bots are no entrants: they have no RoundSeat, so standings, exports and the
+settlement never see them; each sits at its own table (one a table at most) and moves by
+itself in the bots worker. The round's tables list them apart (``bots``).
+
 Seating methods: ``random`` (shuffled by the round's seed), ``fewest_repeats`` (the club seat
 planner with every earlier round of the tournament fixed, so pairs meet as rarely as possible)
 and ``swiss`` (by the standings after the previous round, leaders together, then swaps between
@@ -37,7 +43,7 @@ from clubs import seating
 from clubs.models import User
 from config.tasks import send_after_commit
 from games import services as games
-from games.models import Hand, Table
+from games.models import Hand, Seat, Table
 from games.rulesets import rule_set_for
 from tournaments import live, swiss
 from tournaments.errors import InvalidInput, TournamentConflict
@@ -83,16 +89,62 @@ def table_shapes(t: Tournament) -> tuple[tuple[seating.TableShape, ...], int]:
 
 def round_sizes(count: int, t: Tournament) -> list[int]:
     """The table sizes for ``count`` players at ``t``'s tables (wien: tables of 3, of 4 where
-    needed), or a 409 that lists the options: a bye, a substitute, one more or one fewer."""
+    needed), or a 409 that lists the options: a bye, a substitute, one more or one fewer (or
+    bots, where the tournament hosts its hands for points)."""
     shapes, preferred = table_shapes(t)
     try:
         return seating.table_sizes(count, shapes=shapes, preferred=preferred)
     except seating.SeatingError as e:
+        bots = ""
+        if e.options and e.options[0].players > count and _takes_bots(t) is None:
+            more = e.options[0].players - count
+            bots = f' Or let bots fill the empty seats: seat the round with "bots": {more}.'
         raise TournamentConflict(
             f"{e.message} For a bye, list who sits out in byes; for one more, add a "
-            "substitute or a late entry; for one fewer, withdraw a player.",
+            f"substitute or a late entry; for one fewer, withdraw a player.{bots}",
             code="unsplittable",
         ) from None
+
+
+MAX_BOTS = 8
+BOT_ID = -1
+"""Bots in a round's plan are the ids -1, -2, …; entries are positive."""
+
+
+def _takes_bots(t: Tournament) -> str | None:
+    """Why ``t`` seats no bots, or ``None`` where it does."""
+    if t.results != Tournament.Results.HOSTED:
+        return "Bots play only at hosted tables, and this tournament records its hands."
+    if t.scoring == Tournament.Scoring.DUPLICATE:
+        return (
+            "A duplicate tournament compares each seat with the same seat at the other "
+            "tables: it seats no bots."
+        )
+    if t.real_money:
+        return (
+            "A tournament for real money seats no bots: nobody would pay or collect what a "
+            "bot wins or loses."
+        )
+    return None
+
+
+def _check_bots(t: Tournament, bots: int, level: str | None, players: int) -> str:
+    """The bots' level (given, or the rule set's strongest), after checking the request."""
+    if not bots:
+        if level is not None:
+            raise InvalidInput(
+                "bot_level goes with bots.", fields={"bot_level": ["no bots asked for"]}
+            )
+        return ""
+    why = _takes_bots(t)
+    if why is not None:
+        raise TournamentConflict(why, code="no_bots")
+    if bots > min(MAX_BOTS, players):
+        raise InvalidInput(
+            f"A round takes 0 to {MAX_BOTS} bots, and no more bots than players.",
+            fields={"bots": ["out of range"]},
+        )
+    return games.filler_level(rule_set_for(t.rules), level)
 
 
 def round_seat(
@@ -102,8 +154,12 @@ def round_seat(
     method: str | None = None,
     byes: Sequence[int] = (),
     seed: int | None = None,
+    bots: int = 0,
+    bot_level: str | None = None,
 ) -> Round:
-    """Seat the next round (in the worker). Returns the round, *being seated*."""
+    """Seat the next round (in the worker). Returns the round, *being seated*. ``bots``
+    fill empty seats (hosted tournaments for points only), at ``bot_level`` (default: the
+    rule set's strongest)."""
     from tournaments.tasks import seat_round
 
     with transaction.atomic():
@@ -138,7 +194,14 @@ def round_seat(
         if not set(byes) <= known:
             raise InvalidInput("byes lists entries of this tournament.", fields={"byes": ["?"]})
         players = _players(t, number, byes)
-        sizes = round_sizes(len(players), t)
+        level = _check_bots(t, bots, bot_level, len(players))
+        sizes = round_sizes(len(players) + bots, t)
+        if bots > len(sizes):
+            raise InvalidInput(
+                f"{len(players)} players and {bots} bots sit at {len(sizes)} tables, and each "
+                "table takes one bot at most: ask for fewer bots.",
+                fields={"bots": ["more bots than tables"]},
+            )
         check_deals(t, sizes)
         if t.results == Tournament.Results.HOSTED:
             nameless = [e.name for e in players if e.user_id is None]
@@ -154,6 +217,8 @@ def round_seat(
             seating=method,
             seed=secrets.randbits(48) if seed is None else seed,
             byes=sorted(byes),
+            bots=bots,
+            bot_level=level,
         )
         if t.status == Tournament.Status.CHECK_IN:
             t.status = Tournament.Status.RUNNING
@@ -166,6 +231,7 @@ def round_seat(
             method=method,
             byes=sorted(byes),
             players=len(players),
+            bots=bots,
         )
         send_after_commit(seat_round, rnd.pk, user.pk)
     return rnd
@@ -191,8 +257,28 @@ def _met(t: Tournament, before: int) -> tuple[list[list[list[int]]], Counter[fro
 def plan_round(
     t: Tournament, rnd: Round, players: list[Entry]
 ) -> tuple[list[list[int]], dict[str, Any]]:
-    """The tables of ``rnd`` as lists of entry ids in seat order, and how they were chosen."""
-    ids = [e.pk for e in players]
+    """The tables of ``rnd`` as lists of entry ids in seat order (bots as -1, -2, …, one a
+    table at most), and how they were chosen."""
+    tables, how = _plan_round(t, rnd, players)
+    return _one_bot_a_table(tables), how
+
+
+def _one_bot_a_table(tables: list[list[int]]) -> list[list[int]]:
+    """Move bots apart where a method put two at a table: each extra bot changes places with
+    the last player of the last table without a bot (the seating keeps every other seat)."""
+    for table in tables:
+        while sum(p < 0 for p in table) > 1:
+            other = next(x for x in reversed(tables) if all(p > 0 for p in x))
+            bot = max(i for i, p in enumerate(table) if p < 0)
+            table[bot], other[-1] = other[-1], table[bot]
+    return tables
+
+
+def _plan_round(
+    t: Tournament, rnd: Round, players: list[Entry]
+) -> tuple[list[list[int]], dict[str, Any]]:
+    bots = [BOT_ID - n for n in range(rnd.bots)]
+    ids = [e.pk for e in players] + bots
     sizes = round_sizes(len(ids), t)
     rng = random.Random(rnd.seed)
     if rnd.seating == Tournament.Seating.RANDOM:
@@ -209,7 +295,8 @@ def plan_round(
 
         table = compute(t, rounds_up_to=rnd.number - 1)
         rank = {row.player: row.rank for row in table.rows}
-        ranking = sorted(ids, key=lambda p: (rank.get(p, len(rank) + 1), p))
+        # bots after every player: the last tables, where the seating moves them apart
+        ranking = sorted(ids, key=lambda p: (p < 0, rank.get(p, len(rank) + 1), abs(p)))
         seated = swiss.swiss_round(ranking, sizes, dict(met), seed=rnd.seed)
         return [list(x) for x in seated], {
             "method": Tournament.Seating.SWISS.value,
@@ -227,6 +314,9 @@ def plan_round(
             preferred=preferred,
             rounds=len(earlier) + max(1, t.rounds_planned - rnd.number + 1),
             fixed_rounds=earlier,
+            forbidden=frozenset(
+                frozenset((a, b)) for i, a in enumerate(bots) for b in bots[i + 1 :]
+            ),
             seed=rnd.seed,
         )
     )
@@ -309,28 +399,36 @@ def _create_tables(
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     links: list[RoundSeat] = []
     for number, ids in enumerate(tables, 1):
-        seated = [entries[i] for i in ids]
-        keys = seat_keys(seated)
-        table = games.table_create(
-            user=user,
-            name=f"{t.name}: round {rnd.number}, table {number}",
-            mode=mode,
-            rules=t.rules,
-            seats=[
+        seated = [entries[i] for i in ids if i > 0]
+        people = iter(zip(seat_keys(seated), seated, strict=True))
+        specs, sitters = [], []
+        for i in ids:
+            if i < 0:
+                key = f"bot-{BOT_ID - i + 1}"
+                specs.append(games.SeatSpec(key=key, kind="bot", bot_level=rnd.bot_level))
+                continue
+            key, e = next(people)
+            specs.append(
                 games.SeatSpec(
                     key=key,
                     kind="user" if e.user_id else "guest",
                     user=e.user,
                     guest_name="" if e.user_id else e.name,
                 )
-                for key, e in zip(keys, seated, strict=True)
-            ],
-            first_dealer=keys[0] if duplicate else None,
+            )
+            sitters.append((len(specs) - 1, key, e))
+        table = games.table_create(
+            user=user,
+            name=f"{t.name}: round {rnd.number}, table {number}",
+            mode=mode,
+            rules=t.rules,
+            seats=specs,
+            first_dealer=specs[0].key if duplicate else None,
         )
         link = RoundTable.objects.create(round=rnd, number=number, table=table)
         links.extend(
             RoundSeat(round=rnd, round_table=link, entry=e, position=i, seat=key)
-            for i, (key, e) in enumerate(zip(keys, seated, strict=True))
+            for i, key, e in sitters
         )
     RoundSeat.objects.bulk_create(links)
     if duplicate:
@@ -371,6 +469,18 @@ def round_assignments(rnd: Round) -> list[dict[str, Any]]:
                 "position": seat.position,
             }
         )
+    if rnd.bots:
+        for table_number, seat_key, position, level in (
+            Seat.objects.filter(table__round_link__round=rnd, kind=Seat.Kind.BOT)
+            .order_by("table__round_link__number", "position")
+            .values_list("table__round_link__number", "key", "position", "bot_level")
+        ):
+            if table_number in out:
+                out[table_number].setdefault("bots", []).append(
+                    {"seat": seat_key, "position": position, "level": level}
+                )
+    for row in out.values():
+        row.setdefault("bots", [])
     return list(out.values())
 
 
