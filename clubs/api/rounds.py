@@ -560,6 +560,7 @@ class EveningSettlementView(APIView):
                         {"player": "u:4", "name": "Carl", "net": -3030},
                     ],
                     "pot_net": 200,
+                    "bots_net": 0,
                     "payments": [
                         {
                             "from": "u:4",

@@ -76,13 +76,14 @@ def test_the_account_and_table_examples_are_accepted(schema: dict[str, Any]) -> 
         name: send(client, "post", "/api/v1/tables/", body, 201) for name, body in tables.items()
     }
     recorded = {
-        "Doppelkopf" in name: t for name, t in made.items() if t["mode"] == "recorded"
-    }  # a wien table and a Doppelkopf one: each takes the entries of its rule set
+        variant_of(name): t for name, t in made.items() if t["mode"] == "recorded"
+    }  # a table of each rule set with examples: each takes the entries of its rule set
+    assert {t["rules"]["variant"] for t in recorded.values()} == set(recorded)
     for name, body in examples(schema, "post", "/api/v1/tables/{table_id}/hands/").items():
         send(
             client,
             "post",
-            f"/api/v1/tables/{recorded['Doppelkopf' in name]['id']}/hands/",
+            f"/api/v1/tables/{recorded[variant_of(name)]['id']}/hands/",
             body,
             201,
         )
@@ -90,16 +91,24 @@ def test_the_account_and_table_examples_are_accepted(schema: dict[str, Any]) -> 
         send(
             client,
             "put",
-            f"/api/v1/tables/{recorded['Doppelkopf' in name]['id']}/hands/1/",
+            f"/api/v1/tables/{recorded[variant_of(name)]['id']}/hands/1/",
             body,
             200,
         )
 
 
+def variant_of(name: str) -> str:
+    """The rule set a table, entry or action example is for, by its name: Doppelkopf with the
+    Kasse ("… (Kasse)"), Doppelkopf under the DDV rules (any other "Doppelkopf"), else wien."""
+    if "Doppelkopf" not in name:
+        return "wien"
+    return "doppelkopf" if "(Kasse)" in name else "doppelkopf-ddv"
+
+
 def test_the_action_examples_are_actions_of_the_record_vocabulary(schema: dict[str, Any]) -> None:
     path = "/api/v1/tables/{table_id}/hands/{number}/actions/"
     for name, body in examples(schema, "post", path).items():
-        rule_set = engine.rule_set("doppelkopf-ddv" if "Doppelkopf" in name else "wien")
+        rule_set = engine.rule_set(variant_of(name))
         data = {**body["action"], "seat": "anna"}
         action = engine.action_from_json(data, rule_set.deck, name, variant=rule_set.name)
         assert engine.action_to_json(action, rule_set.deck) == data
@@ -214,7 +223,13 @@ def test_the_club_evening_and_season_examples_are_accepted(schema: dict[str, Any
     every(schema, client, "post", EVENING + "check-ins/", night + "check-ins/", 201)  # olga too
     for body in ({"user_id": 3}, {"user_id": 42}, {"guest_id": 1}):
         send(client, "post", night + "check-ins/", body, 201)
-    (planned,) = every(schema, client, "post", EVENING + "rounds/", night + "rounds/", 201)
+    planned = send(
+        client,
+        "post",
+        night + "rounds/",
+        named(schema, "post", EVENING + "rounds/", "ThreeRounds"),
+        201,
+    )
     (swapped,) = every(
         schema,
         client,
@@ -233,6 +248,12 @@ def test_the_club_evening_and_season_examples_are_accepted(schema: dict[str, Any
 
     before, after = seats(planned), seats(swapped)
     assert (after["u:3"], after["g:1"]) == (before["g:1"], before["u:3"])
+
+    # the same round again with a bot
+    assert client.delete(night + "rounds/1/").status_code == 204
+    bot = named(schema, "post", EVENING + "rounds/", "FivePlayersAndABot")
+    with_bot = send(client, "post", night + "rounds/", bot, 201)
+    assert with_bot["plan"]["bots"] == {"count": 1, "level": "pimc"}
 
     (season,) = every(schema, client, "post", CLUB + "seasons/", base + "seasons/", 201)
     every(
