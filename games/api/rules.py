@@ -9,6 +9,7 @@ a bad option in its refusal; these serializers only describe it.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
@@ -24,19 +25,16 @@ Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
 
 def _help(option: Option) -> str:
     """An option's description as the schema says it: what it is, its unit, and (since
-    request bodies document no defaults) what an omitted option means."""
+    request bodies document no defaults) what an omitted option means, the default written
+    as JSON (``null``, ``false``, ``"sochi"``, ``[1, 2, 3]``); the description's own text,
+    apostrophes included, stays as written."""
     text = option.description[:1].upper() + option.description[1:]
     if option.unit:
         text += f" ({option.unit})"
     text += "."
     if not option.required:
-        text += f" Omitted: {option.default!r}."
-    return (
-        text.replace("'", '"')
-        .replace("None", "null")
-        .replace("False", "false")
-        .replace("True", "true")
-    )
+        text += f" Omitted: {json.dumps(option.default, ensure_ascii=False)}."
+    return text
 
 
 def _field(option: Option) -> serializers.Field[Any, Any, Any, Any]:

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 
 import engine
-from clubs.models import Season
+from clubs.models import Club, EveningTable, Guest, Season
+from clubs.services import rounds
 from games import services as games
 from games.models import LedgerEntry, Table
 from games.random_entries import random_entry
-from tests.clubs.evening_setup import an_evening_of
+from games.services import dealer_for, seat_keys
+from tests.clubs.evening_setup import a_season, an_evening_of, check_in
 from tests.clubs.world import ClubWorld, build_club_world
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
@@ -131,3 +133,132 @@ def test_the_evenings_settlement_csv_has_a_whists_column() -> None:
     players = rows[header + 1 :]
     assert len(players) == len(whists)
     assert sorted(int(row[2]) for row in players) == sorted(whists.values())
+
+
+def seven_at_a_three_and_a_four(w: ClubWorld) -> tuple[Table, Table]:
+    """The four members and three guests checked in, one round seated and started: a table
+    of three and a table of four (its dealer sits out each deal, §1)."""
+    Club.objects.filter(pk=w.club.pk).update(default_rules=RULES)
+    a_season(w)
+    guests = [Guest.objects.create(club=w.club, name=n) for n in ("Gustav", "Helga", "Ida")]
+    check_in(w.evening, *(w.users[r] for r in ("member", "scorer", "admin", "owner")), *guests)
+    owner = w.users["owner"]
+    rounds.round_plan(user=owner, evening_id=w.evening.pk, rounds_total=1, seed=1)
+    rounds.round_start(user=owner, evening_id=w.evening.pk, number=1)
+    tables = sorted(
+        (link.table for link in EveningTable.objects.filter(evening=w.evening)),
+        key=lambda t: t.seats.count(),
+    )
+    assert [t.seats.count() for t in tables] == [3, 4]
+    return tables[0], tables[1]
+
+
+def four_table_deals(a: str, b: str, c: str, d: str) -> list[dict[str, Any]]:
+    """Four deals at a table of four seated ``a b c d`` in playing order, ``a`` dealing first,
+    so each seat deals (and sits out) once. Sochi, §14 (#1, #2, #12 and a misère):
+    1. a deals; b makes 6♠, both whist, 6/2/2: P_b +2; c→b 4, d→b 4. a writes nothing.
+    2. b deals; c plays 7♥ and falls by 2, both whist, c5 d3 a2: M_c +8; d→c 12+8, a→c 8+8,
+       and b, sitting out, the consolation only: b→c 8 (``dealer_consolation``).
+    3. c deals; raspasy, the talon leads, so c plays the talon's cards: d3 a2 b4 c1 at 1 a
+       trick: M_d +3, M_a +2, M_b +4, M_c +1.
+    4. d deals; a plays misère and takes no trick: P_a +10. d writes nothing."""
+    return [
+        {
+            "game": {"type": "contract", "level": 6, "strain": "S"},
+            "declarer": b,
+            "defence": {c: "whist", d: "whist"},
+            "tricks": {b: 6, c: 2, d: 2},
+        },
+        {
+            "game": {"type": "contract", "level": 7, "strain": "H"},
+            "declarer": c,
+            "defence": {d: "whist", a: "whist"},
+            "tricks": {c: 5, d: 3, a: 2},
+        },
+        {"game": {"type": "raspasy"}, "tricks": {d: 3, a: 2, b: 4, c: 1}},
+        {"game": {"type": "misere"}, "declarer": a, "tricks": {a: 0, b: 5, c: 5}},
+    ]
+
+
+def test_a_table_of_four_scores_its_sitting_out_dealer_and_the_evening_counts_all_four() -> None:
+    """Seven players: a table of three and one of four. At the four, each deal's dealer sits
+    out: no tricks (but a talon-led raspasy's, §8.2), no pool or mountain, and of the whists
+    only his consolation on a fallen contract (§9.4); and the settlement divides each
+    mountain among all four seats (§11, the 10/n rule with n = 4). The evening's and the
+    season's standings list all seven players in whists."""
+    w = build_club_world()
+    three, four = seven_at_a_three_and_a_four(w)
+    owner = w.users["owner"]
+    seats = seat_keys(four)
+    first = seats.index(dealer_for(four, 1))
+    a, b, c, d = seats[first:] + seats[:first]
+    for number, entry in enumerate(four_table_deals(a, b, c, d), start=1):
+        dealer = dealer_for(Table.objects.get(pk=four.pk), number)
+        assert dealer == (a, b, c, d)[number - 1]
+        hand = games.table_record_hand(table_id=four.pk, user=owner, entry=entry)
+        assert hand.dealer == dealer
+        sheet = hand.result["entry"]
+        assert sheet["pool"][dealer] == 0
+        assert sheet["mountain"][dealer] == (1 if number == 3 else 0)  # c's raspasy trick
+        on_others = {k: v for k, v in sheet["whists"].get(dealer, {}).items() if v}
+        assert on_others == ({c: 8} if number == 2 else {})  # b's consolation on c
+        assert all(dealer not in written for written in sheet["whists"].values())
+        assert dealer not in (hand.result.get("defence") or {})
+        assert hand.result["declarer"] != dealer
+    last = four.hands.get(number=4).result["sheet"]
+    assert last["pool"] == {a: 10, b: 2, c: 0, d: 0}
+    assert last["mountain"] == {a: 2, b: 4, c: 9, d: 3}
+    # S_i = Σ_j (W[i→j] − W[j→i]) + 10·(mean M' − M'_i), M' = M + (10 − P), mean 46/4:
+    # a 16 + 95, b 0 − 5, c −40 − 75, d 24 − 15
+    by_seat = {a: 111, b: -5, c: -115, d: 9}
+    pulya = engine.settle(
+        {
+            "rules": four.rules,
+            "seats": seats,
+            "dealer": a,
+            "deals": four_table_deals(a, b, c, d),
+        }
+    )
+    assert pulya["settlement"]["result"] == by_seat
+
+    rng = random.Random(7)
+    three_entries = []
+    for _ in range(3):
+        entry = random_entry(three, rng)
+        games.table_record_hand(table_id=three.pk, user=owner, entry=entry)
+        three_entries.append(entry)
+    at_three = engine.settle(
+        {
+            "rules": three.rules,
+            "seats": seat_keys(three),
+            "dealer": three.hands.get(number=1).dealer,
+            "deals": three_entries,
+        }
+    )["settlement"]["result"]
+    whists = {player_of(s): by_seat[s.key] for s in four.seats.all()}
+    whists |= {player_of(s): at_three[s.key] for s in three.seats.all()}
+    assert len(whists) == 7 and sum(whists.values()) == 0
+
+    season = Season.objects.get(pk=w.extra["season"])
+    standings = f"/api/v1/clubs/{w.club.pk}/seasons/{season.pk}/standings/"
+    answer = w.client("member").get(standings).json()
+    assert answer["score_unit"] == "whists"
+    assert {r["player"]: r["score"] for r in answer["rows"]} == whists
+    at_four = {player_of(s) for s in four.seats.all()}
+    # at the four each seat dealt (and sat out) one of the four deals
+    assert {r["player"]: r["hands_played"] for r in answer["rows"] if r["player"] in at_four} == (
+        dict.fromkeys(at_four, 3)
+    )
+    evening = f"/api/v1/clubs/{w.club.pk}/evenings/{w.evening.pk}/"
+    provisional = w.client("member").get(evening + "settlement/").json()
+    assert {p["player"]: p["score"] for p in provisional["players"]} == whists
+    closed = w.client("admin").post(evening + "close/")
+    assert closed.status_code == 200, closed.json()
+    settlement = closed.json()
+    assert {p["player"]: p["net"] for p in settlement["players"]} == {
+        p: v * WHIST_VALUE for p, v in whists.items()
+    }
+    after = w.client("member").get(standings).json()
+    assert {r["player"]: (r["score"], r["balance"]) for r in after["rows"]} == {
+        p: (v, v * WHIST_VALUE) for p, v in whists.items()
+    }

@@ -3,29 +3,50 @@
 
 Read from ``docs/openapi.yaml``, which ``tests/config/test_schema.py`` keeps equal to the
 code's schema. Each documented bound is checked against the engine: a value the schema rules
-out, the engine refuses, naming the option.
+out, the engine refuses, naming the option. A rule set with conventions (Preferans) shows each
+as a whole request example of ``tables_create``, which the schema and the server accept; option
+descriptions keep their apostrophes and write defaults as JSON.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import AccessToken
 
 import engine
 from config.api.rule_sets import camel, rules_component_name
 from engine.options import Option
+from tests.factories import UserFactory
+from tests.openapi import generated_schema, schema_errors
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
 RULE_SETS = engine.rule_sets()
 OPTIONS = [(rs, o) for rs in RULE_SETS for o in rs.options]
 
 
+CONVENTIONS = [
+    (rs, convention)
+    for rs in RULE_SETS
+    for o in rs.options
+    if o.name == "convention"
+    for convention in o.choices
+]
+
+
 @pytest.fixture(scope="module")
-def schemas() -> dict[str, Any]:
-    spec = yaml.load(SPEC.read_text(), Loader=yaml.CSafeLoader)
+def spec() -> dict[str, Any]:
+    found: dict[str, Any] = yaml.load(SPEC.read_text(), Loader=yaml.CSafeLoader)
+    return found
+
+
+@pytest.fixture(scope="module")
+def schemas(spec: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = spec["components"]["schemas"]
     return found
 
@@ -124,3 +145,82 @@ def test_each_rule_sets_actions_phases_and_sheet_keys_are_documented(
     assert set(rule_set.phases) <= set(schemas["PhaseEnum"]["enum"])
     entry = schemas["ScoreSheetEntryRequest"]["properties"]
     assert rule_set.sheet_keys <= set(entry)
+
+
+def test_preferans_has_its_three_conventions() -> None:
+    assert {(rs.name, c) for rs, c in CONVENTIONS} == {
+        ("preferans", "sochi"),
+        ("preferans", "leningrad"),
+        ("preferans", "rostov"),
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("rule_set", "convention"), CONVENTIONS, ids=lambda x: getattr(x, "name", x)
+)
+def test_each_convention_is_a_table_example_the_schema_and_the_server_accept(
+    spec: dict[str, Any], rule_set: Any, convention: str
+) -> None:
+    """OpenAPI 3.0 gives the rules component one ``example`` (the first convention); each
+    convention is a whole request example of ``tables_create`` (a media type may carry many),
+    valid against the request schema, a rules object the engine reads as that convention, and
+    a table the server opens."""
+    body = spec["paths"]["/api/v1/tables/"]["post"]["requestBody"]["content"]["application/json"]
+    found = [
+        e["value"]
+        for e in body["examples"].values()
+        if e["value"]["rules"].get("variant") == rule_set.name
+        and e["value"]["rules"].get("convention") == convention
+    ]
+    assert len(found) == 1, f"no single tables_create example of {convention}"
+    (table,) = found
+    assert table["rules"] in rule_set.examples
+    assert not schema_errors("TableCreateRequest", table)
+    assert not schema_errors(f"{rules_component_name(rule_set.name)}Request", table["rules"])
+    parsed = engine.parse_rules(table["rules"])
+    assert (parsed.variant, parsed.convention) == (rule_set.name, convention)
+
+    anna = UserFactory.create()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {AccessToken.for_user(anna)}")
+    # the example seats the caller as user 3 (tests/config/test_examples.py sends it as is)
+    seats = [{**seat, "user": anna.pk} if "user" in seat else seat for seat in table["seats"]]
+    answer = client.post("/api/v1/tables/", {**table, "seats": seats}, format="json")
+    assert answer.status_code == 201, answer.content
+    opened = answer.json()
+    assert opened["rules"]["convention"] == convention
+    assert opened["rules"]["pool_target"] == table["rules"]["pool_target"]
+
+
+def descriptions(node: Any) -> list[str]:
+    """Every ``description`` and ``summary`` text in a schema, however deep."""
+    if isinstance(node, list):
+        return [text for item in node for text in descriptions(item)]
+    if not isinstance(node, dict):
+        return []
+    found = [v for k, v in node.items() if k in ("description", "summary") and isinstance(v, str)]
+    return found + [text for v in node.values() for text in descriptions(v)]
+
+
+def test_descriptions_keep_their_apostrophes_and_write_defaults_as_json() -> None:
+    """An option's help text once went through ``replace("'", '"')`` to turn the default's
+    Python repr into JSON, which also made "every seat's" "every seat"s"."""
+    schema = generated_schema()
+    texts = descriptions(schema)
+    assert len(texts) > 1000
+    turned = [t for t in texts if re.search(r"[^\W\d_]\"s\b", t)]
+    assert not turned, turned[:3]
+    components = schema["components"]["schemas"]
+    for rule_set, option in OPTIONS:  # each option's own text as the engine words it
+        node = components[f"{rules_component_name(rule_set.name)}Request"]["properties"]
+        said = option.description[:1].upper() + option.description[1:]
+        assert node[option.name]["description"].startswith(said), (rule_set.name, option.name)
+    options = components["PreferansRulesRequest"]["properties"]
+    said = "T: every seat's own pool target (§10) (points)."
+    assert options["pool_target"]["description"] == said
+    assert options["raspasy_progression"]["description"].endswith(" Omitted: [1, 2, 3].")
+    assert options["open_timing"]["description"].endswith(' Omitted: "after_declarer_lead".')
+    assert options["whist_value"]["description"].endswith(" Omitted: null.")
+    assert options["bid_jumps"]["description"].endswith(" Omitted: false.")
+    assert options["dealer_consolation"]["description"].endswith(" Omitted: true.")

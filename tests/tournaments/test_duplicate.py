@@ -170,7 +170,7 @@ def test_it_shows_boards_waiting_for_other_tables_as_pending(settings) -> None:
     page = f.api(None).get(f.url + "standings/print/").content.decode()
     assert "3 boards pending" in page
     csv_rows = f.api(None).get(f.url + "export/standings.csv").content.decode().splitlines()
-    assert csv_rows[0].endswith(",pending")
+    assert csv_rows[0].endswith(",pending,unit")
 
     # table 2 finishes board 1: it counts for everyone, boards 2 and 3 still wait
     games.table_record_hand(

@@ -265,8 +265,9 @@ def test_exports_and_the_printable_page(settings) -> None:
     assert csv_answer["Content-Type"].startswith("text/csv")
     lines = csv_answer.content.decode().splitlines()
     assert lines[0] == (
-        "position,rank,entry,name,points,rounds,declarer_wins,lots,movement,prize,pending"
+        "position,rank,entry,name,points,rounds,declarer_wins,lots,movement,prize,pending,unit"
     )
+    assert {line.rsplit(",", 1)[1] for line in lines[1:]} == {"cents"}
     assert len(lines) == 7
     assert anon.get(f.url + "export/standings.json").json()["final"] is True
     hands = anon.get(f.url + "export/hands.json").json()["hands"]

@@ -6,6 +6,8 @@ needs a whist price."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from fractions import Fraction
 from typing import Any
@@ -17,6 +19,7 @@ from clubs.models import User
 from games.models import Hand, Seat
 from games.services import COMMON_KEYS
 from tests.factories import UserFactory
+from tests.openapi import schema_errors
 from tests.tournaments.setup import client_for, make_field, play, seat
 from tournaments.models import Round, RoundTable, Tournament
 
@@ -93,3 +96,52 @@ def test_money_needs_a_whist_price() -> None:
     assert "whist_value" in refused.json()["message"]
     accepted = create({"rules": {**RULES, "whist_value": 5}, "real_money": True})
     assert accepted.status_code == 201, accepted.json()
+
+
+def test_the_standings_exports_of_a_preferans_tournament_count_whists(settings: Any) -> None:
+    """``export/standings.json`` is the standings in whists (``unit``); ``standings.csv`` has
+    the same points and a last column ``unit`` saying so. The hands exports list every deal
+    with ``amount`` 0: a deal moves no money, the round's pulya is settled as a whole."""
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(6, rules=RULES, rounds_planned=1, deals_per_round=6, scoring="balance")
+    seat(f)
+    play(f, 1, random.Random(7))
+    f.post("rounds/1/close/")
+    whists = whists_of_round(1, f.tournament)
+    assert sum(whists.values()) == 0 and any(whists.values())
+    f.post("finish/")
+    anon = client_for(None)
+
+    answer = anon.get(f.url + "export/standings.json")
+    assert answer.status_code == 200
+    assert answer["Content-Disposition"].endswith('-standings.json"')
+    exported = answer.json()
+    assert exported == f.get("standings/")
+    assert exported["unit"] == "whists" and exported["final"] is True
+    assert not schema_errors("TournamentStandings", exported)
+    assert {r["user"]: Fraction(r["points"]) for r in exported["rows"]} == whists
+    user_of = {r["entry"]: r["user"] for r in exported["rows"]}
+
+    answer = anon.get(f.url + "export/standings.csv")
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+    text = answer.content.decode()
+    assert text.splitlines()[0] == (
+        "position,rank,entry,name,points,rounds,declarer_wins,lots,movement,prize,pending,unit"
+    )
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert [int(r["entry"]) for r in table] == [r["entry"] for r in exported["rows"]]
+    assert [r["points"] for r in table] == [r["points"] for r in exported["rows"]]
+    assert {user_of[int(r["entry"])]: int(r["points"]) for r in table} == whists
+    assert {r["unit"] for r in table} == {"whists"}
+
+    hands = anon.get(f.url + "export/hands.json").json()["hands"]
+    recorded = Hand.objects.filter(table__in=[t.table for t in RoundTable.objects.all()])
+    assert len(hands) == recorded.count() == 2 * 6
+    assert not [e for h in hands for e in schema_errors("ExportedHand", h)]
+    for h in hands:
+        hand = recorded.get(table_id=h["games_table"], number=h["hand"])
+        assert h["game"] == hand.result["game"]["type"]
+        assert h["declarer"] == hand.result["declarer"]
+        assert [p["amount"] for p in h["players"]] == [0, 0, 0]  # points, not money
+    rows = list(csv.DictReader(io.StringIO(anon.get(f.url + "export/hands.csv").content.decode())))
+    assert len(rows) == 2 * 6 * 3 and {r["amount"] for r in rows} == {"0"}

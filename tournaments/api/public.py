@@ -363,9 +363,11 @@ STANDINGS_EXPORT = (
 )
 HANDS_EXPORT = (
     "Every settled hand of every round: round, table, hand, dealer, players by seat, declarer, "
-    "game, made and each seat's amount (`hand-record.md` result fields). Never a deal: hosted "
-    "deals are read at the table once the rules reveal them; duplicate boards appear once "
-    "every table finished them. Conditional like the standings."
+    "game, made and each seat's amount (`hand-record.md` result fields). A Russian Preferans "
+    "deal moves no money (`amount` 0): its table's whists are the pulya settled as a whole, "
+    "as the standings count them. Never a deal: hosted deals are read at the table once the "
+    "rules reveal them; duplicate boards appear once every table finished them. Conditional "
+    "like the standings."
 )
 
 
@@ -406,7 +408,10 @@ class StandingsCSVExportView(ExportView):
 
     @_export_schema(
         "Export the standings as CSV",
-        STANDINGS_EXPORT + " UTF-8 with a header row; errors answer JSON.",
+        STANDINGS_EXPORT + " UTF-8 with a header row; a last column, `unit`, names on every "
+        "row what a table's amounts and so `balance` points count in (the standings' `unit`: "
+        "`cents`, `whists` for Russian Preferans, `points` for Doppelkopf under the DDV "
+        "rules). Errors answer JSON.",
         {(200, "text/csv"): text_response("The standings, one row per player.")},
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
@@ -424,7 +429,9 @@ class StandingsCSVExportView(ExportView):
             "movement",
             "prize",
             "pending",
+            "unit",  # last: the columns before it keep their places
         ]
+        unit = amount_unit(t)
         body = [header] + [
             [
                 r["position"],
@@ -437,6 +444,7 @@ class StandingsCSVExportView(ExportView):
                 "" if r["movement"] is None else r["movement"],
                 r["prize"],
                 r["pending"],
+                unit,
             ]
             for r in standings_rows(t)
         ]

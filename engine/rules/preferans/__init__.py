@@ -9,7 +9,8 @@ Modules: ``rules`` (the options, §12), ``sheet`` (the score sheet), ``outcome``
 as the sheet records it), ``scoring`` (one deal's entry, help, game end, §9–§10),
 ``settlement`` (§11), ``pulya`` (a whole game, §13), ``actions`` (the record vocabulary),
 ``hand`` (a deal's states and transitions, §1–§8.2), ``views`` (what a seat may know),
-``ruleset`` (:data:`RULE_SET`, registered engine-only: the Django apps do not offer it yet).
+``ruleset`` (:data:`RULE_SET`, registered in ``engine.rules``; the Django apps offer it at
+tables, club evenings and seasons, and tournaments).
 """
 
 from __future__ import annotations

@@ -393,4 +393,4 @@ RULE_SET = PreferansRuleSet(
     legal_with_seat=True,
     score_unit="whists",
 )
-"""The ``preferans`` rule set, registered engine-only in ``engine.rules``."""
+"""The ``preferans`` rule set, registered in ``engine.rules`` and offered to the Django apps."""
