@@ -96,11 +96,15 @@ BOARD_NOT_REVEALED = (
     "This board is still being played at other tables; its deal is revealed when every table "
     "has finished it."
 )
-#: The parts of a finished hand's seat view that are public at its end; a withheld hand's view
-#: takes everything else from the view before its last action.
+#: The fields of a finished hand's seat view that are public at its end. Each rule set's view has
+#: its own fields (the three-hand games' ``hand_sizes`` and ``offer``, Preferans's ``hand_due``,
+#: Doppelkopf's ``parties``, which its Result names anyway): a withheld hand's view takes those
+#: of them its view has from the end, and every other field from the view before the last
+#: action (Doppelkopf's reservations stay ``"none"`` or ``"reserved"``).
 PUBLIC_AT_END = (
     "phase",
     "to_act",
+    "hand_due",
     "hand",
     "hand_sizes",
     "declarer",
@@ -110,6 +114,7 @@ PUBLIC_AT_END = (
     "last_trick",
     "tricks",
     "offer",
+    "parties",
 )
 
 
@@ -157,17 +162,21 @@ def hand_view(
     caller has asked already).
 
     A withheld hand shows only what the seat saw during play: the engine's view of the position
-    before the last action, with what the end made public (phase, the last action, tricks,
-    the seat's own cards left). No ``deal``, no other seat's hand or discard, no talon the seat
-    did not see; hands that lay open (7 and 8) stay open with the cards they hold now.
+    before the last action, with what the end made public (:data:`PUBLIC_AT_END`: phase, the
+    last action, tricks, the seat's own cards left), whichever of those fields the rule set's
+    view has. No ``deal``, no other seat's hand or discard, no talon the seat did not see, no
+    reservation's content; hands that lay open (7 and 8) stay open with the cards they hold
+    now.
     """
     seen = engine.view(hand_state(table, hand), seat)
     if not (hand_withheld(table, hand) if withheld is None else withheld):
         return seen
     before = engine.view(_state_before_last(table, hand), seat)
     out = {k: v for k, v in before.items() if k != "legal"}
-    out.update({k: seen[k] for k in PUBLIC_AT_END})
-    out["open_hands"] = {s: seen["open_hands"][s] for s in before["open_hands"]}
+    out.update({k: seen[k] for k in PUBLIC_AT_END if k in seen})
+    if "open_hands" in before:
+        still = seen.get("open_hands", {})
+        out["open_hands"] = {s: still[s] for s in before["open_hands"] if s in still}
     last = dict(seen["actions"][-1])
     if "discard" in last and last["seat"] != seat:
         last["discard"] = None  # never the last action of a hand; kept hidden all the same
