@@ -166,6 +166,24 @@ TABLE_EXAMPLES = [
         },
         request_only=True,
     ),
+    OpenApiExample(
+        "A recorded Doppelkopf table (Kasse)",
+        summary="doppelkopf: each player puts 10 cents into the Kasse before each deal, which "
+        "pays the winners 20 cents (B) each for a simple win",
+        value={
+            "name": "Doppelkopf mit Kasse",
+            "mode": "recorded",
+            "rules": {"variant": "doppelkopf", "base": 20, "ante": 10},
+            "seats": [
+                {"key": "anna", "kind": "user", "user": 3},
+                {"key": "bert", "kind": "guest", "guest_name": "Bert"},
+                {"key": "carl", "kind": "guest", "guest_name": "Carl"},
+                {"key": "dora", "kind": "guest", "guest_name": "Dora"},
+            ],
+            "first_dealer": "dora",
+        },
+        request_only=True,
+    ),
 ]
 ENTRY_EXAMPLES = [
     OpenApiExample(
@@ -190,6 +208,19 @@ ENTRY_EXAMPLES = [
             "tricks": {"re": 7, "kontra": 5},
             "announcements": {"re": "re", "kontra": None},
             "extras": {"re": ["doppelkopf"], "kontra": ["fox"]},
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "A Doppelkopf deal (Kasse)",
+        summary="Re (anna, carl) won 151 : 89 with 8 tricks: a simple win, the Kasse pays "
+        "each of them B (20 cents at base 20)",
+        value={
+            "game": {"type": "normal"},
+            "re": ["anna", "carl"],
+            "points": {"re": 151, "kontra": 89},
+            "tricks": {"re": 8, "kontra": 4},
+            "queen_tricks": {"re": 2, "kontra": 0},
         },
         request_only=True,
     ),

@@ -2,9 +2,11 @@
 through the services with bots, the Kasse of ``doppelkopf`` kept in the ledger as the table's
 pot, the players of ``doppelkopf-ddv`` paying one another; a ``doppelkopf-ddv`` table keeps the
 DDV round (24 deals, a Pflichtsolo owed by each player and dealt again by the same dealer, the
-Vorführung), and the API says who still owes one.
+Vorführung), and the API says who still owes one; a DDV announcement, which is not a turn,
+is taken over HTTP from any seat and reaches the others' events.
 
-Both rule sets are engine-only until offered: these tests turn on ``PREVIEW_RULE_SETS``.
+Both rule sets are offered to tables (``engine.rule_sets()``); they were engine-only until the
+apps carried them.
 """
 
 from __future__ import annotations
@@ -288,6 +290,67 @@ def test_your_turn_goes_to_the_player_to_play_not_to_every_seat_that_may_announc
     turns = {seat: live.your_turns(user) for seat, user in users.items()}
     assert [t["seat"] for t in turns["anna"]] == ["anna"]
     assert turns["bert"] == turns["carl"] == turns["dave"] == []
+
+
+def test_a_seat_not_to_play_announces_over_http_and_the_events_show_it_to_the_others(
+    make_table: Callable[..., Table],
+    anna: User,
+    bert: User,
+    carl: User,
+    dave: User,
+    client_for: Callable[[User | None], APIClient],
+) -> None:
+    """An announcement is not a turn: a seat that is not to play sends ``{"announce": …}`` to
+    ``POST …/actions/`` and it is accepted; the events long poll of every other seat and of a
+    spectator lists it as the hand's next version, and the hand still waits for the player
+    to play."""
+    table = make_table(
+        mode=Table.Mode.HOSTED, seats=4, rules=DDV, first_dealer="dave", is_public=True
+    )
+    users = {"anna": anna, "bert": bert, "carl": carl, "dave": dave}
+    clients = {seat: client_for(user) for seat, user in users.items()}
+    hand_path = f"/api/v1/tables/{table.pk}/hands/1/"
+    assert clients["anna"].post(f"/api/v1/tables/{table.pk}/hands/").status_code == 201
+    for version, seat in enumerate(("anna", "bert", "carl", "dave")):  # the reservations
+        legal = clients[seat].get(hand_path + "view/").json()["legal"]
+        reservation = next(a for a in legal if "reservation" in a)  # "none" (or a silent solo)
+        answer = clients[seat].post(
+            hand_path + "actions/",
+            {"action": {"reservation": reservation["reservation"]}, "expected_version": version},
+            format="json",
+        )
+        assert answer.status_code == 200, answer.json()
+    polled = clients["bert"].get(hand_path + "events/?after=4&wait=0").json()
+    assert polled["to_act"] == "anna" and polled["events"] == []  # forehand is to lead
+
+    announcer = "carl"  # not to play
+    word = next(
+        a["announce"]
+        for a in clients[announcer].get(hand_path + "view/").json()["legal"]
+        if a.get("announce") in ("re", "kontra")
+    )
+    answer = clients[announcer].post(
+        hand_path + "actions/",
+        {"action": {"announce": word}, "expected_version": 4},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["version"] == 5
+    assert answer.json()["announcements"] == [{"seat": announcer, "announce": word}]
+
+    event = {"version": 5, "seat": announcer, "action": {"announce": word}}
+    for reader in ("anna", "bert", "dave", None):
+        client = clients[reader] if reader else APIClient()  # a spectator of a public table
+        body = client.get(hand_path + "events/?after=4&wait=5").json()
+        assert not schema_errors("Events", body)
+        assert body["events"] == [event], reader
+        assert body["version"] == 5 and body["status"] == "playing"
+        assert body["to_act"] == "anna"  # still forehand's lead
+        view = client.get(hand_path + "view/").json()
+        assert view["announcements"] == [{"seat": announcer, "announce": word}]
+        assert announcer in view["parties"]["re" if word == "re" else "kontra"]
+    assert [t["seat"] for t in live.your_turns(anna)] == ["anna"]
+    assert live.your_turns(carl) == []
 
 
 def cards_in(value: Any, codes: frozenset[str]) -> set[str]:
