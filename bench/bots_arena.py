@@ -10,7 +10,11 @@ seating, so the cards' luck cancels), with the rule set's first example rules:
 
 - ``heuristic`` against two ``random`` bots (``heuristic,random,random``: 3 seatings);
 - ``pimc:N`` against two ``heuristic`` bots (``pimc:N,heuristic,heuristic``), ``N`` =
-  ``--samples`` deals sampled for every card (the strength; the arena plays without a clock).
+  ``--samples`` deals sampled for every card (the strength; the arena plays without a clock);
+
+and, on ``--compare-deals`` deals, what the simulated bidding, discarding, declaring and
+defence add: ``pimc:N`` against two ``pimc-cards:N`` (the same card play, every other choice
+the heuristic's).
 
 Then the time of ``pimc`` moves at a table's default strength (100 deals a card, no deadline)
 over random hands: the opening lead and the moves from the fourth trick on (targets: p95 ≤ 3 s
@@ -34,6 +38,7 @@ import engine  # noqa: E402
 from bench.report import write_section  # noqa: E402
 from engine.bots import random_bot  # noqa: E402
 from engine.bots.arena import arena  # noqa: E402
+from engine.bots.levels import policy_for  # noqa: E402
 from engine.bots.pimc import DEFAULT_SAMPLES, choose_card  # noqa: E402
 from engine.solver.native import available  # noqa: E402
 
@@ -54,12 +59,22 @@ def match_rows(report: dict[str, Any]) -> str:
     return rows
 
 
+TABLE_BUDGET = 1.0
+"""A table's default ``bot_budget_ms``, in seconds."""
+CHOICES = 40
+"""Choices other than a card timed (each up to :data:`TABLE_BUDGET`)."""
+
+
 def pimc_times(variant: str, hands: int, seed: int) -> dict[str, list[float]]:
     """Seconds per ``pimc`` card decision (default strength, no deadline) in random hands:
-    ``lead`` (the first card of the hand) and ``later`` (from the fourth trick on)."""
+    ``lead`` (the first card of the hand) and ``later`` (from the fourth trick on); and
+    ``choice``: the first :data:`CHOICES` other choices with more than one candidate (bids,
+    discards, declarations, defence) as a table's bot makes them, by simulation within the
+    table's default budget."""
     rs = engine.rule_set(variant)
-    out: dict[str, list[float]] = {"lead": [], "later": []}
+    out: dict[str, list[float]] = {"lead": [], "later": [], "choice": []}
     rng = random.Random(seed)
+    table_bot = policy_for(rs, "pimc", budget=TABLE_BUDGET)
     for h in range(hands):
         deal_rng = random.Random(f"{seed}:{h}")
         order, _ = rs.shuffled_deck(deal_rng)
@@ -84,6 +99,13 @@ def pimc_times(variant: str, hands: int, seed: int) -> dict[str, list[float]]:
                 elif pos.tricks_left <= 7:
                     out["later"].append(took)
                 first = False
+            elif table_bot is not None and len(out["choice"]) < CHOICES:
+                seat = next(s for s in state.seats if s in rs.to_act(state))
+                view = engine.view(state, seat)
+                if len(rs.bot_candidates(view, view.get("legal", []))) > 1:
+                    started = time.perf_counter()
+                    table_bot(view, view["legal"], rng)
+                    out["choice"].append(time.perf_counter() - started)
             state = engine.apply(state, random_bot.choose(state, deal_rng))
     return out
 
@@ -100,6 +122,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="wien")
+    parser.add_argument(
+        "--compare-deals", type=int, default=2_000, help="deals of pimc against pimc-cards"
+    )
     parser.add_argument("--timing-hands", type=int, default=60)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
@@ -107,14 +132,21 @@ def main() -> None:
     rules = rs.examples[0]
     body = (
         f"Rule set `{args.variant}`, rules `{rules}`; {args.deals:,} duplicate deals per "
-        "match, each played in every seating of the bots (`python -m engine arena`); money "
+        f"match ({args.compare_deals:,} for pimc against pimc-cards), each played in every "
+        "seating of the bots (`python -m engine arena`); money "
         "per deal (the Result's `delta`; the pot takes the rest), mean and 95 % interval "
         "over the deals (mean ± 1.96 · sd / √n), and the paired difference of the two "
         f"levels. Compiled solver: {'yes' if available else 'no'}.\n\n"
     )
-    for bots in ("heuristic,random,random", f"pimc:{args.samples},heuristic,heuristic"):
+    n = args.samples
+    matches = (
+        ("heuristic,random,random", args.deals),
+        (f"pimc:{n},heuristic,heuristic", args.deals),
+        (f"pimc:{n},pimc-cards:{n},pimc-cards:{n}", args.compare_deals),
+    )
+    for bots, deals in matches:
         started = time.monotonic()
-        report = arena(rules, bots.split(","), args.deals, args.seed, args.jobs)
+        report = arena(rules, bots.split(","), deals, args.seed, args.jobs)
         took = time.monotonic() - started
         body += (
             f"`--bots {bots}` ({report['seatings']} seatings, {took / 60:.0f} min on "
@@ -127,10 +159,19 @@ def main() -> None:
     timing = (
         f"`pimc` at its default strength ({DEFAULT_SAMPLES} sampled deals a card, no deadline), "
         f"one process, over {args.timing_hands} random `{args.variant}` hands (the random bot "
-        "bidding): seconds per card decision.\n\n"
+        "bidding): seconds per card decision; and the other choices with more than one "
+        f"candidate (the first {CHOICES}) as a table's pimc bot makes them, by simulation within "
+        "its default budget of 1 s.\n\n"
         "| moves | count | mean | p50 | p95 | max |\n|---|---|---|---|---|---|\n"
     )
-    for label, values in (("opening lead", times["lead"]), ("from the 4th trick", times["later"])):
+    rows = (
+        ("opening lead", times["lead"]),
+        ("from the 4th trick", times["later"]),
+        ("other choices, simulated (table budget 1 s)", times["choice"]),
+    )
+    for label, values in rows:
+        if not values:
+            continue
         timing += (
             f"| {label} | {len(values)} | {statistics.fmean(values):.3f} | "
             f"{quantile(values, 0.5):.3f} | {quantile(values, 0.95):.3f} | {max(values):.3f} |\n"

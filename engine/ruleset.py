@@ -451,7 +451,7 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
 
         return {
             "heuristic": heuristic.policy(self.card_play_view, decide),
-            "pimc": pimc.policy(self.card_play_view, decide),
+            "pimc": pimc.policy(self.card_play_view, decide, rule_set=self),
         }
 
     def bot_decide(self) -> Decide | None:
@@ -459,6 +459,21 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         discarding, declaring, defence …), from a seat's view and legal actions; ``None``
         (the default) where it has none."""
         return None
+
+    def bot_deal(self, view: dict[str, Any], rng: random.Random) -> StateT | None:
+        """A whole hand drawn at random that the seat of ``view`` cannot tell from the real one
+        (its cards, every action it saw, the cards it does not know dealt at random and the
+        hidden choices made as the rule set's heuristic would): what the ``pimc`` bot plays
+        its choices out on (``engine.bots.simulate``). ``None`` (the default) where the rule
+        set draws none; the bot then takes those choices by its heuristic."""
+        return None
+
+    def bot_candidates(
+        self, view: dict[str, Any], legal: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The choices of ``legal`` that the ``pimc`` bot compares by simulation. Default: all
+        of them; a rule set with many (``wien``'s 66 discards) names the heuristic's best few."""
+        return list(legal)
 
     def card_play(self, state: StateT) -> Position | None:
         """The card play of ``state`` for the double-dummy solver (``engine.solver``): every

@@ -14,20 +14,29 @@ def levels_of(rs: AnyRuleSet) -> tuple[str, ...]:
     return ("random", *rs.bot_policies())
 
 
+CARDS_ONLY = "pimc-cards"
+"""``pimc``'s card play with the heuristic's other choices (no simulated bidding): not a
+level tables offer, the arena's baseline to measure what the simulation adds."""
+
+
 def policy_for(rs: AnyRuleSet, name: str, *, budget: float | None = None) -> BotPolicy | None:
     """The policy of bot ``name`` at a table of ``rs`` (``None``: the random bot, which plays
     on the state). ``pimc:N`` is ``pimc`` with ``N`` deals sampled per card; ``budget`` (in
-    seconds) bounds ``pimc``'s thinking per move. An unknown name is an
-    :class:`EngineError` listing the levels."""
+    seconds) bounds ``pimc``'s thinking per move. ``pimc-cards`` (:data:`CARDS_ONLY`, also
+    ``pimc-cards:N``) is for the arena. An unknown name is an :class:`EngineError` listing
+    the levels."""
     level, _, samples = name.partition(":")
     known = rs.bot_policies()
     decide = rs.bot_decide()
     if level == "random" and not samples:
         return None
-    if level == "pimc" and decide is not None and (not samples or samples.isdigit()):
+    if level in ("pimc", CARDS_ONLY) and decide is not None and (not samples or samples.isdigit()):
         count = int(samples) if samples else pimc.DEFAULT_SAMPLES
         if count > 0:
-            return pimc.policy(rs.card_play_view, decide, samples=count, budget=budget)
+            simulated = rs if level == "pimc" else None
+            return pimc.policy(
+                rs.card_play_view, decide, samples=count, budget=budget, rule_set=simulated
+            )
     if level in known and not samples:
         return known[level]
     levels = ", ".join(levels_of(rs))

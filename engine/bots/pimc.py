@@ -6,7 +6,10 @@ the card with the best mean over the deals. Its strength is the number of deals;
 
 The bot sees only a seat's view and its legal actions; the rule set reads the view
 (``RuleSet.card_play_view``). Choices other than cards (bidding, discarding, declaring,
-defence) are the rule set's heuristic's, which :func:`policy` is given.
+defence, invitation) are compared by simulation (``engine.bots.simulate``) where the rule set
+deals whole hands from a view (``RuleSet.bot_deal``: ``wien``), each over
+:func:`decision_deals` sampled deals; elsewhere they are the rule set's heuristic's, which
+:func:`policy` is given.
 """
 
 from __future__ import annotations
@@ -14,13 +17,17 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import engine.bots.simulate as simulate
 from engine.bots.belief import Belief, sample, sampled_position
 from engine.bots.heuristic import card_action
 from engine.bots.heuristic import choose_card as choose_heuristic
 from engine.bots.policy import BotPolicy, Decide
 from engine.solver.search import card_values
+
+if TYPE_CHECKING:
+    from engine.ruleset import RuleSet
 
 DEFAULT_SAMPLES = 100
 MIN_SAMPLES = 8
@@ -62,23 +69,50 @@ def choose_card(
     return card, means, solved
 
 
+def decision_deals(samples: int) -> int:
+    """The deals a choice other than a card is compared over, for ``samples`` deals a card:
+    each deal is a whole hand played out per candidate, so a quarter as many (at least
+    :data:`simulate.MIN_DEALS`)."""
+    return max(simulate.MIN_DEALS, samples // 4)
+
+
 def policy(
     read: Callable[[dict[str, Any]], Belief | None],
     decide: Decide,
     samples: int = DEFAULT_SAMPLES,
     budget: float | None = None,
+    rule_set: RuleSet[Any, Any, Any] | None = None,
 ) -> BotPolicy:
-    """The ``pimc`` level of a three-hand rule set: ``decide`` (the rule set's heuristic) for
-    everything but cards, the PIMC card (from ``read(view)``, the rule set's
-    ``card_play_view``) with at most ``samples`` deals and ``budget`` seconds."""
+    """The ``pimc`` level of a three-hand rule set: the PIMC card (from ``read(view)``, the
+    rule set's ``card_play_view``) with at most ``samples`` deals and ``budget`` seconds; the
+    other choices by simulation over :func:`decision_deals` deals where ``rule_set`` deals
+    whole hands (``RuleSet.bot_deal``), else, and without ``rule_set``, ``decide``'s (the rule
+    set's heuristic)."""
 
     def choose(
         view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     ) -> dict[str, Any] | None:
         chosen = decide(view, legal, rng)
-        if chosen is not None:
-            return chosen
         deadline = None if budget is None else time.monotonic() + budget
+        if chosen is not None:
+            if rule_set is None:
+                return chosen
+            candidates = rule_set.bot_candidates(view, legal)
+            if chosen not in candidates:
+                candidates.append(chosen)
+            if len(candidates) < 2:
+                return chosen
+            best, _, _ = simulate.choose(
+                rule_set,
+                view,
+                candidates,
+                chosen,
+                decide,
+                rng,
+                decision_deals(samples),
+                deadline,
+            )
+            return best
 
         def pick(belief: Belief) -> int:
             return choose_card(belief, rng, samples, deadline)[0]

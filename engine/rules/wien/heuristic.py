@@ -365,16 +365,19 @@ def discard(hand: list[str], pairs: list[list[str]], games: list[Game]) -> list[
     :func:`game_value` of any of ``games``; of equal ones those that leave more side suits
     void (the trumps ruff them), then the lower cards."""
 
-    def key(pair: list[str]) -> tuple[float, int, int]:
-        rest = [c for c in hand if c not in pair]
-        value, game = max(((game_value(rest, g, pair), g) for g in games), key=lambda vg: vg[0])
-        suits = by_suit(rest)
-        voids = 0
-        if game[0] == "suit":
-            voids = sum(1 for s in SUITS if s != game[1] and not suits[s])
-        return (round(value, 6), voids, -sum(rank(c) for c in pair))
+    return max(pairs, key=lambda pair: _discard_key(hand, pair, games))
 
-    return max(pairs, key=key)
+
+def _discard_key(hand: list[str], pair: list[str], games: list[Game]) -> tuple[float, int, int]:
+    """How good laying ``pair`` away is (:func:`discard`): the best game value left, then the
+    side suits left void, then the lower cards."""
+    rest = [c for c in hand if c not in pair]
+    value, game = max(((game_value(rest, g, pair), g) for g in games), key=lambda vg: vg[0])
+    suits = by_suit(rest)
+    voids = 0
+    if game[0] == "suit":
+        voids = sum(1 for s in SUITS if s != game[1] and not suits[s])
+    return (round(value, 6), voids, -sum(rank(c) for c in pair))
 
 
 def declaration(hand: list[str], games: list[Game], out: list[str]) -> Game:
@@ -419,6 +422,37 @@ def bargain(view: Json, legal: list[Json]) -> Json | None:
     if declarer and tricks >= PROPOSE_TRICKS and proposal in legal:
         return proposal
     return None
+
+
+DISCARD_CANDIDATES = 6
+"""How many discards the ``pimc`` bot compares by simulation: the heuristic's best."""
+
+
+PREMIUM_MARGIN = 2
+"""A premium call is compared by simulation when the hand is at most this far beyond what
+:func:`call` asks of it (:func:`misere_risk` above the talon Bettler's limit, or that many
+:func:`slam_losers`)."""
+
+
+def candidates(view: Json, legal: list[Json]) -> list[Json]:
+    """The choices the ``pimc`` bot compares by simulation: every legal one, but of the 66
+    discards only the :data:`DISCARD_CANDIDATES` that :func:`discard` values most, and of the
+    premium calls only those the hand comes near (:data:`PREMIUM_MARGIN`)."""
+    hand = list(view["hand"])
+    if any("discard" in a for a in legal):
+        games = talon_games(view)
+        ranked = sorted(legal, key=lambda a: _discard_key(hand, a["discard"], games), reverse=True)
+        return ranked[:DISCARD_CANDIDATES]
+    if any("call" in a for a in legal):
+        bettler = misere_risk(hand) <= TALON_MISERE_RISK + PREMIUM_MARGIN
+        mord = slam_losers(hand) <= PREMIUM_MARGIN
+        return [
+            a
+            for a in legal
+            if a["call"][0] not in "5678"
+            or (bettler if int(a["call"][0]) in MISERE_LEVELS else mord)
+        ]
+    return list(legal)
 
 
 def choose(view: Json, legal: list[Json], rng: random.Random) -> Json | None:

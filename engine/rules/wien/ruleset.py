@@ -11,7 +11,17 @@ from engine.bots.belief import Belief
 from engine.bots.policy import Decide
 from engine.cards import PIQUET
 from engine.errors import EngineError
-from engine.rules.wien import belief, bot, fast, heuristic, play, record, settle, views
+from engine.rules.wien import (
+    belief,
+    bot,
+    fast,
+    heuristic,
+    play,
+    record,
+    settle,
+    simulate,
+    views,
+)
 from engine.rules.wien.actions import VOCABULARY, action_from_json
 from engine.rules.wien.rules import OPTIONS, WienRules
 from engine.rules.wien.settle import POT, Outcome
@@ -58,6 +68,14 @@ class Wien(RuleSet[State, WienRules, Outcome]):
 
     def card_play(self, state: State) -> Position | None:
         return play.card_play(state)
+
+    def bot_deal(self, view: dict[str, Any], rng: random.Random) -> State | None:
+        return simulate.deal_view(view, rng)
+
+    def bot_candidates(
+        self, view: dict[str, Any], legal: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        return heuristic.candidates(view, legal)
 
     def card_play_view(self, view: dict[str, Any]) -> Belief | None:
         return belief.card_play_view(view)
