@@ -59,6 +59,7 @@ The bot uses ``rng`` for nothing: equal choices go to the first in ``legal``.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -124,10 +125,16 @@ def rank(code: str) -> int:
 
 
 def by_suit(hand: Iterable[str]) -> dict[str, list[int]]:
-    """The ranks (:func:`rank`) the hand holds in each suit, high to low."""
+    """The ranks (:func:`rank`) the hand holds in each suit, high to low (shared between
+    calls with the same cards: read it, never change it)."""
+    return _by_suit(frozenset(hand))
+
+
+@functools.lru_cache(maxsize=4096)
+def _by_suit(hand: frozenset[str]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {s: [] for s in SUITS}
     for code in hand:
-        out[code[0]].append(rank(code))
+        out[code[0]].append(RANKS.index(code[1]))
     for ranks in out.values():
         ranks.sort(reverse=True)
     return out
@@ -216,6 +223,11 @@ def misere_risk(hand: Iterable[str], out: Iterable[str] = ()) -> int:
     summed. Every player must beat the trick when he can (wien.md, "Card play"), so a card
     with lower ones outside is forced over a defender's low lead; a hand of 7s and 8s is
     safe."""
+    return _misere_risk(frozenset(hand), frozenset(out))
+
+
+@functools.lru_cache(maxsize=4096)
+def _misere_risk(hand: frozenset[str], out: frozenset[str]) -> int:
     gone = by_suit(out)
     total = 0
     for s, ranks in by_suit(hand).items():
@@ -231,6 +243,11 @@ def slam_losers(hand: Iterable[str], out: Iterable[str] = ()) -> int:
     of the suit that may still be in play (not in ``out``, known to be out of play), the cards
     below that top sequence. With none the Mord is certain: every card is led as the highest
     left."""
+    return _slam_losers(frozenset(hand), frozenset(out))
+
+
+@functools.lru_cache(maxsize=4096)
+def _slam_losers(hand: frozenset[str], out: frozenset[str]) -> int:
     gone = by_suit(out)
     total = 0
     for s, ranks in by_suit(hand).items():
