@@ -186,20 +186,24 @@ is the same product, multiplied as two floats)."""
 def deal_hands(rand: Rand) -> tuple[int, int, int, int]:
     """Four random hands of 12: a Fisher-Yates shuffle on ``rand()`` that stops once the last
     36 places are drawn (to the dealer, the seat before him and the next); the 12 cards left
-    are forehand's. Place ``i`` is final once drawn: it goes to hand ``i // 12``."""
+    are forehand's. Place ``i`` is final once drawn: it goes to hand ``i // 12``.
+
+    ``(rand() * n).__trunc__()`` is ``int(rand() * n)`` (``int`` of a float is its
+    ``__trunc__``), without the cost of calling the type ``int``; so are the draws of
+    :func:`play_out`."""
     cards = list(_BITS)
     to_dealer, to_third, to_second = _DEAL
     dealer = third = second = 0
     for i, n in to_dealer:
-        j = int(rand() * n)
+        j = (rand() * n).__trunc__()
         dealer |= cards[j]
         cards[j] = cards[i]
     for i, n in to_third:
-        j = int(rand() * n)
+        j = (rand() * n).__trunc__()
         third |= cards[j]
         cards[j] = cards[i]
     for i, n in to_second:
-        j = int(rand() * n)
+        j = (rand() * n).__trunc__()
         second |= cards[j]
         cards[j] = cards[i]
     return _FULL ^ (second | third | dealer), second, third, dealer
@@ -298,6 +302,10 @@ def _re(game: str, declarer: int, queens: tuple[int, ...], partner: int) -> tupl
     return (declarer,)
 
 
+FOX_AUGEN = AUGEN[(DA & -DA).bit_length() - 1]
+"""A DA's Augen (11): no trick it falls in holds fewer, nor does a trick of
+:data:`~engine.rules.doppelkopf.results.DOPPELKOPF_AUGEN`."""
+
 FOLLOWERS: tuple[tuple[int, int, int], ...] = tuple(
     ((p + 1) % 4, (p + 2) % 4, (p + 3) % 4) for p in range(4)
 )
@@ -319,28 +327,35 @@ def play_out(
     trick ``n`` every player holds ``cards = 13 - n`` cards, so the leader's count needs no
     ``bit_count``; the k-th lowest card is found from the nearer end of the mask
     (:func:`kth_card`'s card). DDV: the tricks of 40 Augen and the DA are followed only in a
-    normal game or a Hochzeit, where extra points count; ``doppelkopf``: the CQ tricks."""
+    normal game or a Hochzeit, where extra points count, and only in tricks of at least a DA's
+    Augen; ``doppelkopf``: the CQ tricks."""
     beats_of, follow_of, must_trump, head = table.beats, table.follow, table.must_trump, table.head
     ddv = rules.ddv
     hochzeit = game == "hochzeit"
-    share, followers, points_of, queens_mask, big_trick = (
+    share, followers, points_of, queens_mask, big_trick, fox_augen = (
         ANNOUNCE_SHARE,
         FOLLOWERS,
         AUGEN,
         CQ,
         DOPPELKOPF_AUGEN,
+        FOX_AUGEN,
     )
     held = list(hands)
-    queens = tuple([p for p in range(4) if hands[p] & CQ])
+    queens: tuple[int, ...] = ()
+    for p in range(4):
+        if hands[p] & queens_mask:
+            queens += (p,)
     out = Played()
     augen, won, queen_tricks, big = out.augen, out.tricks, out.queen_tricks, out.big
     # DDV, where extra points count: the DA not played yet, and who was dealt them
     extras = ddv and (hochzeit or game == "normal")
     foxes = first_owner = last_owner = 0
-    fox_owners: list[int] = []
+    fox_owners: tuple[int, ...] = ()
     if extras:
         foxes = DA
-        fox_owners = [p for p in range(4) if hands[p] & DA]
+        for p in range(4):
+            if hands[p] & DA:
+                fox_owners += (p,)
         first_owner, last_owner = fox_owners[0], fox_owners[-1]
     lead = leader
     best = best_by = -1
@@ -353,7 +368,7 @@ def play_out(
             bit = mask
             c = mask.bit_length() - 1
         else:
-            k = int(rand() * cards)
+            k = (rand() * cards).__trunc__()
             if k + k < cards:
                 while k:
                     mask &= mask - 1
@@ -383,7 +398,7 @@ def play_out(
                 bit = mask
                 c = mask.bit_length() - 1
             else:
-                k = int(rand() * count)
+                k = (rand() * count).__trunc__()
                 if k + k < count:
                     while k:
                         mask &= mask - 1
@@ -406,13 +421,17 @@ def play_out(
         augen[best_by] += points
         won[best_by] += 1
         if extras:
-            if points >= big_trick:
-                big[best_by] += 1
-            if foxes:
-                gone = foxes & ~(held[first_owner] | held[last_owner])
-                if gone:
-                    out.foxes += [(p, best_by) for p in fox_owners if hands[p] & gone]
-                    foxes ^= gone
+            # a trick of 40 Augen, or one a DA fell in, holds at least a DA's Augen
+            if points >= fox_augen:
+                if points >= big_trick:
+                    big[best_by] += 1
+                if foxes:
+                    gone = foxes & ~(held[first_owner] | held[last_owner])
+                    if gone:
+                        for p in fox_owners:
+                            if hands[p] & gone:
+                                out.foxes.append((p, best_by))
+                        foxes ^= gone
         elif queens_mask >> best & 1:  # doppelkopf: the CQ tricks (DDV: not read)
             queen_tricks[best_by] += 1
         if hochzeit and not out.clarified:
