@@ -171,6 +171,12 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     deal_scores: bool = False
     """Whether a sitting's score is the sum of its deals' Result ``score`` (seat → points),
     not :meth:`sitting_score` of what the last deal left."""
+    unlike_deals: str | None = None
+    """Why the same deal played at two tables cannot be compared seat by seat (duplicate
+    scoring), as a clause for a refusal, where the rule set settles deal by deal yet a deal's
+    money hangs on the table's earlier deals (Doppelkopf's Kasse, refilled by all four when it
+    runs short); ``None``: deals compare (a rule set with a :attr:`score_unit` is refused on
+    that ground)."""
 
     # --- options and the table -------------------------------------------------------------
 

@@ -102,6 +102,25 @@ def test_duplicate_scoring_is_refused() -> None:
     assert "choose balance or table_rank" in answer.json()["message"]
 
 
+@pytest.mark.parametrize("results", ["hosted", "recorded"])
+def test_duplicate_scoring_is_refused_for_the_kasse_game_too(results: str) -> None:
+    """The Kasse carries between deals and all four refill it when it runs short, so a deal's
+    money depends on the table's earlier deals: the same seat at two tables cannot be
+    compared deal by deal. Balance and table rank apply."""
+    kasse = {"variant": "doppelkopf", "base": 20, "ante": 10}
+    answer = create({"rules": kasse, "scoring": "duplicate", "results": results})
+    assert answer.status_code == 400
+    body = answer.json()
+    assert "refill the Kasse" in body["message"]
+    assert "choose balance or table_rank" in body["message"]
+    assert list(body["fields"]) == ["scoring"]
+    assert not Tournament.objects.exists()
+    for scoring in ("balance", "table_rank"):
+        accepted = create({"rules": kasse, "scoring": scoring, "results": results})
+        assert accepted.status_code == 201, accepted.json()
+        Tournament.objects.all().delete()
+
+
 def test_money_is_the_point_value_the_players_paid_one_another() -> None:
     answer = create({"rules": RULES, "real_money": True})
     assert answer.status_code == 201, answer.json()

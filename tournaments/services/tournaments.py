@@ -142,6 +142,12 @@ def _check_combination(t: Tournament) -> None:
             f"table's deals together ({rule_set.score_unit}, once its sheet is settled): "
             "choose balance or table_rank.",
         )
+    if rule_set.unlike_deals is not None and t.scoring == Tournament.Scoring.DUPLICATE:
+        raise _bad(
+            "scoring",
+            "Duplicate scoring compares each deal's result with the same seat's at the other "
+            f"tables, but {rule_set.unlike_deals}: choose balance or table_rank.",
+        )
     if (
         rule_set.score_unit is not None
         and not rule_set.deal_scores

@@ -12,8 +12,8 @@ vocabulary), ``hand`` (a hand's immutable states and transitions), ``views`` (wh
 know), ``fast`` (the random bot and the fast path), ``ruleset`` (:data:`RULE_SET`,
 :data:`DDV_RULE_SET`). The results side: ``outcome`` (a finished hand as scoring sees it),
 ``results`` (an outcome from the tricks), ``kasse`` and ``ddv`` (the two settlements),
-``entries`` (score-sheet entries). Both are registered engine only: the Django apps do not
-offer them yet.
+``entries`` (score-sheet entries). Both are registered in ``engine.rules`` and offered by the
+Django apps (tables of four, club evenings, tournaments).
 """
 
 from __future__ import annotations

@@ -97,6 +97,8 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
     def carry_of(self, seats: tuple[str, ...], carry: Any) -> tuple[int | None, tuple[str, ...]]:
         """The ``kasse`` and ``pflicht_owed`` of a carry (:meth:`read_carry`'s value, a record's
         keys, or a bare number of cents as the CLI's ``--pot``)."""
+        if type(carry) is int and carry >= 0:  # read_carry's value, as the fast path meets it
+            return carry, ()
         if isinstance(carry, Mapping):
             carry = carry.get(KASSE, 0)
         return read_kasse(carry if carry is not None else 0), ()
@@ -315,8 +317,10 @@ class DoppelkopfDdv(Doppelkopf):
     def carry_of(self, seats: tuple[str, ...], carry: Any) -> tuple[int | None, tuple[str, ...]]:
         """The ``pflicht_owed`` of a carry (:meth:`read_carry`'s value or a record's keys; any
         other value, as the CLI's ``--pot``, owes none), each a seat of the table."""
-        if isinstance(carry, Mapping):
+        if type(carry) is dict or isinstance(carry, Mapping):
             carry = carry.get("pflicht_owed", ())
+        if type(carry) in (tuple, list) and not carry:  # owes none, as the fast path meets it
+            return None, ()
         owed = read_pflicht_owed(list(carry)) if isinstance(carry, list | tuple) else ()
         for seat in owed:
             if seat not in seats:
@@ -397,8 +401,10 @@ RULE_SET = Doppelkopf(
     options=OPTIONS,
     phases=hand.PHASES,
     vocabulary=actions.VOCABULARY,
+    unlike_deals="in doppelkopf all four players refill the Kasse whenever it cannot pay a "
+    "deal's winners, so what a deal moves depends on the table's earlier deals",
 )
-"""The ``doppelkopf`` rule set (registered engine only in ``engine.rules``)."""
+"""The ``doppelkopf`` rule set (registered and offered in ``engine.rules``)."""
 
 DDV_RULE_SET = DoppelkopfDdv(
     name="doppelkopf-ddv",
@@ -419,7 +425,7 @@ DDV_RULE_SET = DoppelkopfDdv(
     phases=hand.PHASES,
     vocabulary=actions.DDV_VOCABULARY,
 )
-"""The ``doppelkopf-ddv`` rule set (registered engine only in ``engine.rules``)."""
+"""The ``doppelkopf-ddv`` rule set (registered and offered in ``engine.rules``)."""
 
 __all__ = [
     "DDV_RULE_SET",
