@@ -104,6 +104,17 @@ def test_a_normal_entry_gives_its_parties_points_tricks_and_queen_tricks() -> No
     assert o.pflicht_owed == ()
 
 
+def test_a_trick_of_four_aces_is_taken_though_the_page_says_42_a_trick() -> None:
+    """A side suit's ace led, the other copy following, two players void there throwing
+    aces: 44 Augen in one trick, as a played deal gave (the page's Records section says at
+    most 42; the engine takes what play can give)."""
+    four_aces = changed(NORMAL, points=party(196, 44), tricks=party(11, 1), queen_tricks=None)
+    assert kasse_entry(100, **four_aces).points == {"re": 196, "kontra": 44}
+    with pytest.raises(EngineError) as err:
+        kasse_entry(100, **changed(four_aces, points=party(195, 45)))
+    assert "at most 44 Augen" in err.value.message
+
+
 def test_re_is_kept_in_playing_order_from_forehand() -> None:
     """Result: "``re`` in playing order from forehand", however the entry lists it."""
     assert kasse_entry(0, **{**NORMAL, "re": ["carl", "anna"]}).re == ("anna", "carl")
@@ -206,7 +217,7 @@ KASSE_ERRORS = [
     (
         changed(NORMAL, tricks=party(10, 2), queen_tricks=None),
         "points.kontra",
-        "at most 84 Augen (42 a trick), not 89",
+        "at most 88 Augen (44 a trick), not 89",
     ),
     (changed(NORMAL, queen_tricks=party(-1, 0)), "queen_tricks.re", "whole number"),
     (
@@ -350,11 +361,11 @@ def test_the_common_part_is_the_callers() -> None:
 @st.composite
 def counted(draw: st.DrawFn) -> tuple[dict[str, int], dict[str, int]]:
     """``points`` and ``tricks`` as a played deal can give them: 240 and 12 in all, a party
-    without a trick 0 Augen, at most 42 a trick."""
+    without a trick 0 Augen, at most 44 a trick (four aces)."""
     re_tricks = draw(st.integers(0, 12))
     kontra_tricks = 12 - re_tricks
-    low = max(0, 240 - 42 * kontra_tricks)
-    high = min(240, 42 * re_tricks)
+    low = max(0, 240 - 44 * kontra_tricks)
+    high = min(240, 44 * re_tricks)
     re_points = draw(st.integers(low, high))
     return party(re_points, 240 - re_points), party(re_tricks, kontra_tricks)
 

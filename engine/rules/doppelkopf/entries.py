@@ -298,7 +298,8 @@ def _pair(data: object, key: str, total: int) -> dict[str, int]:
 
 
 def _check_augen(points: Mapping[str, int], tricks: Mapping[str, int]) -> None:
-    """Records: "a party with no trick has 0 Augen, and at most 42 per trick"."""
+    """Records: "a party with no trick has 0 Augen", and at most
+    :data:`MOST_AUGEN_PER_TRICK` (44; the page says 42, which play exceeds) per trick."""
     for party in PARTIES:
         most = MOST_AUGEN_PER_TRICK * tricks[party]
         if points[party] > most:
@@ -306,7 +307,8 @@ def _check_augen(points: Mapping[str, int], tricks: Mapping[str, int]) -> None:
                 why = f"{party} took no trick, so it has 0 Augen, not {points[party]}"
             else:
                 why = (
-                    f"{party} took {tricks[party]} trick(s), so at most {most} Augen (42 a "
+                    f"{party} took {tricks[party]} trick(s), so at most {most} Augen "
+                    f"({MOST_AUGEN_PER_TRICK} a "
                     f"trick), not {points[party]}"
                 )
             raise EngineError(f"points.{party}", why)

@@ -25,8 +25,11 @@ DDV = "doppelkopf-ddv"
 
 TOTAL_AUGEN = 240
 TRICKS = 12
-MOST_AUGEN_PER_TRICK = 42
-"""Two aces and two tens: the most Augen four cards can hold."""
+MOST_AUGEN_PER_TRICK = 44
+"""Four aces: the most Augen a trick can hold (a side suit's ace led, the other copy
+following, two players void in that suit throwing aces of other side suits). The page's
+Records section says 42 (two aces and two tens), which play exceeds: its own played deals
+would give entries it refuses, so the engine takes what play can give."""
 
 SUITS = "CSHD"
 RANKS = "9JQKTA"
