@@ -1,14 +1,15 @@
 """Clubs benchmark: season standings of a big club, computed and served.
 
     python bench/clubs_bench.py [--seconds 12] [--connections 16] [--repeats 3]
-                                [--preferans-every 4] [--no-write]
+                                [--preferans-every 4] [--evenings 40] [--database NAME]
+                                [--only recompute|standings] [--no-write]
 
 A fresh PostgreSQL database (dropped at the end) gets a club with 60 members and 40
-evenings of 4 rounds, 5 tables a round (15 players of the 60 each evening), 25 recorded
-hands a table: 20,000 hands, each a random hand played out by the engine's random bot and
-settled by the engine (written in bulk: the seed measures nothing). Every fourth evening is
-Russian Preferans (issue 26; ``--preferans-every N``, 0 for none): its tables keep a pulya,
-which the standings settle into whists per table. Then:
+evenings (``--evenings``) of 4 rounds, 5 tables a round (15 players of the 60 each evening),
+25 recorded hands a table: 20,000 hands, each a random hand played out by the engine's random
+bot and settled by the engine (written in bulk: the seed measures nothing). Every fourth
+evening is Russian Preferans (issue 26; ``--preferans-every N``, 0 for none): its tables keep a
+pulya, which the standings settle into whists per table. Then:
 
 - ``recompute``: ``season_recompute`` in-process (load every hand of the season, compute,
   store the rows), median of 5 (target ≤ 0.5 s); the club's ratings replay (OpenSkill over
@@ -16,6 +17,12 @@ which the standings settle into whists per table. Then:
 - ``standings``: ``GET /api/v1/clubs/{id}/seasons/{id}/standings/`` on the Makefile's WEB_CMD
   (gunicorn gthread) with wrk, next to the bare ``/healthz`` floor of the same server
   (target ≥ 0.3 × floor).
+
+``--database NAME`` keeps the seeded database for the next run instead: a missing database of
+that name (on ``BENCH_PG_URL``) is created, migrated and seeded, and kept; an existing one is
+measured as it is, without seeding (seeding the full club takes minutes; drop it with
+``dropdb NAME`` when done). ``--only`` measures one of the two. Figures from a smaller club
+(``--evenings``) or a partial run are not written to ``docs/benchmarks.md``.
 
 Only loopback addresses; every process it starts is stopped before it exits.
 """
@@ -26,16 +33,21 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.games_bench import (  # noqa: E402
+    PG_URL,
     PYTHON,
     base_env,
     bench_database,
@@ -48,7 +60,10 @@ from bench.games_bench import (  # noqa: E402
 )
 from bench.report import write_section  # noqa: E402
 
-MEMBERS, EVENINGS, ROUNDS, TABLES, HANDS = 60, 40, 4, 5, 25
+MEMBERS, ROUNDS, TABLES, HANDS = 60, 4, 5, 25
+EVENINGS = int(os.environ.get("CLUBS_BENCH_EVENINGS", "40"))
+"""Evenings seeded (``--evenings``, passed to the seed step through the environment)."""
+FULL_EVENINGS = 40
 RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 300}
 PREFERANS = {"variant": "preferans", "convention": "sochi", "pool_target": 50, "whist_value": 10}
 PREFERANS_EVERY = int(os.environ.get("CLUBS_BENCH_PREFERANS_EVERY", "4"))
@@ -160,6 +175,56 @@ def seed(out: Path) -> None:
     out.write_text(json.dumps({"club": club.pk, "season": season.pk, "token": token}))
 
 
+def seeded_ids(out: Path) -> None:
+    """Write the ids of the bench club and its season in an existing bench database."""
+    import django
+
+    django.setup()
+    from clubs.models import Club, Evening, Season
+    from games.models import Table
+
+    club = Club.objects.get(slug="bench")
+    season = Season.objects.get(club=club)
+    evenings = Evening.objects.filter(club=club).count()
+    preferans = Table.objects.filter(club=club, rules__variant=PREFERANS["variant"]).count()
+    out.write_text(
+        json.dumps(
+            {
+                "club": club.pk,
+                "season": season.pk,
+                "evenings": evenings,
+                "preferans_evenings": preferans // (ROUNDS * TABLES),
+            }
+        )
+    )
+
+
+@contextmanager
+def bench_database_created() -> Iterator[tuple[str, bool]]:
+    """A fresh bench database (dropped afterwards), to be migrated and seeded."""
+    with bench_database() as url:
+        yield url, True
+
+
+def database_name(name: str) -> str:
+    """``--database``: letters, digits and underscores (it goes into SQL as it is)."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise argparse.ArgumentTypeError(f"not a plain database name: {name!r}")
+    return name
+
+
+@contextmanager
+def kept_database(name: str, env: dict[str, str]) -> Iterator[tuple[str, bool]]:
+    """The database ``name`` on ``BENCH_PG_URL``, created when missing (never dropped); and
+    whether it was created (so needs migrating and seeding)."""
+    admin = f"{PG_URL}/postgres"
+    query = f"SELECT 1 FROM pg_database WHERE datname = '{name}'"
+    exists = run(["psql", admin, "-tAc", query], env).strip() == "1"
+    if not exists:
+        run(["psql", admin, "-qc", f'CREATE DATABASE "{name}"'], env)
+    yield f"{PG_URL}/{name}", not exists
+
+
 def measure_recompute(out: Path, season_id: int) -> None:
     """Time the season's recomputation and the ratings replay in this process."""
     import django
@@ -189,10 +254,19 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--preferans-every", type=int, default=PREFERANS_EVERY)
+    parser.add_argument("--evenings", type=int, default=EVENINGS, help="evenings to seed")
+    parser.add_argument(
+        "--database",
+        type=database_name,
+        help="keep the seeded database under this name: seeded when missing, reused as it "
+        "is when present (drop it with dropdb when done)",
+    )
+    parser.add_argument("--only", choices=("recompute", "standings"))
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--seed", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--season", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ids", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.seed:
         seed(args.seed)
@@ -200,51 +274,76 @@ def main() -> None:
     if args.measure:
         measure_recompute(args.measure, args.season)
         return
+    if args.ids:
+        seeded_ids(args.ids)
+        return
     web = configs()["web"]
-    with tempfile.TemporaryDirectory(prefix="clubs-bench-") as tmp, bench_database() as db_url:
+    database = (
+        kept_database(args.database, base_env("")) if args.database else bench_database_created()
+    )
+    with tempfile.TemporaryDirectory(prefix="clubs-bench-") as tmp, database as (db_url, fresh):
         workdir = Path(tmp)
         try:
             env = {
                 **base_env(db_url),
                 "CLUBS_BENCH_PREFERANS_EVERY": str(args.preferans_every),
+                "CLUBS_BENCH_EVENINGS": str(args.evenings),
+                "CELERY_BROKER_URL": "",
             }
-            run([PYTHON, "manage.py", "migrate", "--noinput"], env)
-            started = time.monotonic()
-            seed_file = workdir / "seed.json"
-            run([PYTHON, __file__, "--seed", str(seed_file)], {**env, "CELERY_BROKER_URL": ""})
-            data = json.loads(seed_file.read_text())
-            seeded = time.monotonic() - started
-            print(f"seeded in {seeded:.0f} s", flush=True)
-            figures = workdir / "recompute.json"
-            run(
-                [PYTHON, __file__, "--measure", str(figures), "--season", str(data["season"])],
-                {**env, "CELERY_BROKER_URL": ""},
-            )
-            timing = json.loads(figures.read_text())
-            print("recompute (s):", timing, flush=True)
-            common = {"seconds": args.seconds, "connections": args.connections}
-            url = f"/api/v1/clubs/{data['club']}/seasons/{data['season']}/standings/"
-            with server(web.name, web.command, web.env, db_url, workdir):
-                floor = median_of(
-                    [
-                        wrk("healthz", "web", ["GET\t/healthz\t\t"], workdir, **common)
-                        for _ in range(args.repeats)
-                    ]
+            seeded: float | None = None
+            if fresh:
+                run([PYTHON, "manage.py", "migrate", "--noinput"], env)
+                started = time.monotonic()
+                run([PYTHON, __file__, "--seed", str(workdir / "seed.json")], env)
+                seeded = time.monotonic() - started
+                print(f"seeded in {seeded:.0f} s", flush=True)
+            else:
+                print(f"reusing database {args.database} as it is", flush=True)
+            run([PYTHON, __file__, "--ids", str(workdir / "ids.json")], env)
+            data = json.loads((workdir / "ids.json").read_text())
+            timing: dict[str, Any] | None = None
+            if args.only != "standings":
+                figures = workdir / "recompute.json"
+                run(
+                    [PYTHON, __file__, "--measure", str(figures), "--season", str(data["season"])],
+                    env,
                 )
-                standings = median_of(
-                    [
-                        wrk("standings", "web", [f"GET\t{url}\t\t"], workdir, **common)
-                        for _ in range(args.repeats)
-                    ]
+                timing = json.loads(figures.read_text())
+                print("recompute (s):", timing, flush=True)
+            floor = standings = None
+            if args.only != "recompute":
+                common = {"seconds": args.seconds, "connections": args.connections}
+                url = f"/api/v1/clubs/{data['club']}/seasons/{data['season']}/standings/"
+                with server(web.name, web.command, web.env, db_url, workdir):
+                    floor = median_of(
+                        [
+                            wrk("healthz", "web", ["GET\t/healthz\t\t"], workdir, **common)
+                            for _ in range(args.repeats)
+                        ]
+                    )
+                    standings = median_of(
+                        [
+                            wrk("standings", "web", [f"GET\t{url}\t\t"], workdir, **common)
+                            for _ in range(args.repeats)
+                        ]
+                    )
+                print(
+                    f"healthz {floor.rps:,.0f} req/s (runs {floor.runs}), standings "
+                    f"{standings.rps:,.0f} req/s (runs {standings.runs}): "
+                    f"{standings.rps / floor.rps if floor.rps else 0:.2f} x floor",
+                    flush=True,
                 )
         finally:
             stop_all()
+    evenings, preferans_evenings = data["evenings"], data["preferans_evenings"]
+    if timing is None or floor is None or standings is None:
+        return  # a partial run: the figures are printed above
     s_med = statistics.median(timing["standings"])
     r_med = statistics.median(timing["ratings"])
     ratio = standings.rps / floor.rps if floor.rps else 0.0
-    every = args.preferans_every
+    every = evenings // preferans_evenings if preferans_evenings else 0  # as seeded
     preferans = (
-        f"every {every}th evening Russian Preferans ({EVENINGS // every * ROUNDS * TABLES} "
+        f"every {every}th evening Russian Preferans ({preferans_evenings * ROUNDS * TABLES} "
         "tables keeping a pulya, settled into whists per table by the standings)"
         if every
         else "no Preferans evening (`--preferans-every 0`)"
@@ -252,16 +351,17 @@ def main() -> None:
     runs = ", ".join(f"{x * 1000:.0f}" for x in timing["standings"])
     body = "\n".join(
         [
-            f"A club of {MEMBERS} members, {EVENINGS} evenings × {ROUNDS} rounds × {TABLES} "
-            f"tables × {HANDS} hands = {EVENINGS * ROUNDS * TABLES * HANDS:,} recorded hands "
-            f"({timing['rows']} standings rows); {preferans}; seeded in {seeded:.0f} s.",
+            f"A club of {MEMBERS} members, {evenings} evenings × {ROUNDS} rounds × {TABLES} "
+            f"tables × {HANDS} hands = {evenings * ROUNDS * TABLES * HANDS:,} recorded hands "
+            f"({timing['rows']} standings rows); {preferans}; "
+            + (f"seeded in {seeded:.0f} s." if seeded is not None else "seeded by an earlier run."),
             "",
             "| measure | figure | target | met |",
             "| --- | --- | --- | --- |",
             f"| season standings recomputed (load, compute, store; median of 5) | "
             f"{s_med * 1000:.0f} ms (runs {runs}) "
             f"| ≤ 500 ms | {'yes' if s_med <= 0.5 else 'no'} |",
-            f"| club ratings replayed and stored ({EVENINGS * ROUNDS * TABLES} sittings) | "
+            f"| club ratings replayed and stored ({evenings * ROUNDS * TABLES} sittings) | "
             f"{r_med * 1000:.0f} ms | — | — |",
             f"| floor `GET /healthz` | {floor.rps:,.0f} req/s, p95 {floor.p95:.1f} ms | — | — |",
             f"| `GET …/standings/` ({timing['rows']} rows) | {standings.rps:,.0f} req/s, "
@@ -274,7 +374,7 @@ def main() -> None:
         ]
     )
     print(body)
-    if not args.no_write:
+    if not args.no_write and evenings == FULL_EVENINGS:
         write_section("clubs", "Clubs: season standings (issue 8)", body)
 
 

@@ -15,7 +15,10 @@ Terms:
   (``spec/hand-record.md``, "Result"), dealer contribution included.
 - *hand line* (``HandLine``): one player's part in one deal. A sitting-out dealer (Geber, at a
   four-table) has a line with ``played`` false: the dealer contribution still counts in the
-  balance, the hand does not count as played.
+  balance, the hand does not count as played. One line may stand for several of a player's
+  deals at a sitting that are alike in every flag (``hands``, its amount their total): the
+  standings are the same either way, and a season of thousands of deals is summed by the
+  database into a few lines per player and sitting.
 - *sitting* (``Sitting``, Tischrunde): one table in one round of an evening, with every seated
   player, the lines of its hands and ``extra`` amounts not tied to a hand (a pot split at
   close).
@@ -85,13 +88,14 @@ AVERAGE_DECIMALS = 2
 
 @dataclass(frozen=True, slots=True)
 class HandLine:
-    """One player's part in one deal.
+    """One player's part in one deal, or in ``hands`` deals alike in every flag.
 
-    ``amount`` is the player's ``delta`` of the deal; ``played`` is false only for the
-    sitting-out dealer of a four-table; ``declarer`` marks the declarer (Spieler); ``made``
-    says whether the declarer made the game and is ``None`` on every other line (and when the
-    deal had no declarer, e.g. Ausfechten); ``premium`` marks the declarer of a premium game
-    (``game.type == "premium"``).
+    ``amount`` is the player's ``delta`` of the deal (of the ``hands`` deals, their total);
+    ``played`` is false only for the sitting-out dealer of a four-table; ``declarer`` marks
+    the declarer (Spieler); ``made`` says whether the declarer made the game and is ``None``
+    on every other line (and when the deal had no declarer, e.g. Ausfechten); ``premium``
+    marks the declarer of a premium game (``game.type == "premium"``). ``hands`` lines of one
+    deal each and one line of ``hands`` deals count the same in every figure (module text).
     """
 
     player: Player
@@ -100,8 +104,11 @@ class HandLine:
     declarer: bool = False
     made: bool | None = None
     premium: bool = False
+    hands: int = 1
 
     def __post_init__(self) -> None:
+        if self.hands < 1:
+            raise ValueError(f"{self.player!r}: a line stands for at least one hand")
         if self.declarer and not self.played:
             raise ValueError(f"{self.player!r}: a declarer must have played the hand")
         if self.declarer != (self.made is not None):
@@ -341,8 +348,8 @@ def compute(
     """The standings of a set of sittings (a season, a tournament).
 
     Per player: ``balance`` (all line amounts and extras), ``score`` (scores at scored
-    sittings), ``hands_played`` (lines with
-    ``played``), ``declared``, ``made``, ``premium_games``, ``average_per_hand``,
+    sittings), ``hands_played`` (the hands of lines with ``played``), ``declared``, ``made``,
+    ``premium_games`` (counted in hands likewise), ``average_per_hand``,
     ``evenings`` (distinct evenings with a sitting), ``sittings`` and, with ``league``,
     ``league_points``. ``members`` are listed even without a sitting, with zeros, and ranked
     like everybody else. Ranked by ``RANKING_ORDER`` (module text).
@@ -362,10 +369,14 @@ def compute(
         for line in sitting.lines:
             tally = tallies[line.player]
             tally.balance += line.amount
-            tally.hands_played += line.played
-            tally.declared += line.declarer
-            tally.made += bool(line.made)
-            tally.premium_games += line.premium
+            if line.played:
+                tally.hands_played += line.hands
+            if line.declarer:
+                tally.declared += line.hands
+            if line.made:
+                tally.made += line.hands
+            if line.premium:
+                tally.premium_games += line.hands
         for player, amount in sitting.extra.items():
             tallies[player].balance += amount
         for player, score in (sitting.scores or {}).items():

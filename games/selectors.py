@@ -324,7 +324,9 @@ def sitting_scores(
         (table_id, number): result
         for table_id, number, result in Hand.objects.filter(
             table_id__in=last, number__in=set(last.values())
-        ).values_list("table_id", "number", "result")
+        )
+        .order_by()  # no join to order by table
+        .values_list("table_id", "number", "result")
         if last.get(table_id) == number
     }
     seats: dict[int, list[str]] = {pk: [] for pk in scored}

@@ -25,15 +25,18 @@ bots are not ranked.
 from __future__ import annotations
 
 import datetime as dt
+import gc
+import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
-from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from clubs import ratings as rating_core
@@ -262,6 +265,161 @@ have the same reason (the DDV rules pay each deal's ``score`` player to player) 
 counted as the deal's amounts already."""
 
 
+# The parts of a hand's result the standings read, in each database's JSON spelling: ``r`` is
+# the result column, ``doc``/``key`` a JSON object and a seat key (a slug) in it.
+_JSON = {
+    "postgresql": {
+        "delta": "{r} -> 'delta'",
+        "declarer": "{r} ->> 'declarer'",
+        "made": "{r} ->> 'made'",
+        "game": "CAST({r} -> 'game' AS TEXT)",
+        "member": "({doc} ->> {key})",
+        "integer": "trunc(CAST({x} AS numeric))",
+    },
+    "sqlite": {
+        "delta": "json_extract({r}, '$.delta')",
+        "declarer": "json_extract({r}, '$.declarer')",
+        "made": "json_extract({r}, '$.made')",
+        "game": "json_quote(json_extract({r}, '$.game'))",
+        "member": "json_extract({doc}, '$.\"' || {key} || '\"')",
+        "integer": "CAST({x} AS INTEGER)",
+    },
+}
+
+
+def _lines_sql(vendor: str, tables: int) -> str:
+    """The statement behind :func:`_summed_lines` for ``tables`` table ids."""
+    f = _JSON[vendor]
+    r = Hand._meta.get_field("result").column
+    # PostgreSQL takes the ids as one array (the client parses a statement's placeholders on
+    # every call: a season has hundreds of tables); SQLite as a list.
+    ids = "= ANY(%s)" if vendor == "postgresql" else f"IN ({', '.join(['%s'] * tables)})"
+    seat_amount = f["member"].format(doc="h.delta", key="s.key")
+    own_amount = f["member"].format(doc="h.delta", key="h.declarer")
+    return (
+        "WITH h AS ("
+        f"SELECT table_id, dealer, {f['delta'].format(r=r)} AS delta, "
+        f"{f['declarer'].format(r=r)} AS declarer, {f['made'].format(r=r)} AS made, "
+        f"{f['game'].format(r=r)} AS game "
+        f"FROM {Hand._meta.db_table} WHERE status = %s AND table_id {ids}) "
+        # every seat's amounts but the declarer's, summed by dealer
+        "SELECT h.table_id, h.dealer, s.key, 0, NULL, NULL, "
+        f"SUM({f['integer'].format(x=seat_amount)}), COUNT(*) "
+        f"FROM h JOIN {Seat._meta.db_table} s ON s.table_id = h.table_id "
+        f"WHERE s.table_id {ids} AND {seat_amount} IS NOT NULL "
+        "AND (h.declarer IS NULL OR h.declarer <> s.key) "
+        "GROUP BY h.table_id, h.dealer, s.key "
+        "UNION ALL "
+        # the declarer's, one row a hand (hardly two hands of a table alike: summing them
+        # would cost the database more than it saves)
+        f"SELECT h.table_id, h.dealer, h.declarer, 1, h.made, h.game, "
+        f"{f['integer'].format(x=own_amount)}, 1 "
+        f"FROM h WHERE {own_amount} IS NOT NULL"
+    )
+
+
+def _summed_lines(table_ids: Sequence[int]) -> Iterator[tuple[Any, ...]]:
+    """The settled hands of these tables as the database sums them, as rows (table id, dealer,
+    seat key, 1 for the declarer's line else 0, made, game as JSON text, amount, hands): every
+    seat's amounts in the hands of each dealer, the declarer's apart with whether the game was
+    made and which game it was; ``amount`` is the total of ``hands`` hands alike in all the
+    rest. One statement, whatever the number of hands, and no hand's result is decoded here:
+    the standings need only these sums (``HandLine.hands``)."""
+    if not table_ids:
+        return
+    ids: list[Any] = [list(table_ids)] if connection.vendor == "postgresql" else list(table_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _lines_sql(connection.vendor, len(table_ids)), [Hand.Status.DONE, *ids, *ids]
+        )
+        yield from cursor.fetchall()
+
+
+_Flags = tuple[str, bool, bool, bool | None, bool]
+"""A line's player, ``played``, ``declarer``, ``made`` and ``premium``."""
+
+
+@dataclass(slots=True)
+class _TableLines:
+    """One table's lines while they are summed: who its seats are (``by_key``, seat key to
+    player), its seat keys in order, its rule set, the active seats by dealer, and the sums
+    by (player, played, declarer, made, premium)."""
+
+    by_key: dict[str, str]
+    keys: list[str]
+    rule_set: Any
+    active: dict[str, frozenset[str]] = field(default_factory=dict)
+    alike: dict[_Flags, tuple[int, int]] = field(default_factory=dict)
+
+    def lines(self) -> tuple[standings_core.HandLine, ...]:
+        return tuple(
+            standings_core.HandLine(
+                player=player,
+                amount=amount,
+                played=played,
+                declarer=declarer,
+                made=made,
+                premium=premium,
+                hands=hands,
+            )
+            for (player, played, declarer, made, premium), (amount, hands) in self.alike.items()
+        )
+
+
+def seat_players(table_ids: Sequence[int]) -> dict[int, list[tuple[str, PlayerInfo | None]]]:
+    """Each table's seats in order, as (seat key, player: :func:`clubs.players.seat_player`).
+
+    A player is a seat's user, or its club guest (or the member the guest merged into), or,
+    for a guest known only by name, the seat itself; a bot is nobody. So the seats of one
+    user, and those of one guest, are one player wherever they sit, and ``seat_player`` is
+    asked once for each of them: a season seats a few dozen people thousands of times, and
+    loading every seat with its user cost more than everything else. Two queries."""
+    rows = (
+        Seat.objects.filter(table_id__in=table_ids)
+        .order_by("table_id", "position")
+        .values_list("table_id", "key", "pk", "kind", "user_id", "guest_id")
+    )
+    seated: list[tuple[int, str, tuple[Any, ...]]] = []
+    first: dict[tuple[Any, ...], int] = {}
+    for table_id, key, pk, kind, user_id, guest_id in rows:
+        if kind == Seat.Kind.BOT:
+            who: tuple[Any, ...] = ("bot",)
+        elif user_id is not None:
+            who = ("user", user_id)
+        elif guest_id is not None:
+            who = ("guest", guest_id)
+        else:
+            who = ("seat", pk)
+        first.setdefault(who, pk)
+        seated.append((table_id, key, who))
+    by_seat = {
+        seat.pk: seat_player(seat)
+        for seat in Seat.objects.filter(pk__in=first.values()).select_related(
+            "user", "guest", "guest__merged_into"
+        )
+    }
+    players = {who: by_seat[pk] for who, pk in first.items()}
+    out: dict[int, list[tuple[str, PlayerInfo | None]]] = defaultdict(list)
+    for table_id, key, who in seated:
+        out[table_id].append((key, players[who]))
+    return out
+
+
+SITTING_TABLE_FIELDS = (
+    "evening",
+    "table",
+    "table__created_at",
+    "table__rules",
+    "table__opening_carry",
+)
+"""What :func:`sittings_for_tables` and :func:`games.selectors.sitting_scores` read of an evening
+table and its table."""
+
+
+def _with_tables(links: QuerySet[EveningTable]) -> QuerySet[EveningTable]:
+    return links.select_related("table").only(*SITTING_TABLE_FIELDS)
+
+
 def sittings_for_tables(
     links: Iterable[EveningTable],
 ) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
@@ -269,31 +427,51 @@ def sittings_for_tables(
     moved (a pot shared out, a pulya's whists paid); its score where its rule set scores a
     sitting as a whole (Preferans: the pulya as it stands, settled into whists); and who each
     player key is. A seat *played* a hand when its rule set makes it one of that deal's active
-    players (``active_seats``; wien and Preferans: the dealer of a four-table sits out)."""
+    players (``active_seats``; wien and Preferans: the dealer of a four-table sits out).
+
+    A player's hands at a sitting alike in every flag are one line (``HandLine.hands``), from
+    the database's sums (:func:`_summed_lines`): a few lines per player and sitting, however
+    many hands were played."""
     links = list(links)
     table_ids = [link.table_id for link in links]
-    seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(table_id__in=table_ids)
-        .select_related("user", "guest", "guest__merged_into")
-        .order_by("table_id", "position")
+    seats = seat_players(table_ids)
+    people: dict[str, PlayerInfo] = {}
+    tables: dict[int, _TableLines] = {}
+    for link in links:
+        by_key: dict[str, str] = {}
+        for seat_key, info in seats[link.table_id]:
+            if info is not None and info.key not in by_key.values():
+                by_key[seat_key] = info.key
+                people.setdefault(info.key, info)
+        if by_key:
+            keys = [seat_key for seat_key, _ in seats[link.table_id]]
+            tables[link.table_id] = _TableLines(by_key, keys, rule_set_of(link.table))
+
+    premium: dict[tuple[str, str | None], bool] = {}
+    for table_id, dealer, seat_key, declarer, made, game, amount, hands in _summed_lines(
+        list(tables)
     ):
-        seats[seat.table_id].append(seat)
-    # Only the parts of each result the standings use, read out by the database.
-    hands: dict[int, list[tuple[str, Any, Any, Any, Any]]] = defaultdict(list)
-    for table_id, *rest in (
-        Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.DONE)
-        .order_by("table_id", "number")
-        .values_list(
-            "table_id",
-            "dealer",
-            "result__delta",
-            KT("result__declarer"),
-            KT("result__made"),
-            "result__game",
-        )
-    ):
-        hands[table_id].append(tuple(rest))
+        table = tables[table_id]
+        active = table.active.get(dealer)
+        if active is None:
+            active = table.active[dealer] = frozenset(
+                table.rule_set.active_seats(table.keys, dealer)
+            )
+        player = table.by_key.get(seat_key)
+        if player is None:
+            continue
+        flags: _Flags
+        if declarer:
+            known = (table.rule_set.name, game)
+            if known not in premium:
+                decoded = None if game is None else json.loads(game)
+                premium[known] = table.rule_set.is_premium(decoded)
+            flags = (player, seat_key in active, True, made in TRUE, premium[known])
+        else:
+            flags = (player, seat_key in active, False, None, False)
+        summed, count = table.alike.get(flags, (0, 0))
+        table.alike[flags] = (summed + int(amount), count + hands)
+
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payer, payee, amount in LedgerEntry.objects.filter(
         table_id__in=table_ids, reason__in=CLOSING_REASONS, hand__isnull=True
@@ -301,42 +479,12 @@ def sittings_for_tables(
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
         splits[table_id][payer] = splits[table_id].get(payer, 0) - amount
     scores = sitting_scores(link.table for link in links)
-
-    people: dict[str, PlayerInfo] = {}
     sittings = []
     for link in links:
-        table_seats = seats[link.table_id]
-        by_key: dict[str, str] = {}
-        for seat in table_seats:
-            info = seat_player(seat)
-            if info is not None and info.key not in by_key.values():
-                by_key[seat.key] = info.key
-                people.setdefault(info.key, info)
-        if not by_key:
+        summed_lines = tables.get(link.table_id)
+        if summed_lines is None:
             continue
-        keys = [seat.key for seat in table_seats]
-        rule_set = rule_set_of(link.table)
-        active: dict[str, frozenset[str]] = {}
-        lines = []
-        for dealer, delta, declarer, made, game in hands[link.table_id]:
-            premium = rule_set.is_premium(game)
-            if dealer not in active:
-                active[dealer] = frozenset(rule_set.active_seats(keys, dealer))
-            for seat_key, amount in delta.items():
-                player = by_key.get(seat_key)
-                if player is None:
-                    continue
-                is_declarer = declarer == seat_key
-                lines.append(
-                    standings_core.HandLine(
-                        player=player,
-                        amount=int(amount),
-                        played=seat_key in active[dealer],
-                        declarer=is_declarer,
-                        made=made in TRUE if is_declarer else None,
-                        premium=is_declarer and premium,
-                    )
-                )
+        by_key = summed_lines.by_key
         extra = {by_key[k]: v for k, v in splits[link.table_id].items() if k in by_key}
         score = scores.get(link.table_id)
         sittings.append(
@@ -345,7 +493,7 @@ def sittings_for_tables(
                 evening=link.evening_id,
                 at=link.table.created_at,
                 players=tuple(by_key.values()),
-                lines=tuple(lines),
+                lines=summed_lines.lines(),
                 extra=extra,
                 scores=None
                 if score is None
@@ -358,8 +506,8 @@ def sittings_for_tables(
 def season_sittings(
     season: Season,
 ) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
-    links = EveningTable.objects.filter(evening__in=season_evenings(season)).select_related("table")
-    return sittings_for_tables(links)
+    links = EveningTable.objects.filter(evening__in=season_evenings(season))
+    return sittings_for_tables(_with_tables(links))
 
 
 def season_score_unit(season: Season) -> str:
@@ -376,20 +524,39 @@ def season_score_unit(season: Season) -> str:
 
 def club_sittings(club_id: int) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
     """Every closed evening table of the club: what its ratings are replayed over."""
-    links = EveningTable.objects.filter(
-        evening__club_id=club_id, table__status=Table.Status.CLOSED
-    ).select_related("table")
-    return sittings_for_tables(links)
+    links = EveningTable.objects.filter(evening__club_id=club_id, table__status=Table.Status.CLOSED)
+    return sittings_for_tables(_with_tables(links))
 
 
 # ---------------------------------------------------------------------------------------------
 # computing and storing
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Run a season's (or a club's) computation with Python's cyclic garbage collector paused.
+
+    A computation builds tens of thousands of short-lived values (rows, lines, sittings,
+    rating changes) without reference cycles: reference counting frees every one of them. While
+    they are alive the collector would only walk the whole process again and again (a full
+    collection visits every object of the loaded project, 100,000 and more): a third of a
+    season's recomputation in the benchmark (``bench/clubs_bench.py``). It runs again as usual
+    afterwards; when the caller paused it already, it stays paused."""
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def compute_standings(season: Season) -> tuple[standings_core.Standings, dict[str, PlayerInfo]]:
     """The season's standings from scratch (nothing stored)."""
-    sittings, people = season_sittings(season)
-    return standings_core.compute(sittings, league=_league(season.league_points)), people
+    with _collector_paused():
+        sittings, people = season_sittings(season)
+        return standings_core.compute(sittings, league=_league(season.league_points)), people
 
 
 def should_compute(version: int, requested: int, computed: int) -> bool:
@@ -476,8 +643,9 @@ def _standing_row(
 def ratings_recompute(*, club_id: int) -> rating_core.Ratings:
     """Replay the club's ratings over every closed evening table, in order, and store the
     current ratings and every change (a full replay reproduces the stored values exactly)."""
-    sittings, people = club_sittings(club_id)
-    result = rating_core.replay(sittings)
+    with _collector_paused():
+        sittings, people = club_sittings(club_id)
+        result = rating_core.replay(sittings)
     at = {s.key: s.at for s in sittings}
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club_id).first()
