@@ -34,7 +34,7 @@ from games.random_entries import entry_for, random_entry
 from games.rulesets import rule_set_of, stored_result
 from games.selectors import sitting_scores
 from games.services.common import carry_after
-from tests.clubs.evening_setup import a_season
+from tests.clubs.evening_setup import a_season, record
 from tests.clubs.world import ClubWorld, build_club_world
 
 pytestmark = pytest.mark.django_db
@@ -71,13 +71,6 @@ def table_of(
     )
     EveningTable.objects.create(evening=w.evening, number=w.evening.tables.count() + 1, table=table)
     return table
-
-
-def record(w: ClubWorld, table: Table, hands: int, rng: random.Random) -> None:
-    for _ in range(hands):
-        games.table_record_hand(
-            table_id=table.pk, user=w.users["owner"], entry=random_entry(table, rng)
-        )
 
 
 def correct(w: ClubWorld, table: Table, rng: random.Random) -> None:
