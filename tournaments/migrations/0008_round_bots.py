@@ -4,20 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0007_names_and_log_without_seed'),
+        ("tournaments", "0007_names_and_log_without_seed"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='round',
-            name='bot_level',
+            model_name="round",
+            name="bot_level",
             field=models.CharField(blank=True, help_text="The bots' level.", max_length=16),
         ),
         migrations.AddField(
-            model_name='round',
-            name='bots',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Bots filling seats this round (hosted tables), never entrants.'),
+            model_name="round",
+            name="bots",
+            field=models.PositiveSmallIntegerField(
+                default=0,
+                help_text="Bots filling seats this round (hosted tables), never entrants.",
+            ),
         ),
     ]
