@@ -70,6 +70,11 @@ def participants(outcome: DealOutcome) -> tuple[str, ...]:
 def defenders(outcome: DealOutcome) -> tuple[str, str]:
     """§5: the first defender (the next active player after the declarer) and the second."""
     assert outcome.declarer is not None
-    active = active_seats(outcome.seats, outcome.dealer)
-    i = active.index(outcome.declarer)
+    return _defenders(outcome.seats, outcome.dealer, outcome.declarer)
+
+
+@cache
+def _defenders(seats: tuple[str, ...], dealer: str, declarer: str) -> tuple[str, str]:
+    active = _active_seats(seats, dealer)
+    i = active.index(declarer)
     return active[(i + 1) % 3], active[(i + 2) % 3]

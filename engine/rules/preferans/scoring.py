@@ -60,8 +60,10 @@ class Entry:
         for seat, points in self.pools:
             pool[seat] += points
         mountain = dict.fromkeys(seats, 0)
-        mountain.update(self.mountain)  # written for seats only: their order stays
-        return {"pool": pool, "mountain": mountain, "whists": _ordered_whists(self.whists, seats)}
+        if self.mountain:
+            mountain.update(self.mountain)  # written for seats only: their order stays
+        whists = _ordered_whists(self.whists, seats) if self.whists else {}
+        return {"pool": pool, "mountain": mountain, "whists": whists}
 
 
 def _ordered_whists(
@@ -71,10 +73,16 @@ def _ordered_whists(
     out: dict[str, dict[str, int]] = {}
     for writer in seats:
         row = whists.get(writer)
-        if row:
-            kept = {t: row[t] for t in seats if row.get(t)}
-            if kept:
-                out[writer] = kept
+        if not row:
+            continue
+        if len(row) == 1:  # a deal's entry: each writer writes on one seat
+            for target, n in row.items():
+                if n and target in seats:
+                    out[writer] = {target: n}
+            continue
+        kept = {t: row[t] for t in seats if row.get(t)}
+        if kept:
+            out[writer] = kept
     return out
 
 
@@ -159,7 +167,11 @@ def _contract(outcome: DealOutcome, e: Entry) -> None:
     if checked_ten(outcome):
         return
     first, second = defenders(outcome)
-    whisters = [s for s in (first, second) if calls.get(s) == "whist"]
+    whisters = []
+    if calls.get(first) == "whist":
+        whisters.append(first)
+    if calls.get(second) == "whist":
+        whisters.append(second)
     s = 10 - d
     if len(whisters) == 2:
         for w in whisters:
