@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 import pytest
+import redis
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -88,7 +89,8 @@ def test_a_successful_sign_in_clears_the_failures(user: User, settings) -> None:
     assert sign_in(user, DEFAULT_PASSWORD).status_code == 200
 
 
-def test_sign_in_attempts_are_limited_per_address(user: User, settings) -> None:
+def test_sign_in_attempts_are_limited_per_address(user: User, settings, fake_clock) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.LOGIN_RATE_PER_IP = "3/min"
     for _ in range(3):
         assert sign_in(user, DEFAULT_PASSWORD, address="10.0.3.1").status_code == 200
@@ -97,7 +99,8 @@ def test_sign_in_attempts_are_limited_per_address(user: User, settings) -> None:
     assert sign_in(user, DEFAULT_PASSWORD, address="10.0.3.2").status_code == 200
 
 
-def test_registrations_are_limited_per_address(settings) -> None:
+def test_registrations_are_limited_per_address(settings, fake_clock) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.REGISTER_RATE_PER_IP = "2/hour"
     statuses = [
         APIClient()
@@ -113,7 +116,8 @@ def test_registrations_are_limited_per_address(settings) -> None:
     assert statuses == [201, 201, 429]
 
 
-def test_changes_are_limited_per_account_not_per_address(user: User, settings) -> None:
+def test_changes_are_limited_per_account_not_per_address(user: User, settings, fake_clock) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.USER_WRITE_RATE = "3/min"
     client = client_for(user)
     statuses = [client.post(PINGS, REMOTE_ADDR=f"10.0.5.{i}").status_code for i in range(4)]
@@ -127,7 +131,8 @@ def test_changes_are_limited_per_account_not_per_address(user: User, settings) -
     assert client_for(UserFactory.create()).post(PINGS).status_code == 201
 
 
-def test_anonymous_requests_are_limited_per_address(settings) -> None:
+def test_anonymous_requests_are_limited_per_address(settings, fake_clock) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.ANON_RATE_PER_IP = "2/min"
     field = make_field(3)
     standings = field.url + "standings/"
@@ -146,7 +151,8 @@ def test_anonymous_requests_are_limited_per_address(settings) -> None:
     assert client.get("/healthz", REMOTE_ADDR="10.0.6.1").status_code == 200
 
 
-def test_forwarded_addresses_count_only_behind_trusted_proxies(settings) -> None:
+def test_forwarded_addresses_count_only_behind_trusted_proxies(settings, fake_clock) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.ANON_RATE_PER_IP = "1/min"
     client = APIClient()
     # no trusted proxy: a forged X-Forwarded-For does not give a fresh address
@@ -234,6 +240,24 @@ def test_counts_are_shared_by_every_server_process(user: User, settings) -> None
     assert done.stdout.strip() == "shared"
 
 
+@pytest.mark.services
+def test_counting_goes_on_after_redis_closes_the_connection(settings, fake_clock) -> None:
+    """Each process keeps one Redis client for its counts: when Redis closes the connection
+    (a restart, an idle timeout), the next request connects again and its count is kept."""
+    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    fake_clock(throttles)
+    settings.ANON_RATE_PER_IP = "2/min"
+    client = APIClient()
+    assert client.get(SCHEMA, REMOTE_ADDR="10.0.10.1").status_code == 200
+    writer = throttles._redis_writer()
+    assert writer is not None
+    killer = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    assert killer.client_kill_filter(_id=writer.client_id()) == 1
+    killer.close()
+    assert client.get(SCHEMA, REMOTE_ADDR="10.0.10.1").status_code == 200
+    assert client.get(SCHEMA, REMOTE_ADDR="10.0.10.1").status_code == 429
+
+
 SESSION_LOGIN = "/api/v1/auth/session/login/"
 ADMIN_LOGIN = "/admin/login/"
 
@@ -275,7 +299,10 @@ def test_failures_through_the_token_endpoint_lock_the_login_forms(user: User, se
     assert form_sign_in(ADMIN_LOGIN, user, DEFAULT_PASSWORD).status_code == 429
 
 
-def test_it_counts_form_sign_ins_against_the_addresses_sign_in_limit(user: User, settings) -> None:
+def test_it_counts_form_sign_ins_against_the_addresses_sign_in_limit(
+    user: User, settings, fake_clock
+) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.LOGIN_RATE_PER_IP = "3/min"
     assert sign_in(user, DEFAULT_PASSWORD, address="10.0.3.1").status_code == 200
     assert form_sign_in(SESSION_LOGIN, user, DEFAULT_PASSWORD, "10.0.3.1").status_code == 302
@@ -294,8 +321,9 @@ def test_it_counts_form_sign_ins_against_the_addresses_sign_in_limit(user: User,
     ["Basic YW5uYTpzZWNyZXQ=", "Junk x", "Bearer not-a-token", "Bearer", "bearer x.y.z"],
 )
 def test_it_counts_requests_without_a_valid_token_as_anonymous(
-    authorization: str, settings
+    authorization: str, settings, fake_clock
 ) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.ANON_RATE_PER_IP = "2/min"
     client = APIClient()
     statuses = [
@@ -306,7 +334,8 @@ def test_it_counts_requests_without_a_valid_token_as_anonymous(
     assert client.get(SCHEMA, REMOTE_ADDR="10.0.9.1").status_code == 429
 
 
-def test_an_expired_access_token_counts_as_anonymous(user: User, settings) -> None:
+def test_an_expired_access_token_counts_as_anonymous(user: User, settings, fake_clock) -> None:
+    fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.ANON_RATE_PER_IP = "1/min"
     token = AccessToken.for_user(user)
     token.set_exp(from_time=timezone.now() - dt.timedelta(hours=1))
