@@ -33,11 +33,6 @@ DDV = {"variant": "doppelkopf-ddv", "point_value": 10}
 BOTS = {"bert": "bot", "carl": "bot", "dave": "bot"}
 
 
-@pytest.fixture(autouse=True)
-def preview(settings: Any) -> None:
-    settings.PREVIEW_RULE_SETS = True
-
-
 def play_hosted(table: Table, anna: User, rng: random.Random, *, announce: bool) -> Hand:
     """Deal the next hand and play it out: anna (a person) plays a random legal card or
     reservation on her turn (with ``announce`` also her announcements now and then), the bots

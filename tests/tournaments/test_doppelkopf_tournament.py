@@ -30,8 +30,7 @@ RULES = {"variant": "doppelkopf-ddv", "point_value": 10}
 
 
 @pytest.fixture(autouse=True)
-def preview(settings: Any) -> None:
-    settings.PREVIEW_RULE_SETS = True
+def standings_at_once(settings: Any) -> None:
     settings.STANDINGS_COALESCE_SECONDS = 0
 
 
