@@ -7,7 +7,7 @@ the card with the best mean over the deals. Its strength is the number of deals;
 The bot sees only a seat's view and its legal actions; the rule set reads the view
 (``RuleSet.card_play_view``). Choices other than cards (bidding, discarding, declaring,
 defence, invitation) are compared by simulation (``engine.bots.simulate``) where the rule set
-deals whole hands from a view (``RuleSet.bot_deal``: ``wien``), each over
+deals whole hands from a view (``RuleSet.bot_deal``: ``wien``, ``preferans``), each over
 :func:`decision_deals` sampled deals; elsewhere they are the rule set's heuristic's, which
 :func:`policy` is given.
 """

@@ -40,7 +40,7 @@ defence (§9.1) and on a remise the consolation.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,14 +235,14 @@ def auction(seat: Seat, legal: Sequence[Json]) -> Json:
     return passing or legal[0]
 
 
-def discard(seat: Seat, legal: Sequence[Json]) -> Json:
-    """The two cards whose loss leaves the best contract not below the winning bid; for
-    misère the fewest unsafe cards (on a tie the highest cards go)."""
+def discard_scores(seat: Seat) -> Callable[[Json], tuple[float, int]]:
+    """A discard's value to the declarer: the best contract not below the winning bid with
+    the ten cards kept (for misère the fewer unsafe cards the better), then a tie-break that
+    lays the highest cards away."""
     misere = seat.game is not None and seat.game.get("type") == "misere"
     bid = seat.high_bid() or BIDS[0]
 
     def score(action: Json) -> tuple[float, int]:
-        """The discard's value, then a tie-break on the cards' ranks."""
         gone = action["discard"]
         rest = holding(c for c in codes_of(seat.hand) if c not in gone)
         ranks = sum(RANKS.index(c[1]) for c in gone)
@@ -250,11 +250,17 @@ def discard(seat: Seat, legal: Sequence[Json]) -> Json:
             return -float(misere_risk(rest)), ranks
         return best_from(seat, bid, rest, unseen=False), -ranks
 
-    return max(legal, key=score)
+    return score
 
 
-def declare(seat: Seat, legal: Sequence[Json]) -> Json:
-    """The legal contract worth most with the ten cards kept."""
+def discard(seat: Seat, legal: Sequence[Json]) -> Json:
+    """The two cards whose loss leaves the best contract not below the winning bid; for
+    misère the fewest unsafe cards (on a tie the highest cards go)."""
+    return max(legal, key=discard_scores(seat))
+
+
+def declare_values(seat: Seat) -> Callable[[Json], float]:
+    """A contract's expected whists to the declarer with the ten cards kept."""
     tricks = {s: strain_tricks(seat, s, seat.hand, unseen=False) for s in STRAINS}
 
     def value(action: Json) -> float:
@@ -262,7 +268,12 @@ def declare(seat: Seat, legal: Sequence[Json]) -> Json:
         chance = make_chance(strain, level, tricks[strain], seat.hand)
         return contract_value(seat, level, chance, tricks[strain])
 
-    return max(legal, key=value)
+    return value
+
+
+def declare(seat: Seat, legal: Sequence[Json]) -> Json:
+    """The legal contract worth most with the ten cards kept."""
+    return max(legal, key=declare_values(seat))
 
 
 def defenders(seat: Seat) -> tuple[str, str]:
@@ -319,6 +330,34 @@ def key_of(action: Json) -> str:
     return next(k for k in action if k != "seat")
 
 
+DISCARD_CANDIDATES = 6
+"""The discards of the 66 that the ``pimc`` bot compares: those :func:`discard` values most."""
+DECLARE_CANDIDATES = 4
+"""The contracts the ``pimc`` bot compares: those :func:`declare` values most."""
+
+
+def candidates(view: Json, legal: list[Json]) -> list[Json]:
+    """The choices the ``pimc`` bot compares by simulation: of the 66 discards and of the
+    contracts the few this heuristic values most; of the calls pass, hold, misère, the
+    cheapest bid and the heuristic's own (a higher bid only raises the floor of the order);
+    every whist and mode."""
+    if not legal:
+        return []
+    kind = key_of(legal[0])
+    if kind == "discard":
+        return sorted(legal, key=discard_scores(seat_of(view)), reverse=True)[:DISCARD_CANDIDATES]
+    if kind == "declare":
+        return sorted(legal, key=declare_values(seat_of(view)), reverse=True)[:DECLARE_CANDIDATES]
+    if kind == "call":
+        own = auction(seat_of(view), legal)
+        bids = [a for a in legal if a["call"] in BIDS]
+        cheapest = min(bids, key=lambda a: BIDS.index(a["call"])) if bids else None
+        return [
+            a for a in legal if a is own or a is cheapest or a["call"] in ("pass", "hold", "misere")
+        ]
+    return list(legal)
+
+
 def choose(view: Json, legal: Sequence[Json], rng: random.Random) -> Json | None:
     """The heuristic's action for the seat of ``view`` among ``legal`` (JSON action bodies),
     or ``None`` when the legal actions are cards (card play is decided elsewhere)."""
@@ -330,4 +369,4 @@ def choose(view: Json, legal: Sequence[Json], rng: random.Random) -> Json | None
     return decide(seat_of(view), legal)
 
 
-__all__ = ["choose", "contract_value", "misere_value"]
+__all__ = ["candidates", "choose", "contract_value", "misere_value"]

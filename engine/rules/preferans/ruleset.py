@@ -36,6 +36,7 @@ from engine.rules.preferans import (
     pulya,
     scoring,
     settlement,
+    simulate,
     views,
 )
 from engine.rules.preferans.hand import State
@@ -178,6 +179,16 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
         """:func:`engine.rules.preferans.heuristic.choose`: the auction, discard, contract,
         whist and mode by hand strength."""
         return heuristic.choose
+
+    def bot_deal(self, view: dict[str, Any], rng: random.Random) -> State | None:
+        """:func:`engine.rules.preferans.simulate.deal_view`: before the first card."""
+        return simulate.deal_view(view, rng)
+
+    def bot_candidates(
+        self, view: dict[str, Any], legal: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """:func:`engine.rules.preferans.heuristic.candidates`."""
+        return heuristic.candidates(view, legal)
 
     def card_play_view(self, view: dict[str, Any]) -> Belief | None:
         """:func:`engine.rules.preferans.belief.card_play_view`."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import engine.bots.simulate as simulate
 from engine.bots.belief import codes_mask
 from engine.cards import PIQUET
 from engine.errors import EngineError
@@ -26,9 +27,6 @@ from engine.rules.wien.actions import action_from_json
 from engine.rules.wien.rules import WienRules
 from engine.rules.wien.state import Phase, State
 
-TRIES = 40
-"""Deals drawn for one simulated deal: the first whose replay agrees with every call and
-defence choice of the others is kept, else the one that agrees with most."""
 INFERRED = ("call", "geschaeft_suit", "defence", "look")
 """The choices of other players that a drawn deal should explain."""
 BEFORE_PLAY = frozenset(
@@ -63,63 +61,28 @@ def original_hand(view: dict[str, Any]) -> list[str] | None:
 def deal_view(view: dict[str, Any], rng: random.Random) -> State | None:
     """A whole hand consistent with the seat's ``view`` before card play (module docstring);
     ``None`` after the first card, for a spectator, or when no deal is found."""
-    seat = view["seat"]
-    if seat is None or seat not in view["active"] or view["phase"] not in BEFORE_PLAY:
-        return None
-    mine = original_hand(view)
-    if mine is None:
-        return None
-    best: tuple[int, State] | None = None
-    for _ in range(TRIES):
-        drawn = _draw(view, mine, rng, 99 if best is None else best[0])
-        if drawn is None:
-            continue
-        misses, state = drawn
-        if best is None or misses < best[0]:
-            best = (misses, state)
-        if misses == 0:
-            break
-    return None if best is None else best[1]
+    return simulate.deal_from_view(view, BEFORE_PLAY, original_hand, _draw, rng)
 
 
 def _draw(
     view: dict[str, Any], mine: list[str], rng: random.Random, worst: int
 ) -> tuple[int, State] | None:
-    """One deal and its replay: how many of the others' choices the heuristic would have made
-    otherwise, and the state; ``None`` when the view's actions do not fit the deal, or it
-    explains them no better than a deal with ``worst`` misses."""
+    """One deal and its replay (:func:`engine.bots.simulate.replay_view`): how many of the
+    others' choices the heuristic would have made otherwise, and the state."""
     seat, active = view["seat"], view["active"]
-    talon = list(view["dealt_talon"] or ())
-    rest = [c for c in PIQUET.codes if c not in mine and c not in talon]
-    rng.shuffle(rest)
-    if not talon:
-        talon, rest = rest[:2], rest[2:]
-    deal = {"talon": codes_mask(PIQUET, talon), seat: codes_mask(PIQUET, mine)}
     others = [s for s in active if s != seat]
-    for i, s in enumerate(others):
-        deal[s] = codes_mask(PIQUET, rest[i * 10 : (i + 1) * 10])
+    talon, hands = simulate.deal_unseen(PIQUET.codes, mine, view["dealt_talon"] or (), others, rng)
+    deal = {"talon": codes_mask(PIQUET, talon), seat: codes_mask(PIQUET, mine)}
+    deal |= {s: codes_mask(PIQUET, cards) for s, cards in hands.items()}
     try:
         rules = WienRules.from_json(view["rules"])
         state = play.new_hand(rules, view["seats"], view["dealer"], view["pot"], deal)
-        misses = 0
-        for item in view["actions"]:
-            actor = item["seat"]
-            theirs = actor != seat and any(k in item for k in INFERRED)
-            if theirs or item.get("discard", "") is None:
-                other = views.view(state, actor)
-                guess = heuristic.choose(other, other.get("legal", []), rng)
-                if item.get("discard", "") is None:
-                    if guess is None:
-                        return None
-                    item = {**guess, "seat": actor}
-                elif guess is None or any(guess.get(k) != item.get(k) for k in guess):
-                    misses += 1
-                    if misses >= worst:
-                        return None
-            state = play.apply(state, action_from_json(item, PIQUET))
     except EngineError:
         return None
-    again = views.view(state, seat)
-    if sorted(again["hand"]) != sorted(view["hand"]) or again["to_act"] != view["to_act"]:
-        return None
-    return misses, state
+    return simulate.replay_view(
+        state, view, INFERRED, views.view, heuristic.choose, _step, rng, worst
+    )
+
+
+def _step(state: State, item: dict[str, Any]) -> State:
+    return play.apply(state, action_from_json(item, PIQUET))
