@@ -196,15 +196,20 @@ def split(bid: str) -> tuple[int, str]:
     return int(bid[:-1]), bid[-1]
 
 
-def best_from(seat: Seat, bid: str, h: Holding, *, unseen: bool) -> float:
-    """The best contract not below ``bid`` on the ladder with ``h``."""
+def ladder_values(seat: Seat, h: Holding, *, unseen: bool) -> list[float]:
+    """Each contract's value with ``h``, in :data:`BIDS` order."""
     tricks = {s: strain_tricks(seat, s, h, unseen=unseen) for s in STRAINS}
-    best = float("-inf")
-    for b in BIDS[BIDS.index(bid) :]:
+    values = []
+    for b in BIDS:
         level, strain = split(b)
         chance = make_chance(strain, level, tricks[strain], h)
-        best = max(best, contract_value(seat, level, chance, tricks[strain]))
-    return best
+        values.append(contract_value(seat, level, chance, tricks[strain]))
+    return values
+
+
+def best_from(seat: Seat, bid: str, h: Holding, *, unseen: bool) -> float:
+    """The best contract not below ``bid`` on the ladder with ``h``."""
+    return max(ladder_values(seat, h, unseen=unseen)[BIDS.index(bid) :])
 
 
 MIN_VALUE = 0.0
@@ -215,6 +220,7 @@ def auction(seat: Seat, legal: Sequence[Json]) -> Json:
     """The call (``hold`` first, then the cheapest) whose best permitted contract is worth
     most, when that is above :data:`MIN_VALUE`; otherwise pass (or the only call)."""
     scored: list[tuple[float, Json]] = []
+    ladder = ladder_values(seat, seat.hand, unseen=True)  # once: each call reads its rungs
     for action in sorted(legal, key=lambda a: a["call"] != "hold"):
         call = action["call"]
         if call == "pass":
@@ -225,7 +231,7 @@ def auction(seat: Seat, legal: Sequence[Json]) -> Json:
             bid = seat.high_bid() if call == "hold" else call
             if bid is None:
                 continue
-            value = best_from(seat, bid, seat.hand, unseen=True)
+            value = max(ladder[BIDS.index(bid) :])
         scored.append((value, action))
     passing = next((a for a in legal if a["call"] == "pass"), None)
     if scored:
