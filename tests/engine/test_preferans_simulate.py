@@ -138,6 +138,7 @@ def test_a_deal_played_out_from_a_choice_ends_on_a_balanced_sheet() -> None:
 
 def test_candidates_are_the_heuristics_best_few_and_every_whist() -> None:
     seen = set()
+    misere_seen = 0
     for seed in range(60):
         for _, _, view in decisions(seed):
             legal = view["legal"]
@@ -157,9 +158,16 @@ def test_candidates_are_the_heuristics_best_few_and_every_whist() -> None:
             if phase == "auction":
                 calls = {c["call"] for c in candidates}
                 assert "pass" in calls and len(calls) <= 5
+                chance = heuristic.talon_chance(heuristic.holding(view["hand"]), "misere")
+                near = chance >= heuristic.MISERE_REACH and any(
+                    a["call"] == "misere" for a in legal
+                )
+                assert ("misere" in calls) == near or chosen["call"] == "misere"
+                misere_seen += near
             if phase in ("whist", "mode"):
                 assert candidates == legal
     assert {"auction", "discard", "declare", "whist"} <= seen
+    assert misere_seen > 0  # a hand near a misère has it compared
 
 
 @pytest.mark.slow

@@ -336,6 +336,10 @@ def key_of(action: Json) -> str:
     return next(k for k in action if k != "seat")
 
 
+MISERE_REACH = 0.4
+"""A misère is compared by simulation when its chance with the talon unseen is at least this
+(the auction calls it from about 0.6, where it starts to pay): a misère played out double
+dummy costs the most of any choice, and far from it the simulation never prefers it."""
 DISCARD_CANDIDATES = 6
 """The discards of the 66 that the ``pimc`` bot compares: those :func:`discard` values most."""
 DECLARE_CANDIDATES = 4
@@ -344,9 +348,9 @@ DECLARE_CANDIDATES = 4
 
 def candidates(view: Json, legal: list[Json]) -> list[Json]:
     """The choices the ``pimc`` bot compares by simulation: of the 66 discards and of the
-    contracts the few this heuristic values most; of the calls pass, hold, misère, the
-    cheapest bid and the heuristic's own (a higher bid only raises the floor of the order);
-    every whist and mode."""
+    contracts the few this heuristic values most; of the calls pass, hold, the cheapest bid,
+    the heuristic's own (a higher bid only raises the floor of the order) and misère when the
+    hand comes near it (:data:`MISERE_REACH`); every whist and mode."""
     if not legal:
         return []
     kind = key_of(legal[0])
@@ -355,12 +359,13 @@ def candidates(view: Json, legal: list[Json]) -> list[Json]:
     if kind == "declare":
         return sorted(legal, key=declare_values(seat_of(view)), reverse=True)[:DECLARE_CANDIDATES]
     if kind == "call":
-        own = auction(seat_of(view), legal)
+        seat = seat_of(view)
+        own = auction(seat, legal)
         bids = [a for a in legal if a["call"] in BIDS]
         cheapest = min(bids, key=lambda a: BIDS.index(a["call"])) if bids else None
-        return [
-            a for a in legal if a is own or a is cheapest or a["call"] in ("pass", "hold", "misere")
-        ]
+        near = talon_chance(seat.hand, "misere") >= MISERE_REACH
+        wanted = ("pass", "hold", "misere") if near else ("pass", "hold")
+        return [a for a in legal if a is own or a is cheapest or a["call"] in wanted]
     return list(legal)
 
 
