@@ -3,7 +3,7 @@ figures written into docs/bots.md (the "Arena" section) and into docs/benchmarks
 a ``pimc`` move takes).
 
     .venv/bin/python bench/bots_arena.py [--deals 10000] [--samples 20] [--jobs 2] [--seed 1]
-        [--variant wien] [--no-write]
+        [--variant wien] [--no-write] [--timing-only]
 
 Two matches per rule set, each on ``--deals`` duplicate deals (every deal played in every
 seating, so the cards' luck cancels), with the rule set's first example rules:
@@ -18,7 +18,9 @@ the heuristic's).
 
 Then the time of ``pimc`` moves at a table's default strength (100 deals a card, no deadline)
 over random hands: the opening lead and the moves from the fourth trick on (targets: p95 ≤ 3 s
-for the lead with ≥ 30 deals, ≤ 1 s from the fourth trick with ≥ 100).
+for the lead with ≥ 30 deals, ≤ 1 s from the fourth trick with ≥ 100). Each hand starts as a
+new table's first (``RuleSet.opening_carry``: Preferans on an empty sheet). ``--timing-only``
+times the moves of ``--variant`` and prints them, writing nothing.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def pimc_times(variant: str, hands: int, seed: int) -> dict[str, list[float]]:
     discards, declarations, defence) as a table's bot makes them, by simulation within the
     table's default budget."""
     rs = engine.rule_set(variant)
+    parsed = rs.parse_rules(rs.examples[0])
     out: dict[str, list[float]] = {"lead": [], "later": [], "choice": []}
     rng = random.Random(seed)
     table_bot = policy_for(rs, "pimc", budget=TABLE_BUDGET)
@@ -80,8 +83,10 @@ def pimc_times(variant: str, hands: int, seed: int) -> dict[str, list[float]]:
         order, _ = rs.shuffled_deck(deal_rng)
         seats = ["anna", "bert", "carl"]
         deal = rs.deal_from_deck(order, rs.active_seats(seats, "carl"))
+        # what a new table carries (Preferans: an empty sheet, so choices are worth whists)
+        carry = {**rs.carry_examples[0], **rs.opening_carry(parsed, seats)}
         state = engine.replay(
-            {"rules": rs.examples[0], "seats": seats, "dealer": "carl", **rs.carry_examples[0],
+            {"rules": rs.examples[0], "seats": seats, "dealer": "carl", **carry,
              "deal": deal, "actions": []}
         )  # fmt: skip
         first = True
@@ -127,6 +132,9 @@ def main() -> None:
     )
     parser.add_argument("--timing-hands", type=int, default=60)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--timing-only", action="store_true", help="time pimc's moves only (no matches, no write)"
+    )
     args = parser.parse_args()
     rs = engine.rule_set(args.variant)
     rules = rs.examples[0]
@@ -144,7 +152,7 @@ def main() -> None:
         (f"pimc:{n},heuristic,heuristic", args.deals),
         (f"pimc:{n},pimc-cards:{n},pimc-cards:{n}", args.compare_deals),
     )
-    for bots, deals in matches:
+    for bots, deals in () if args.timing_only else matches:
         started = time.monotonic()
         report = arena(rules, bots.split(","), deals, args.seed, args.jobs)
         took = time.monotonic() - started
@@ -177,7 +185,7 @@ def main() -> None:
             f"{quantile(values, 0.5):.3f} | {quantile(values, 0.95):.3f} | {max(values):.3f} |\n"
         )
     print(timing)
-    if not args.no_write:
+    if not args.no_write and not args.timing_only:
         write_section("arena", "Arena", body, BOTS_DOC)
         write_section("pimc", "pimc bot: time per move", timing)
 
