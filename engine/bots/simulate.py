@@ -9,6 +9,12 @@ every player, itself included), every card double dummy (``engine.solver``: the 
 optimal cards), and the seat's money (or score) at the end is the candidate's value on that
 deal. The candidate of the best mean wins; the heuristic's own choice wins a tie. The same
 deals for every candidate (common random numbers) make the comparison fair with few deals.
+
+A rule set's ``bot_deal`` draws its deals with the helpers here (wien's and Preferans's
+``simulate.py``): :func:`deal_from_view` (who gets a deal, and the best of
+:data:`TRIES`), :func:`deal_unseen` (the cards the seat has not seen, dealt at random) and
+:func:`replay_view` (the view's actions replayed, the others' choices read as the heuristic
+would have made them).
 """
 
 from __future__ import annotations
