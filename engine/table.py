@@ -27,6 +27,24 @@ def words(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+def read_declarer(
+    record: Mapping[str, object], active: Sequence[str], seats: Sequence[str], game: str = "game"
+) -> str:
+    """An entry's ``declarer``: one of the deal's active players (``hand-record.md``), named
+    in a sentence when missing, sitting out or no seat at all."""
+    declarer = record.get("declarer")
+    if declarer is None:
+        raise EngineError("declarer", f"declarer is missing: name the seat that played the {game}")
+    if declarer in active:
+        return str(declarer)
+    if isinstance(declarer, str) and declarer in seats:
+        raise EngineError("declarer", f"the declarer {declarer} deals and sits out this deal")
+    players = words(list(active), "or")
+    raise EngineError(
+        "declarer", f"the declarer must be one of the active players ({players}), not {declarer!r}"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TableShape:
     """How many sit and play: ``seats`` the allowed numbers of seats, ``players`` the active

@@ -216,3 +216,63 @@ def test_a_short_pot_is_refilled_by_antes_before_it_pays() -> None:
     # owes 40: 2 rounds of 3 × 10 = 60
     assert [t["amount"] for t in result["transfers"] if t["why"] == "ante"] == [20, 20, 20]
     assert result["pot"] == 20
+
+
+# --- score-sheet entries the page refuses (austria-variants.md, "austria-1829", "Score-sheet") --
+
+THROW_IN = {**OLD, "forced_player": "throw_in"}
+
+
+def test_a_bare_null_game_is_only_a_thrown_in_deal() -> None:
+    """With a forced rearhand nobody gets away with an all-pass deal: a bare ``"game": null``
+    would settle the forced player's pass as if nothing happened, so it is refused."""
+    assert engine.settle(sheet(THROW_IN, None, pot=720))["transfers"] == []
+    with pytest.raises(EngineError, match="forced") as e:
+        engine.settle(sheet(OLD, None, pot=720))
+    assert e.value.at == "forced"
+
+
+def test_under_throw_in_nobody_is_forced() -> None:
+    with pytest.raises(EngineError, match="throw_in") as e:
+        engine.settle(sheet(THROW_IN, None, forced="pass", declarer="carl", pot=720))
+    assert e.value.at == "forced"
+    forced_game = sheet(
+        THROW_IN,
+        suit("H"),
+        declarer="carl",
+        defence={"anna": "home", "bert": "home"},
+        forced="play",
+        pot=720,
+    )
+    with pytest.raises(EngineError, match="throw_in") as e:
+        engine.settle(forced_game)
+    assert e.value.at == "forced"
+
+
+def _walkover(level: str, bid: str, **kw: Any) -> dict[str, Any]:
+    return sheet(
+        {**OLD, "walkover_value": "bid"},
+        suit(level),
+        declarer=kw.pop("declarer", "anna"),
+        defence=kw.pop("defence", {"bert": "home", "carl": "home"}),
+        bid=bid,
+        pot=720,
+        **kw,
+    )
+
+
+def test_a_walkover_below_the_winning_bid_is_refused() -> None:
+    """A declarer declares a suit at least his winning bid, so a walkover paid by the bid never
+    names a game below it."""
+    assert deltas(engine.settle(_walkover("H", "D"))) == (30, 0, 0)
+    with pytest.raises(EngineError, match="below") as e:
+        engine.settle(_walkover("S", "D"))
+    assert e.value.at == "bid"
+
+
+def test_after_a_forced_game_the_winning_bid_is_clubs() -> None:
+    forced = {"declarer": "carl", "defence": {"anna": "home", "bert": "home"}, "forced": "play"}
+    assert deltas(engine.settle(_walkover("H", "C", **forced))) == (0, 0, 10)
+    with pytest.raises(EngineError, match="C") as e:
+        engine.settle(_walkover("H", "D", **forced))
+    assert e.value.at == "bid"

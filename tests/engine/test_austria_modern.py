@@ -397,3 +397,74 @@ def test_options_are_checked() -> None:
         engine.parse_rules({**MODERN, "invitation": 1})
     with pytest.raises(EngineError, match="non-negative whole number"):
         engine.replay(record(MODERN, pot=-1))
+
+
+# --- score-sheet entries (austria-variants.md, "Records") ---------------------------------------
+
+BONUS_RULES = {**MODERN, "four_aces_bonus": 10, "no_ace_bonus": 10}
+
+
+def _walkover(**keys: Any) -> dict[str, Any]:
+    return sheet(
+        BONUS_RULES,
+        suit("D"),
+        declarer="anna",
+        defence={"bert": "home", "carl": "home"},
+        pot=1000,
+        **keys,
+    )
+
+
+@pytest.mark.parametrize(
+    ("bonuses", "expect"),
+    [
+        pytest.param({"four_aces": True}, (300, -100, -100), id="four-aces-alone"),
+        pytest.param({"no_aces": True}, (300, -100, -100), id="no-aces-alone"),
+        pytest.param({"four_aces": False}, (100, 0, 0), id="a-false-key-alone"),
+        pytest.param({}, (100, 0, 0), id="nothing-happened"),
+    ],
+)
+def test_bonuses_name_only_what_happened_and_an_absent_key_is_false(
+    bonuses: dict[str, bool], expect: tuple[int, int, int]
+) -> None:
+    result = engine.settle(_walkover(bonuses=bonuses))
+    assert deltas(result) == expect
+    both = {"four_aces": False, "no_aces": False, **bonuses}
+    assert engine.settle(_walkover(bonuses=both)) == result
+
+
+@pytest.mark.parametrize(
+    ("bonuses", "rules", "words"),
+    [
+        pytest.param({"aces": True}, BONUS_RULES, "four_aces", id="an-unknown-key"),
+        pytest.param({"no_aces": 1}, BONUS_RULES, "true or false", id="not-a-boolean"),
+        pytest.param(
+            {"four_aces": True, "no_aces": True}, BONUS_RULES, "both", id="aces-and-no-aces"
+        ),
+        pytest.param({"no_aces": True}, MODERN, "no_ace_bonus", id="no-aces-never-asked"),
+    ],
+)
+def test_bonuses_that_cannot_have_happened_are_refused(
+    bonuses: dict[str, Any], rules: dict[str, Any], words: str
+) -> None:
+    entry = {**_walkover(bonuses=bonuses), "rules": rules}
+    with pytest.raises(EngineError, match=words) as e:
+        engine.settle(entry)
+    assert e.value.at.startswith("bonuses")
+
+
+def test_with_a_forced_rearhand_every_deal_has_a_game() -> None:
+    """Rearhand must call when the others passed without one: no deal is thrown in."""
+    thrown_in = sheet({**MODERN, "forced_player": "throw_in"}, None, pot=300)
+    assert engine.settle(thrown_in)["transfers"] == []
+    with pytest.raises(EngineError, match="throw_in") as e:
+        engine.settle(sheet(MODERN, None, pot=300))
+    assert e.value.at == "game"
+
+
+def test_an_entry_without_a_declarer_says_so() -> None:
+    entry = sheet(MODERN, suit("D"), defence={"bert": "home", "carl": "home"}, pot=300)
+    with pytest.raises(EngineError) as e:
+        engine.settle(entry)
+    assert e.value.at == "declarer"
+    assert e.value.message == "declarer is missing: name the seat that played the game"

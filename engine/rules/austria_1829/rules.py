@@ -77,6 +77,12 @@ LADDERS = {
 an earlier bidder; ``H`` as the very first bid (*Préférence*) ends the auction at once."""
 
 
+THROWN_IN_NOBODY_FORCED = (
+    "with forced_player throw_in nobody is forced: a deal all passed is thrown in "
+    '("game": null alone), so there is no forced game or pass'
+)
+
+
 def number(suit: str) -> int:
     return SUITS.index(suit) + 1
 
@@ -179,7 +185,25 @@ class Family1829(AustrianFamily):
         return out
 
     def parse_extra(self, record: Any, o: Outcome) -> dict[str, Any]:
+        """``bid`` (exactly with ``walkover_value = "bid"`` and both defenders home; never above
+        the declared suit, and ``C`` after a forced game) and ``forced: "play"`` (only with
+        ``forced_player = "rearhand"``: rearhand's game with the talon)."""
         out: dict[str, Any] = {}
+        assert o.game is not None
+        if "forced" in record:
+            if o.rules["forced_player"] == "throw_in":
+                raise EngineError("forced", THROWN_IN_NOBODY_FORCED)
+            if record["forced"] != "play":
+                raise EngineError(
+                    "forced",
+                    'a forced player\'s game has forced: "play" (his pass is '
+                    '{"game": null, "forced": "pass", "declarer": rearhand})',
+                )
+            if o.declarer != o.active[2] or not o.game.talon:
+                raise EngineError(
+                    "forced", "the forced player is rearhand and plays with the talon"
+                )
+            out["forced"] = "play"
         need_bid = o.rules["walkover_value"] == "bid" and not o.players
         if need_bid != ("bid" in record):
             raise EngineError(
@@ -187,28 +211,45 @@ class Family1829(AustrianFamily):
                 "bid is given exactly when walkover_value is bid and both defenders stayed home",
             )
         if need_bid:
-            if record["bid"] not in CALLS:
-                raise EngineError("bid", f"the winning bid is C, S, D or H, not {record['bid']!r}")
-            out["bid"] = record["bid"]
-        if "forced" in record:
-            if record["forced"] != "play":
-                raise EngineError("forced", 'a forced player\'s game has forced: "play"')
-            if o.declarer != o.active[2] or o.game is None or not o.game.talon:
+            bid = record["bid"]
+            if bid not in CALLS:
+                raise EngineError("bid", f"the winning bid is C, S, D or H, not {bid!r}")
+            if "forced" in out and bid != "C":
+                raise EngineError("bid", f"after a forced game the winning bid is C, not {bid}")
+            if number(bid) > number(str(o.game.level)):
                 raise EngineError(
-                    "forced", "the forced player is rearhand and plays with the talon"
+                    "bid",
+                    f"the declared game {o.game.level} is below the winning bid {bid}: a "
+                    "declarer declares a suit at least his bid",
                 )
-            out["forced"] = "play"
+            out["bid"] = bid
         return out
 
     def parse_no_game(self, record: Any, base: Outcome) -> Outcome:
-        """A thrown-in deal (``"game": null`` alone) or the forced player's pass
-        (``{"game": null, "forced": "pass", "declarer": rearhand}``)."""
-        if "forced" not in record:
+        """A deal without a game: with ``forced_player = "throw_in"`` the thrown-in deal
+        (``"game": null`` alone); with ``"rearhand"`` the forced player's pass
+        (``{"game": null, "forced": "pass", "declarer": rearhand}``), since he must pick up the
+        talon and either play or pay the bête."""
+        if base.rules["forced_player"] == "throw_in":
+            if "forced" in record:
+                raise EngineError("forced", THROWN_IN_NOBODY_FORCED)
             return super().parse_no_game(record, base)
-        if record["forced"] != "pass" or record.get("declarer") != base.active[2]:
+        rearhand = base.active[2]
+        if "forced" not in record:
             raise EngineError(
                 "forced",
-                'a forced pass is {"game": null, "forced": "pass", "declarer": rearhand}',
+                f"with forced_player rearhand a deal nobody played is {rearhand}'s forced pass: "
+                f'{{"game": null, "forced": "pass", "declarer": "{rearhand}"}} (a thrown-in '
+                "deal needs forced_player throw_in)",
+            )
+        if record["forced"] != "pass":
+            raise EngineError(
+                "forced", 'a deal without a game has forced: "pass" (his game has forced: "play")'
+            )
+        if record.get("declarer") != rearhand:
+            raise EngineError(
+                "declarer",
+                f"the forced player is rearhand, {rearhand}, not {record.get('declarer')!r}",
             )
         for key in ("defence", "tricks", "bid"):
             if key in record and not (key == "tricks" and record[key] == {}):
@@ -220,7 +261,7 @@ class Family1829(AustrianFamily):
             base.carry,
             base.active,
             None,
-            base.active[2],
+            rearhand,
             extra={"forced": "pass"},
         )
 

@@ -95,6 +95,37 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+BONUS_KEYS = ("four_aces", "no_aces")
+
+
+def read_bonuses(data: Any, rules: Rules) -> dict[str, bool]:
+    """An entry's ``bonuses`` (austria-variants.md, "Records"): ``four_aces`` and ``no_aces``,
+    each true or false, a key left out being false (a score sheet writes what happened). Both
+    true cannot happen (no ace among his twelve cards, yet four kept), and ``no_aces`` is
+    announced only when the table pays ``no_ace_bonus``."""
+    if not isinstance(data, dict):
+        raise EngineError("bonuses", 'bonuses is an object such as {"four_aces": true}')
+    for key, value in data.items():
+        if key not in BONUS_KEYS:
+            raise EngineError(
+                f"bonuses.{key}", f"bonuses names four_aces and no_aces only, not {key!r}"
+            )
+        if type(value) is not bool:
+            raise EngineError(f"bonuses.{key}", f"{key} must be true or false")
+    bonuses = {key: bool(data.get(key, False)) for key in BONUS_KEYS}
+    if bonuses["four_aces"] and bonuses["no_aces"]:
+        raise EngineError(
+            "bonuses",
+            "four_aces and no_aces cannot both be true: a declarer without an ace kept no aces",
+        )
+    if bonuses["no_aces"] and not rules["no_ace_bonus"]:
+        raise EngineError(
+            "bonuses.no_aces",
+            "no_aces is announced only at a table with a no_ace_bonus; this one has none",
+        )
+    return bonuses
+
+
 def suit_number(game: Game) -> int:
     """C 1, S 2, D 3, H 4."""
     return SUITS.index(str(game.level)) + 1
@@ -188,22 +219,25 @@ class ModernFamily(AustrianFamily):
                 raise EngineError("gave_up", "both defenders stayed home: nobody to give up to")
             out["gave_up"] = True
         if "bonuses" in record:
-            data = record["bonuses"]
-            if (
-                not isinstance(data, dict)
-                or set(data) != {"four_aces", "no_aces"}
-                or not all(type(v) is bool for v in data.values())
-            ):
-                raise EngineError(
-                    "bonuses", 'bonuses is {"four_aces": true|false, "no_aces": true|false}'
-                )
-            if gave_up and any(data.values()):
+            bonuses = read_bonuses(record["bonuses"], o.rules)
+            if gave_up and any(bonuses.values()):
                 raise EngineError("bonuses", "a declarer who gave up earns no bonus")
             if o.game is None or o.game.kind != "suit":
                 raise EngineError("bonuses", "bonuses belong to suit games only")
-            if any(data.values()):
-                out["bonuses"] = dict(data)
+            if any(bonuses.values()):
+                out["bonuses"] = bonuses
         return out
+
+    def parse_no_game(self, record: Any, base: Outcome) -> Outcome:
+        """A deal without a game is a thrown-in deal, which only ``forced_player = "throw_in"``
+        has: with ``"rearhand"`` rearhand must call when the others passed without one."""
+        if base.rules["forced_player"] == "rearhand":
+            raise EngineError(
+                "game",
+                f"with forced_player rearhand every deal has a game: {base.active[2]} must call "
+                "when the others pass (a thrown-in deal needs forced_player throw_in)",
+            )
+        return super().parse_no_game(record, base)
 
     def describe_game(self, game: Any) -> str:
         """``D``, ``C von der Hand``, ``6 Mord von der Hand``."""

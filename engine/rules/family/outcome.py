@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import EngineError
 from engine.rules.family.game import MISERE, NORMAL, SLAM, UNO, Game, Rules, make_game
 from engine.ruleset import Common
+from engine.table import read_declarer
 
 if TYPE_CHECKING:
     from engine.rules.family.hand import Hand
@@ -112,10 +113,7 @@ def parse_sheet(fam: Family, record: Mapping[str, Any], common: Common) -> Outco
     if record["game"] is None:
         return fam.parse_no_game(record, base)
     game = parse_game(record["game"], fam.game_kinds(rules))
-    declarer = record.get("declarer")
-    if declarer not in active:
-        where = "sits out this deal" if declarer in seats else "must be one of the active players"
-        raise EngineError("declarer", f"the declarer {declarer!r} {where}")
+    declarer = read_declarer(record, active, seats)
     others = [p for p in active if p != declarer]
     asked = fam.sheet_defence(rules, game)
     defence: dict[str, str] = {}

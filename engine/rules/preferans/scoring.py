@@ -19,6 +19,7 @@ from engine.errors import EngineError
 from engine.rules.preferans.outcome import DealOutcome, active_seats, defenders, participants
 from engine.rules.preferans.rules import PreferansRules
 from engine.rules.preferans.sheet import Sheet, game_over
+from engine.table import read_declarer
 
 PRICE = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
 """§9: ``p`` by contract level (Kodeks §2.2.2); misère is 10."""
@@ -494,11 +495,7 @@ def parse_entry(
             raise EngineError("tricks", "raspasy is always played out: tricks are required")
         tricks = _parse_tricks(record["tricks"], participants(base))
         return _with(base, tricks=tricks)
-    decl = record.get("declarer")
-    if decl not in active:
-        raise EngineError(
-            "declarer", f"the declarer must be one of the active players, not {decl!r}"
-        )
+    decl = read_declarer(record, active, base.seats, "contract")
     base = _with(base, declarer=decl)
     if kind == "misere" or checked_ten(base):
         what = "misère" if kind == "misere" else "a checked ten (ten_whisted is false)"

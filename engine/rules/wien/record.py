@@ -13,6 +13,7 @@ from engine.rules.wien.rules import PREMIUM_NAMES
 from engine.rules.wien.settle import PLAYING, Outcome
 from engine.rules.wien.state import Game, Phase, State
 from engine.ruleset import Common
+from engine.table import read_declarer
 
 SHEET_KEYS = frozenset({"game", "declarer", "defence", "tricks", "negotiated"})
 """The keys of a score-sheet entry beyond the common part."""
@@ -57,10 +58,7 @@ def parse_sheet(record: Mapping[str, Any], common: Common) -> Outcome:
         _sum(tricks, 10, "the tricks of an Ausfechten")
         return replace(base, game=game, declarer=None, tricks=dict(tricks))
 
-    declarer = record.get("declarer")
-    if declarer not in active:
-        where = "sits out this deal" if declarer in seats else "must be one of the active players"
-        raise EngineError("declarer", f"the declarer {declarer!r} {where}")
+    declarer = read_declarer(record, active, seats)
     others = [p for p in active if p != declarer]
 
     if game.kind == "premium":
