@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 from django.utils.timezone import now
 
 import engine
@@ -32,6 +31,7 @@ from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.people import DEFAULT_RULES
 from clubs.services import evenings, seasons
+from config.slugs import slug_of
 from games.models import Seat
 from games.rulesets import parse_offered_rules
 
@@ -179,7 +179,7 @@ def _slug_taken(slug: str, club: Club | None) -> bool:
 
 def _free_slug(name: str) -> str:
     """A slug for ``name`` that no club has: ``wiener-runde``, else ``wiener-runde-2``, …"""
-    base = slugify(name)[: SLUG_LENGTH - 4].strip("-") or "club"
+    base = slug_of(name)[: SLUG_LENGTH - 4].strip("-") or "club"
     candidate, n = base, 1
     while _slug_taken(candidate, None):
         n += 1

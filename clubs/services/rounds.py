@@ -28,7 +28,6 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from clubs import live
 from clubs.errors import ClubConflict, InvalidInput, NotAllowed
@@ -48,6 +47,7 @@ from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.services.seasons import season_evenings
+from config.slugs import slug_of
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
 from games.rulesets import rule_set_for, rule_set_of
@@ -367,7 +367,7 @@ def _seat_specs(
         user = users.get(ident) if player.startswith("u:") else None
         guest = guests.get(ident) if player.startswith("g:") else None
         name = (user.display_name or user.username) if user else guest.name if guest else ""
-        base = slugify(name)[:30] or "player"
+        base = slug_of(name)[:30].strip("-") or "player"
         key, n = base, 1
         while key in taken or key in games.RESERVED_SEAT_KEYS:
             n += 1

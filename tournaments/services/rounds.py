@@ -28,7 +28,6 @@ settled as the rules say).
 from __future__ import annotations
 
 import random
-import re
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -41,6 +40,7 @@ from django.utils import timezone
 import engine
 from clubs import seating
 from clubs.models import User
+from config.slugs import slug_of
 from config.tasks import send_after_commit
 from games import services as games
 from games.models import Hand, Seat, Table
@@ -51,8 +51,6 @@ from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, Table
 from tournaments.selectors import round_deals
 from tournaments.services import common
 from tournaments.services.common import lock, log, require_director, require_status
-
-SEAT_KEY = re.compile(r"[^a-z0-9-]+")
 
 
 def _players(t: Tournament, number: int, byes: Sequence[int]) -> list[Entry]:
@@ -341,7 +339,7 @@ def seat_keys(entries: Sequence[Entry]) -> list[str]:
     """Readable, unique seat keys from the players' names (``anna``, ``bert-2``)."""
     keys: list[str] = []
     for entry in entries:
-        base = SEAT_KEY.sub("-", entry.name.lower()).strip("-")[:30] or f"player-{entry.pk}"
+        base = slug_of(entry.name)[:30].strip("-") or f"player-{entry.pk}"
         if base in games.RESERVED_SEAT_KEYS:
             base = f"{base}-{entry.pk}"
         key, n = base, 1

@@ -24,16 +24,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 import engine
-from clubs.models import Club, Membership, User
+from clubs.models import Club, User
 from clubs.models.people import DEFAULT_RULES
+from config.slugs import slug_of
 from config.tasks import send_after_commit
 from games.rulesets import parse_offered_rules, rule_set_for
-from tournaments import live, scoring
-from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
-from tournaments.models import Entry, Tournament
+from tournaments import live, permissions, scoring
+from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
+from tournaments.models import Entry, Invitation, Tournament
 from tournaments.permissions import is_director
 from tournaments.services import common
 from tournaments.services.common import lock, log, require_director, require_status
@@ -164,7 +164,7 @@ def _check_combination(t: Tournament) -> None:
 
 
 def _free_slug(wanted: str) -> str:
-    base = slugify(wanted)[:70] or "tournament"
+    base = slug_of(wanted)[:70].strip("-") or "tournament"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():
         n += 1
@@ -181,15 +181,13 @@ def tournament_create(
     if unknown:
         raise InvalidInput(f"Unknown fields: {', '.join(sorted(unknown))}.")
     values = _checked({"rules": values.pop("rules", None) or dict(DEFAULT_RULES), **values})
-    if (
-        club_id is not None
-        and not Membership.objects.filter(
-            club_id=club_id, user=user, role__in=Membership.MANAGERS
-        ).exists()
-    ):
-        if not Club.objects.filter(pk=club_id).exists():
+    if club_id is not None:
+        club = Club.objects.filter(pk=club_id).first()
+        # a private club does not exist for outsiders: 400, as an id nobody uses
+        if club is None or not permissions.may_see_club(user, club):
             raise _bad("club", "There is no such club.")
-        raise NotAllowed("Only the club's owners and admins organise its tournaments.")
+        if not permissions.may_organise_for(user, club):
+            raise NotAllowed("Only the club's owners and admins organise its tournaments.")
     if slug and Tournament.objects.filter(slug=slug).exists():
         raise _bad("slug", f"The address {slug!r} is taken.")
     if "lots_seed" not in values:
@@ -338,12 +336,45 @@ def _move(
     return t
 
 
-def director_add(*, user: User, tournament: Tournament, director: User) -> None:
+def director_add(*, user: User, tournament: Tournament, director_id: int) -> bool:
+    """Make the account ``director_id`` a director: at once when the director may add them
+    directly (``permissions.may_add_directly``), else they are invited and decide
+    (:func:`invitation_accept`). True when added; False when invited, or when no active
+    account has that id, which the caller is not told apart (``docs/security.md``)."""
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
-        t.directors.add(director)
-        log(t, user, "director_add", director=director.pk)
+        person = _person(director_id)
+        if person is not None and (
+            t.directors.filter(pk=person.pk).exists()
+            or permissions.may_add_directly(user, person, t)
+        ):
+            t.directors.add(person)
+            log(t, user, "director_add", director=person.pk)
+            return True
+        if person is not None:
+            _invite(t, user, person, Invitation.Role.DIRECTOR)
+    return False
+
+
+def _person(user_id: int) -> User | None:
+    return User.objects.filter(pk=user_id, is_active=True).first()
+
+
+def _invite(
+    t: Tournament, user: User, person: User, role: str, *, checked_in: bool = True
+) -> Invitation:
+    """The open invitation of ``person`` to ``t`` as ``role`` (made once: asking again
+    changes nothing). Not in the log, which directors read: it would tell them that the
+    account exists before its owner said anything."""
+    invitation, _ = Invitation.objects.get_or_create(
+        tournament=t,
+        user=person,
+        role=role,
+        status=Invitation.Status.INVITED,
+        defaults={"invited_by": user, "checked_in": checked_in},
+    )
+    return invitation
 
 
 def director_remove(*, user: User, tournament: Tournament, director: User) -> None:
@@ -408,44 +439,126 @@ def entry_add(
     *,
     user: User,
     tournament: Tournament,
-    player: User | None = None,
+    player_id: int | None = None,
     name: str = "",
     checked_in: bool = True,
-) -> Entry:
-    """A director enters a player (by account, or by name as a substitute). Before the
-    rounds they are registered (checked in when asked); while running they are a late entry:
-    checked in, playing from the next round (only between rounds)."""
-    if player is None and not name.strip():
+) -> Entry | None:
+    """A director enters a player: by account (``player_id``) or by name (a substitute).
+    Before the rounds they are registered (checked in when asked); while running they are a
+    late entry: checked in, playing from the next round (only between rounds).
+
+    An account joins at once only when the director may add it directly
+    (``permissions.may_add_directly``); anyone else is invited and enters by accepting
+    (:func:`invitation_accept`). None when invited, or when no active account has that id:
+    the caller is not told which (``docs/security.md``)."""
+    if player_id is None and not name.strip():
         raise _bad("name", "Give a user or a name.")
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
         require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "add an entry")
+        if player_id is None and t.results == Tournament.Results.HOSTED:
+            raise _bad("user", "Hosted tables are played through accounts: give a user.")
+        _require_between_rounds(t, "Late entries join")
+        player = None if player_id is None else _person(player_id)
         if player is not None and Entry.objects.filter(tournament=t, user=player).exists():
             raise TournamentConflict("That player has entered already.", code="entered")
-        if player is None and t.results == Tournament.Results.HOSTED:
-            raise _bad("user", "Hosted tables are played through accounts: give a user.")
-        first_round = 1
-        status = Entry.Status.CHECKED_IN if checked_in else Entry.Status.REGISTERED
-        if t.status == Tournament.Status.RUNNING:
-            if common.open_round(t) is not None:
-                raise TournamentConflict(
-                    "Late entries join between rounds; close the round being played first.",
-                    code="round_open",
-                )
-            first_round = common.last_closed(t) + 1
-            status = Entry.Status.CHECKED_IN
-        entry = Entry.objects.create(
-            tournament=t,
-            user=player,
-            name=name.strip()
-            or (player.get_full_name() or player.get_username() if player else ""),
-            status=status,
-            first_round=first_round,
-            checked_in_at=timezone.now() if status == Entry.Status.CHECKED_IN else None,
-        )
-        log(t, user, "entry_add", entry=entry.pk, name=entry.name, first_round=first_round)
+        if player_id is not None and (
+            player is None or not permissions.may_add_directly(user, player, t)
+        ):
+            if player is not None:
+                _invite(t, user, player, Invitation.Role.ENTRANT, checked_in=checked_in)
+            return None
+        entry = _enter(t, player, name.strip(), checked_in=checked_in)
+        log(t, user, "entry_add", entry=entry.pk, name=entry.name, first_round=entry.first_round)
     return entry
+
+
+def _require_between_rounds(t: Tournament, who: str) -> None:
+    if t.status == Tournament.Status.RUNNING and common.open_round(t) is not None:
+        raise TournamentConflict(
+            f"{who} between rounds; close the round being played first.", code="round_open"
+        )
+
+
+def _enter(t: Tournament, player: User | None, name: str, *, checked_in: bool) -> Entry:
+    """A new entry of ``t`` (locked, in a state that takes entries, between rounds): before
+    the rounds registered or checked in; while running a late entry, checked in and playing
+    from the next round."""
+    first_round = 1
+    status = Entry.Status.CHECKED_IN if checked_in else Entry.Status.REGISTERED
+    if t.status == Tournament.Status.RUNNING:
+        first_round = common.last_closed(t) + 1
+        status = Entry.Status.CHECKED_IN
+    return Entry.objects.create(
+        tournament=t,
+        user=player,
+        name=name or (player.get_full_name() or player.get_username() if player else ""),
+        status=status,
+        first_round=first_round,
+        checked_in_at=timezone.now() if status == Entry.Status.CHECKED_IN else None,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# invitations (answered by the invited person only)
+
+
+def _open_invitation(user: User, invitation_id: int) -> tuple[Tournament, Invitation]:
+    """The caller's open invitation, its tournament locked; 404 for anyone else's, one
+    answered already, or an id nobody uses."""
+    found = Invitation.objects.filter(pk=invitation_id).first()
+    if found is None or not permissions.may_answer(user, found):
+        raise TournamentNotFound("There is no such invitation.")
+    t = lock(found.tournament_id)
+    invitation = Invitation.objects.select_for_update().get(pk=found.pk)
+    if invitation.status != Invitation.Status.INVITED:
+        raise TournamentNotFound("There is no such invitation.")
+    return t, invitation
+
+
+def invitation_accept(*, user: User, invitation_id: int) -> Invitation:
+    """Accept an invitation: become a director, or enter (as the director who invited asked:
+    checked in or registered; while the tournament runs, between rounds only, a late entry
+    playing from the next round). Audited as the invited person's own step."""
+    with transaction.atomic():
+        t, invitation = _open_invitation(user, invitation_id)
+        if invitation.role == Invitation.Role.DIRECTOR:
+            t.directors.add(user)
+            log(t, user, "director_add", director=user.pk, invited_by=invitation.invited_by_id)
+        else:
+            require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "enter")
+            _require_between_rounds(t, "Late entries join")
+            if Entry.objects.filter(tournament=t, user=user).exists():
+                raise TournamentConflict(
+                    "You have entered this tournament already.", code="entered"
+                )
+            entry = _enter(t, user, "", checked_in=invitation.checked_in)
+            invitation.entry = entry
+            log(
+                t,
+                user,
+                "entry_add",
+                entry=entry.pk,
+                name=entry.name,
+                first_round=entry.first_round,
+                invited_by=invitation.invited_by_id,
+            )
+        invitation.status = Invitation.Status.ACCEPTED
+        invitation.decided_at = timezone.now()
+        invitation.save(update_fields=["status", "decided_at", "entry"])
+    return invitation
+
+
+def invitation_decline(*, user: User, invitation_id: int) -> Invitation:
+    """Decline an invitation: nothing changes in the tournament, and its directors are not
+    told (they may invite again)."""
+    with transaction.atomic():
+        _, invitation = _open_invitation(user, invitation_id)
+        invitation.status = Invitation.Status.DECLINED
+        invitation.decided_at = timezone.now()
+        invitation.save(update_fields=["status", "decided_at"])
+    return invitation
 
 
 def _may_act_for(user: User, t: Tournament, entry: Entry) -> None:
