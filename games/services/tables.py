@@ -138,8 +138,9 @@ def table_create(
     """Open a sitting: fixed rules, as many seats in playing order as the rule set's table takes
     (``wien``: 3 or 4), the first dealer given or found by drawing cards from the rule set's
     deck (its ``first_dealer``; wien.md: highest card deals, suits first), and the pot carried in
-    from the series. A club's table is opened by its owners and admins, or by a member who
-    sits at it (:func:`games.permissions.may_open_in`).
+    from the series when its rule set keeps a pot (:func:`games.rulesets.money_key`). A club's
+    table is opened by its owners and admins, or by a member who sits at it
+    (:func:`games.permissions.may_open_in`).
 
     The apps above games call this for the tables they seat (a club evening's members, a
     tournament's entrants, who agreed by entering); a person opening a table through the API
@@ -253,7 +254,9 @@ def table_create(
             )
             for i, s in enumerate(seats)
         )
-        carried = series_pot(series)
+        # Only a table whose rule set keeps a pot takes the series' pot; at any other the
+        # series keeps it for its next table that does (docs/games.md, "The pot and the series").
+        carried = series_pot(series) if money_key(rule_set) is not None else 0
         if carried:
             table.opening_pot = carried
             table.save(update_fields=["opening_pot"])
@@ -356,7 +359,10 @@ def close_pot(table: Table) -> None:
         )
         for t in closing.transfers
     )
-    left = closing.carry.get(pot_key, 0) if pot_key else 0
+    # What the ledger's pot still holds goes to the series: in the pot games what the close
+    # leaves in it; where the rule set keeps no pot, any pot the table was given when tables
+    # of such rule sets still took the series' pot in (its ``carry_in``), so none stays behind.
+    left = closing.carry.get(pot_key, 0) if pot_key else table_balances(table)[POT]
     if left:
         LedgerEntry.objects.create(
             table=table, payer=POT, payee=SERIES, amount=left, reason=LedgerEntry.Reason.CARRY_OUT
