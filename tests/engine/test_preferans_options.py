@@ -31,6 +31,15 @@ def refused(data: dict[str, Any]) -> EngineError:
     return e.value
 
 
+def test_a_table_without_a_whist_price_leaves_whist_value_out() -> None:
+    """§12: numeric options are positive integers and ``whist_value`` is required only for
+    money, so a table without one exports no ``whist_value`` (not ``null``); a stored
+    ``null`` still reads as none."""
+    assert "whist_value" not in rules().to_json()
+    assert rules(whist_value=None) == rules()
+    assert rules(whist_value=5).to_json()["whist_value"] == 5
+
+
 def test_the_default_convention_is_sochi() -> None:
     r = rules()
     assert r.convention == "sochi"
@@ -38,7 +47,6 @@ def test_the_default_convention_is_sochi() -> None:
         "variant": "preferans",
         "convention": "sochi",
         "pool_target": 20,
-        "whist_value": None,
         **{k: list(v) if isinstance(v, tuple) else v for k, v in CONVENTIONS["sochi"].items()},
     }
 
@@ -76,7 +84,7 @@ def test_every_option_is_in_every_convention_and_on_the_rules() -> None:
     names = {o.name for o in OPTIONS}
     for column in CONVENTIONS.values():
         assert set(column) == names - {"convention", "pool_target", "whist_value"}
-    assert set(rules().to_json()) == names | {"variant"}
+    assert set(rules(whist_value=10).to_json()) == names | {"variant"}
 
 
 def test_an_explicit_option_overrides_the_convention() -> None:

@@ -278,10 +278,14 @@ class PreferansRules:
     open_timing: str
 
     def to_json(self) -> dict[str, Any]:
-        """The full ``rules`` object, every option spelled out (lists as lists)."""
+        """The full ``rules`` object, every option with a value spelled out (lists as lists);
+        ``whist_value`` left out when the table has none (§12: numeric options are positive
+        integers, and ``whist_value`` is given only for money)."""
         out: dict[str, Any] = {"variant": self.variant}
         for option in OPTIONS:
             value = getattr(self, option.name)
+            if value is None:
+                continue
             out[option.name] = list(value) if isinstance(value, tuple) else value
         return out
 
