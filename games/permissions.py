@@ -3,14 +3,18 @@
 Writers (record and correct hands): the table's seated users, the owners, admins and scorers
 of the club it belongs to, and whoever an app above games says manages it
 (:mod:`games.managers`: a tournament's directors). *Organisers* are club owners and admins
-and those managers.
+and those managers. A table of no club that no app above games groups is its players' *own*
+and its creator's: whoever opened it manages it, seated or not (a table of four guests whose
+sheet its creator keeps).
 
 - Open: anyone signed in, at no club; at a club's table, its owners and admins, or a member
   (any role) who sits at it. Seat an account: oneself, or an account that is a member of the
   table's club (at no club: that shares a club with the caller); anyone else sits as a guest.
 - Close: owners, admins and scorers of the table's club, and the managers apps above name;
-  the seated players only at their own tables outside any club or group (tournament round).
-- Reopen: organisers; the seated players at their own tables outside any club or group.
+  the seated players and the creator only at their own tables outside any club or group
+  (tournament round).
+- Reopen: organisers; the seated players and the creator at their own tables outside any
+  club or group.
 - Read: writers, the creator, every member of the table's club, and everybody for public
   tables and the tables of a public club (public information only; seat views follow the
   seat: a reader who is not seated sees what a spectator sees). Staff read everything
@@ -78,21 +82,26 @@ def is_member(user: User | AnonymousUser, table: Table) -> bool:
 
 
 def _own_private(user: User | AnonymousUser, table: Table) -> bool:
-    """Seated at a table of no club that no app above games groups: the players' own."""
-    return table.club_id is None and is_seated(user, table) and not managers.grouped(table.pk)
+    """Seated at, or the creator of, a table of no club that no app above games groups: the
+    players' own, and its creator's, who manages it whether or not they sit at it."""
+    if not user.is_authenticated or table.club_id is not None:
+        return False
+    mine = is_seated(user, table) or table.created_by_id == user.pk
+    return mine and not managers.grouped(table.pk)
 
 
 def can_close(user: User | AnonymousUser, table: Table) -> bool:
     """Owners, admins and scorers of the table's club, the managers apps above name (a
-    tournament's directors), and the players of their own tables outside any club or group."""
+    tournament's directors), and the players and creator of their own tables outside any club
+    or group."""
     if not user.is_authenticated:
         return False
     return is_scorer(user, table) or is_organiser(user, table) or _own_private(user, table)
 
 
 def can_reopen(user: User | AnonymousUser, table: Table) -> bool:
-    """Organisers (club owners and admins, a tournament's directors), and the players of
-    their own tables outside any club or group."""
+    """Organisers (club owners and admins, a tournament's directors), and the players and
+    creator of their own tables outside any club or group."""
     if not user.is_authenticated:
         return False
     return is_organiser(user, table) or _own_private(user, table)
@@ -100,11 +109,12 @@ def can_reopen(user: User | AnonymousUser, table: Table) -> bool:
 
 CLOSE_REFUSED = (
     "Only the club's owners, admins and scorers (or the tournament's directors) close this "
-    "table; its players close only their own tables outside a club or tournament."
+    "table; its players and its creator close only their own tables outside a club or "
+    "tournament."
 )
 REOPEN_REFUSED = (
     "Only the club's owners and admins (or the tournament's directors) reopen this table; "
-    "its players reopen only their own tables outside a club or tournament."
+    "its players and its creator reopen only their own tables outside a club or tournament."
 )
 
 
@@ -149,8 +159,14 @@ def _club_is_public(table: Table) -> bool:
 
 
 def can_write(user: User | AnonymousUser, table: Table) -> bool:
-    """Seated players, club scorers (and admins, owners) and other organisers change a table."""
-    return is_seated(user, table) or is_scorer(user, table) or is_organiser(user, table)
+    """Seated players, club scorers (and admins, owners) and other organisers change a table;
+    so does the creator of a table of no club and no group (:func:`_own_private`)."""
+    return (
+        is_seated(user, table)
+        or is_scorer(user, table)
+        or is_organiser(user, table)
+        or _own_private(user, table)
+    )
 
 
 def sat_as_guest(user: User | AnonymousUser, table: Table) -> bool:
@@ -190,7 +206,7 @@ class TableAccess(BasePermission):
 
     message = (
         "Only the table's seated players (and its club's scorers and admins or its "
-        "tournament's directors) may do that."
+        "tournament's directors; at a table of no club, its creator) may do that."
     )
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:

@@ -340,6 +340,70 @@ def test_at_a_club_table_it_seats_only_members_of_that_club(w: Tables) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# a table of no club its creator does not sit at
+
+
+GUESTS = [
+    {"key": k, "kind": "guest", "guest_name": k.capitalize()} for k in ("anna", "bert", "carl")
+]
+CREATOR_ROLES = (*ROLES, "creator")
+#: At a table of no club and no group that only guests sit at, its creator is its organiser:
+#: reads it, records and corrects its hands, closes and reopens it; nobody else exists for it.
+MANAGE_GUESTS_TABLE = {**dict.fromkeys(CREATOR_ROLES, 404), "anonymous": 401, "creator": 200}
+
+
+def guests_table(w: Tables) -> Table:
+    """A table of no club that three guests sit at, opened through the API by ``creator``."""
+    w.users.setdefault("creator", UserFactory.create(username="creator"))
+    body = {"name": "Kaffeehaus", "mode": "recorded", "rules": RULES, "seats": GUESTS,
+            "first_dealer": "carl"}  # fmt: skip
+    response = w.client("creator").post("/api/v1/tables/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return Table.objects.get(pk=response.json()["id"])
+
+
+@pytest.mark.parametrize("role", CREATOR_ROLES)
+def test_the_creator_of_a_table_of_guests_records_corrects_closes_and_reopens_it(
+    w: Tables, role: str
+) -> None:
+    table = guests_table(w)
+    client = w.client(role)
+    base = f"/api/v1/tables/{table.pk}/"
+    expected = MANAGE_GUESTS_TABLE[role]
+    read = client.get(base)
+    assert read.status_code == (404 if expected == 401 else expected)
+    recorded = client.post(base + "hands/", MADE, format="json")
+    assert recorded.status_code == (201 if expected == 200 else expected), recorded.json()
+    if expected != 200:
+        assert not table.hands.exists()
+        services.table_record_hand(table_id=table.pk, user=w.users["creator"], entry=MADE)
+    corrected = client.put(base + "hands/1/", FELL, format="json")
+    assert corrected.status_code == expected, corrected.json()
+    closed = client.post(base + "close/")
+    assert closed.status_code == expected, closed.json()
+    if expected != 200:
+        services.table_close(table_id=table.pk, user=w.users["creator"])
+    assert client.post(base + "reopen/").status_code == expected
+
+
+def test_the_creator_of_a_tournament_rounds_table_manages_it_only_as_a_director(
+    w: Tables,
+) -> None:
+    """A round's table of no club is grouped: its directors manage it, not whoever opened it."""
+    table = services.table_create(
+        user=w.users["outsider"], name="round", mode="recorded", rules=RULES,
+        seats=[services.SeatSpec(key=g["key"], kind="guest", guest_name=g["guest_name"])
+               for g in GUESTS],
+        first_dealer="carl",
+    )  # fmt: skip
+    RoundTable.objects.create(round=w.round, number=2, table=table)
+    refused = w.client("outsider").post(f"/api/v1/tables/{table.pk}/hands/", MADE, format="json")
+    assert refused.status_code == 403
+    assert close(w, "outsider", table).status_code == 403
+    assert close(w, "director", table).status_code == 200
+
+
+# ---------------------------------------------------------------------------------------------
 # ids that must not tell a private thing from a missing one
 
 
