@@ -4,14 +4,20 @@ Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A
 also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
 "record", "result"}``), saved as it is: the commands read the record inside it. Bad input
 exits with status 1 and prints ``{"error": {"at": ..., "message": ...}}``, never a traceback.
+A reader that stops reading (``python -m engine rules | head``) ends the command quietly, with
+status 1, as it ends any Unix tool. ``arena`` tells how far it got on standard error
+(``arena: 120/500 deals``); standard output has its report alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
 import sys
+import time
 from typing import Any
 
 from engine.bots.arena import arena
@@ -106,7 +112,32 @@ def cmd_arena(args: argparse.Namespace) -> Any:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if args.jobs < 1:
         raise EngineError("jobs", "--jobs must be at least 1")
-    return arena(rules, bots, args.deals, args.seed, args.jobs)
+    return arena(rules, bots, args.deals, args.seed, args.jobs, ArenaProgress(args.deals))
+
+
+class ArenaProgress:
+    """``arena: 120/500 deals`` on standard error: when another twentieth of the deals is
+    played, when ten seconds passed since the last line, and after the last deal."""
+
+    STEPS = 20
+    QUIET_SECONDS = 10.0
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.shown = 0
+        self.at = time.monotonic()
+
+    def __call__(self, done: int) -> None:
+        now = time.monotonic()
+        step = done * self.STEPS // self.total
+        if (
+            done == self.total
+            or step > self.shown * self.STEPS // self.total
+            or now - self.at >= self.QUIET_SECONDS
+        ):
+            self.shown, self.at = done, now
+            with contextlib.suppress(BrokenPipeError):  # nobody reads stderr: play on in silence
+                print(f"arena: {done}/{self.total} deals", file=sys.stderr, flush=True)
 
 
 def cmd_verify(args: argparse.Namespace) -> Any:
@@ -198,5 +229,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run() -> int:
+    """:func:`main` as a process: when the reader of standard output goes away (``| head``),
+    stop quietly with status 1, as Unix tools do (the Python documentation's recipe for
+    SIGPIPE: nothing more can be said, so point standard output at the null device, which
+    also keeps Python's own flush at exit from failing)."""
+    try:
+        status = main()
+        sys.stdout.flush()  # the answer may still wait in the buffer for a reader
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return status
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(run())

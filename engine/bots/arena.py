@@ -19,7 +19,7 @@ import math
 import multiprocessing
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import permutations
 from typing import Any
 
@@ -85,10 +85,15 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
 
 
 def _deals(
-    rules: dict[str, Any], bots: Sequence[str], seed: int, first: int, stop: int
+    rules: dict[str, Any],
+    bots: Sequence[str],
+    seed: int,
+    first: int,
+    stop: int,
+    played: Callable[[], None] | None = None,
 ) -> list[dict[str, float]]:
     """Deals ``first`` to ``stop - 1``: each bot's mean money on each (over the seatings and
-    its seats)."""
+    its seats); ``played`` is called after each deal."""
     rs = engine.rule_set(rules.get("variant"))
     chosen = policies(rs, bots)
     seats = SEATS[: len(bots)]
@@ -104,31 +109,60 @@ def _deals(
             for seat, level in zip(seats, levels, strict=True):
                 got[level].append(money[seat])
         out.append({b: statistics.fmean(got[b]) for b in names})
+        if played is not None:
+            played()
     return out
 
 
-def _chunk(args: tuple[dict[str, Any], Sequence[str], int, int, int]) -> list[dict[str, float]]:
-    return _deals(*args)
+Chunk = tuple[dict[str, Any], Sequence[str], int, int, int]
+
+
+def _chunk(numbered: tuple[int, Chunk]) -> tuple[int, list[dict[str, float]]]:
+    index, args = numbered
+    return index, _deals(*args)
 
 
 def arena(
-    rules: dict[str, Any], bots: Sequence[str], deals: int, seed: int, jobs: int = 1
+    rules: dict[str, Any],
+    bots: Sequence[str],
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals (in ``jobs`` processes; the figures do not depend on
-    it); the report (JSON) ``python -m engine arena`` prints."""
+    it); the report (JSON) ``python -m engine arena`` prints. ``progress`` hears how many
+    deals are played so far: after each deal in one process, after each batch of deals a
+    process finishes in several."""
     rs = engine.rule_set(rules.get("variant"))
     policies(rs, bots)  # refuse unknown bots before anything is played
     n = rs.table.seats[0]
     if len(bots) != n:
         raise EngineError("bots", f"{rs.name} seats {n}: name {n} bots (a level may repeat)")
     names = list(dict.fromkeys(bots))
-    step = max(1, min(200, deals // max(1, jobs * 4)))
-    chunks = [(rules, tuple(bots), seed, a, min(deals, a + step)) for a in range(0, deals, step)]
+    # small batches, so that progress comes often however slowly the bots play
+    step = max(1, min(20, deals // max(1, jobs * 4)))
+    chunks: list[Chunk] = [
+        (rules, tuple(bots), seed, a, min(deals, a + step)) for a in range(0, deals, step)
+    ]
+    done = 0
     if jobs > 1:
+        parts: list[list[dict[str, float]]] = [[] for _ in chunks]
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            parts = pool.map(_chunk, chunks)
+            for index, part in pool.imap_unordered(_chunk, enumerate(chunks)):
+                parts[index] = part
+                done += len(part)
+                if progress is not None:
+                    progress(done)
     else:
-        parts = [_chunk(c) for c in chunks]
+
+        def played() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done)
+
+        parts = [_deals(*c, played=played) for c in chunks]
     per_deal = [row for part in parts for row in part]
     report: dict[str, Any] = {
         "rules": rules,

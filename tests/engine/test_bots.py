@@ -6,14 +6,16 @@ own hand, the cards played and the cards it cannot see."""
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 from engine.bots import heuristic, pimc
 from engine.bots.belief import Belief, exclusions, sample
 from engine.cards import PIQUET
 from engine.solver import MISERE, MOST, Position, solve
 from engine.tricks import FOLLOW_TRUMP, HEAD, HEAD_LOW, suit_order
-from tests.engine.test_cli import error, ok
+from tests.engine.test_cli import error, run
 
 SEATS = ("anna", "bert", "carl")
 
@@ -137,13 +139,22 @@ def test_sampled_deals_keep_the_known_cards_and_what_the_play_revealed() -> None
 # --- python -m engine arena -------------------------------------------------------------------
 
 
+def arena_report(*args: str) -> Any:
+    """The report ``python -m engine arena *args`` prints; standard error has its progress
+    lines alone (tests/engine/test_cli_streams.py)."""
+    proc = run("arena", *args)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert all(line.startswith("arena: ") for line in proc.stderr.splitlines()), proc.stderr
+    return json.loads(proc.stdout)
+
+
 def test_the_arena_plays_duplicate_deals_and_reports_each_bot_with_an_interval() -> None:
-    out = ok("arena", "--bots", "random,random,random", "--deals", "6", "--seed", "4")
+    out = arena_report("--bots", "random,random,random", "--deals", "6", "--seed", "4")
     assert out["deals"] == 6 and out["seatings"] == 1 and out["unit"] == "cents"
     low, high = out["bots"]["random"]["ci95"]
     assert low <= out["bots"]["random"]["mean"] <= high
-    again = ok(
-        "arena", "--bots", "random,random,random", "--deals", "6", "--seed", "4", "--jobs", "2"
+    again = arena_report(
+        "--bots", "random,random,random", "--deals", "6", "--seed", "4", "--jobs", "2"
     )
     assert again == out  # the same deals and moves however many processes play them
 
@@ -151,7 +162,7 @@ def test_the_arena_plays_duplicate_deals_and_reports_each_bot_with_an_interval()
 def test_the_arena_compares_two_bots_seat_by_seat() -> None:
     """Two levels on three seats: every distinct seating (three), and their difference."""
     bots = "heuristic,random,random"
-    out = ok("arena", "--bots", bots, "--deals", "4", "--seed", "1")
+    out = arena_report("--bots", bots, "--deals", "4", "--seed", "1")
     assert out["seatings"] == 3 and set(out["bots"]) == {"heuristic", "random"}
     assert set(out["differences"]) == {"heuristic - random"}
 
