@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from engine.actions import Action
@@ -220,6 +221,14 @@ class AmericanFamily(AustrianFamily):
             or list(offers.values()).count(offers[o.declarer]) != 1
         ):
             raise EngineError("offers", "the declarer's offer is the highest")
+        ordered = [(s, offers[s]) for s in o.active if s in offers]
+        for (before, low), (seat, high) in itertools.pairwise(ordered):
+            if high <= low:
+                raise EngineError(
+                    "offers",
+                    f"{seat} offered {high} after {before}'s {low}: from forehand on, each offer "
+                    "is more than every earlier one",
+                )
         return {"offers": {s: offers[s] for s in o.active if s in offers}}
 
     def describe_game(self, game: Any) -> str:
