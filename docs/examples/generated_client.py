@@ -7,7 +7,9 @@ With ``make run`` serving the demo data, generate and install the client, then p
     .venv/bin/python docs/examples/generated_client.py --user anna --password demo-pass-1
 
 The server's address is ``--base``, by default ``$API_PUBLIC_URL`` or http://127.0.0.1:8000:
-after ``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``.
+after ``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``. Where nothing answers
+there, it says so in one line ("cannot reach …: is the server running? pass --base") and exits
+with status 1.
 
 It signs in, follows the tables you sit at to the hand in play (a hosted table's latest hand
 is number ``hands_count``; never assume hand 1), or deals the next hand at your newest hosted
@@ -26,6 +28,7 @@ import sys
 import uuid
 from typing import Any
 
+import httpx  # the generated client's HTTP library: its error for an address nobody serves
 from preference_api_client import AuthenticatedClient, Client
 from preference_api_client.api.auth import tokens_create
 from preference_api_client.api.hands import (
@@ -78,8 +81,15 @@ def main() -> None:
     parser.add_argument("--password", required=True)
     parser.add_argument("--seed", type=int, default=None, help="for a repeatable choice of moves")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
+    try:
+        play(args)
+    except httpx.ConnectError:
+        sys.exit(f"cannot reach {args.base}: is the server running? pass --base")
 
+
+def play(args: argparse.Namespace) -> None:
+    """Sign in, find or deal the hand, and play our seat to its end."""
+    rng = random.Random(args.seed)
     with Client(base_url=args.base) as anonymous:
         body = TokenObtainPairRequest(username=args.user, password=args.password)
         tokens = answer(tokens_create.sync(client=anonymous, body=body))

@@ -9,7 +9,9 @@ plays anna's seat at the demo's hosted table "Online-Tisch" (two bots) to the en
 (dealing the next hand when the last one is over), printing every move it hears. It uses only
 the standard library and the ``websockets`` package; the REST calls are plain HTTP. The
 server's address is ``--base``, by default ``$API_PUBLIC_URL`` or http://127.0.0.1:8000: after
-``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``.
+``make run PORT=8080``, pass ``--base http://127.0.0.1:8080``. Where nothing answers there, it
+says so in one line ("cannot reach …: is the server running? pass --base") and exits with
+status 1.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ from websockets.sync.client import connect
 
 PROTOCOL = "preference.v1"
 TOO_SLOW, TOKEN_EXPIRED = 4008, 4004
+
+
+def cannot_reach(base: str) -> str:
+    return f"cannot reach {base}: is the server running? pass --base"
 
 
 class Api:
@@ -54,6 +60,8 @@ class Api:
         except urllib.error.HTTPError as e:
             problem = json.loads(e.read() or b"{}")
             sys.exit(f"{method} {path}: {e.code} {problem.get('message', problem)}")
+        except urllib.error.URLError:  # nothing answers at that address
+            sys.exit(cannot_reach(self.base))
         return json.loads(raw) if raw else None
 
 
@@ -108,6 +116,8 @@ def play(api: Api, ws_url: str, table_id: int, number: int, rng: random.Random) 
                                 move(api, base, rng)
                     elif kind == "error":
                         print(f"server: {message['code']}: {message['message']}")
+        except OSError:  # the server went away: refused, or no such host
+            sys.exit(cannot_reach(api.base))
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
             print(f"socket closed ({code}); reconnecting from version {heard}")
