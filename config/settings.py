@@ -298,6 +298,8 @@ SPECTACULAR_SETTINGS = {
         "EventsStatusEnum": "games.models.Hand.Status",
         "PhaseEnum": "games.api.serializers.PHASES",
         "BotLevelEnum": "games.services.BOT_LEVELS",
+        "OptionKindEnum": "engine.options.KINDS",
+        "ResultUnitEnum": "games.api.rules.RESULT_UNITS",
         # each rule set's variant and option choices (games.api.rules)
         **rules_enum_names(),
     },

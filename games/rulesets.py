@@ -22,11 +22,17 @@ if TYPE_CHECKING:
     from games.models import Table
 
 
+def offered_rule_sets() -> tuple[engine.RuleSet[Any, Any, Any], ...]:
+    """The rule sets tables, evenings and tournaments may choose, in the registry's order:
+    those the apps offer (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS``
+    also those the engine knows but the apps do not offer yet (``register(rs,
+    offered=False)``; none at present). ``GET /api/v1/rules/`` lists them."""
+    return tuple(engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS))
+
+
 def offered_variants() -> tuple[str, ...]:
-    """The rule sets tables, evenings and tournaments may choose: those the apps offer
-    (``engine.rule_sets()``), and with ``settings.PREVIEW_RULE_SETS`` also those the engine
-    knows but the apps do not offer yet (``register(rs, offered=False)``; none at present)."""
-    return tuple(rs.name for rs in engine.rule_sets(include_engine_only=settings.PREVIEW_RULE_SETS))
+    """The names of :func:`offered_rule_sets`."""
+    return tuple(rs.name for rs in offered_rule_sets())
 
 
 def parse_offered_rules(rules: Mapping[str, Any]) -> Any:

@@ -24,6 +24,8 @@ from __future__ import annotations
 TAGS: dict[str, str] = {
     "auth": "Sign up, sign in, refresh a token, sign out and confirm an e-mail address.",
     "me": "The signed-in player: profile and everything that is theirs across clubs.",
+    "rules": "The rule sets a table may play by: their options, defaults, table shapes and "
+    "bot levels.",
     "tables": "Card tables: recorded score sheets and hosted online tables.",
     "hands": "The hands of a table: score-sheet entries, deals, moves and views.",
     "series": "Series of tables whose balances are settled together.",
@@ -92,6 +94,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", "/api/v1/calendar/{token}.ics"): ("calendar_feeds_download", "calendars"),
     ("GET", _CLUB + "/calendar.ics"): ("clubs_download_calendar", "clubs"),
     # Tables and hands.
+    # The rule sets (public).
+    ("GET", "/api/v1/rules/"): ("rules_list", "rules"),
+    ("GET", "/api/v1/rules/{variant}/"): ("rules_get", "rules"),
     ("GET", "/api/v1/tables/"): ("tables_list", "tables"),
     ("POST", "/api/v1/tables/"): ("tables_create", "tables"),
     ("GET", _TABLE + "/"): ("tables_get", "tables"),

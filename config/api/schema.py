@@ -313,7 +313,7 @@ def finish_schema(
 
     def fix(node: Any) -> None:
         if isinstance(node, dict):
-            if node.get("nullable") and "type" not in node:
+            if node.get("nullable") is True and "type" not in node:  # not a property's name
                 refs = node.get("allOf")
                 if isinstance(refs, list) and len(refs) == 1 and "$ref" in refs[0]:
                     del node["allOf"], node["nullable"]
@@ -321,8 +321,9 @@ def finish_schema(
                 else:
                     node["type"] = "object"
                     node.setdefault("additionalProperties", {})
-            for value in node.values():
-                fix(value)
+            for key, value in node.items():
+                if key not in ("example", "examples"):  # values, not schemas
+                    fix(value)
         elif isinstance(node, list):
             for value in node:
                 fix(value)

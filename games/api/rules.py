@@ -5,6 +5,10 @@ Nothing here knows a rule set: a rule set registered in the engine appears in th
 its options, bounds, defaults and example (``RuleSet.examples[0]``, added to its component by
 ``config.api.schema``). The server passes the object to the engine, which checks it and names
 a bad option in its refusal; these serializers only describe it.
+
+The rule sets themselves are a public, read-only resource (``GET /api/v1/rules/`` and
+``GET /api/v1/rules/{variant}/``, docs/games.md): each as :func:`describe` says it, from the
+registry (``games.rulesets.offered_rule_sets``), the same data as ``python -m engine rules``.
 """
 
 from __future__ import annotations
@@ -12,13 +16,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
-from rest_framework import serializers
+from drf_spectacular.utils import (
+    OpenApiExample,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import generics, permissions, serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 import engine
 from config.api.rule_sets import ACTION
 from config.api.rule_sets import rules_component_name as component_name
-from engine.options import Option
+from engine.options import KINDS, Option
+from games.rulesets import offered_rule_sets
+from games.services import BOT_LEVELS, bot_levels
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
 
@@ -81,3 +96,182 @@ discriminated by ``variant``."""
 class ActionField(serializers.DictField):
     """One action as sent; the engine reads it with the table's vocabulary and refuses a bad
     one in its own words. Documented as one of every rule set's action forms."""
+
+
+# --- the rule sets as a resource: GET /api/v1/rules/ ------------------------------------------
+
+
+RESULT_UNITS: tuple[str, ...] = tuple(
+    sorted({rs.carry.unit for rs in engine.rule_sets(include_engine_only=True)})
+)
+"""The units a rule set's deals are settled in (``Carry.unit``): cents, points."""
+
+
+class RuleOptionSerializer(serializers.Serializer[dict[str, Any]]):
+    """One option of a rule set's rules object (``engine.options.Option``): what it is, what
+    values it takes and what an omitted one means."""
+
+    name = serializers.CharField(help_text="The key in the rules object.")
+    kind = serializers.ChoiceField(
+        choices=list(KINDS),
+        help_text="integer (a whole number within the bounds), choice (one of `choices`), "
+        "boolean, or object (as `schema` says).",
+    )
+    description = serializers.CharField(help_text="What the option decides, in one line.")
+    # DRF's metaclass takes declared fields off the class, so this never shadows the
+    # serializer's own ``required`` at run time; only the type checker sees both.
+    required = serializers.BooleanField(  # type: ignore[assignment]
+        help_text="Whether a rules object must give it (it has no default)."
+    )
+    default = serializers.JSONField(
+        help_text="Any JSON value: what an omitted option means; null for a required one "
+        "(and for an optional one whose default is null: `required` tells them apart)."
+    )
+    example = serializers.JSONField(
+        help_text="Any JSON value: a value to show, the default for an optional option."
+    )
+    minimum = serializers.IntegerField(allow_null=True, help_text="Integer: the least value.")
+    maximum = serializers.IntegerField(allow_null=True, help_text="Integer: the greatest value.")
+    multiple_of = serializers.IntegerField(
+        allow_null=True, help_text="Integer: every value is a multiple of it."
+    )
+    nullable = serializers.BooleanField(help_text="Whether null is a value (e.g. no cap).")
+    choices = serializers.ListField(
+        child=serializers.CharField(), help_text="Choice: the values; empty for other kinds."
+    )
+    unit = serializers.CharField(
+        allow_null=True, help_text="What an integer counts (cents, units, tricks), or null."
+    )
+    schema = serializers.DictField(
+        help_text="The value as JSON Schema (OpenAPI 3.0 dialect), as the table's `rules` "
+        "schema documents it."
+    )
+
+
+class RuleSetSerializer(serializers.Serializer[dict[str, Any]]):
+    """A rule set tables, evenings, club defaults and tournaments may play by, from the
+    engine's registry (``python -m engine rules``)."""
+
+    variant = serializers.CharField(help_text="Its name: the rules object's `variant`.")
+    description = serializers.CharField(help_text="The rule set in one line.")
+    players = serializers.IntegerField(help_text="The active players of a deal.")
+    seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The numbers of seats a table may have; with more seats than players the "
+        "dealer (and the seats beside him, as the rule set says) sit a deal out.",
+    )
+    unit = serializers.ChoiceField(
+        choices=list(RESULT_UNITS),
+        help_text="The unit of a deal's result: money (cents) or points on a score sheet.",
+    )
+    score_unit = serializers.CharField(
+        allow_null=True,
+        help_text="The unit of a sitting's score where the rule set scores a sitting besides "
+        "its money (whists, points); null: a sitting's result is its money.",
+    )
+    options = RuleOptionSerializer(many=True, help_text="The options of its rules object.")
+    defaults = serializers.DictField(
+        help_text="The value of every option a rules object may leave out, by name."
+    )
+    example = serializers.DictField(
+        help_text="A complete rules object (every required option given), e.g. for a new table."
+    )
+    bot_levels = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(BOT_LEVELS)),
+        help_text="The bot levels that play it, weakest first; a bot seat or a round's bots "
+        "without a level get the last.",
+    )
+
+
+def _option(option: Option) -> dict[str, Any]:
+    """``option`` as :class:`RuleOptionSerializer` shows it, every key present."""
+    return {
+        "name": option.name,
+        "kind": option.kind,
+        "description": option.description,
+        "required": option.required,
+        "default": None if option.required else option.default,
+        "example": option.example if option.required else option.default,
+        "minimum": option.minimum,
+        "maximum": option.maximum,
+        "multiple_of": option.multiple_of,
+        "nullable": option.nullable,
+        "choices": list(option.choices),
+        "unit": option.unit or None,
+        "schema": option.json_schema(),
+    }
+
+
+def describe(rule_set: engine.RuleSet[Any, Any, Any]) -> dict[str, Any]:
+    """``rule_set`` as ``GET /api/v1/rules/`` answers it: the engine's description
+    (``RuleSet.describe``) with every option's bounds spelled out, the defaults, and the bot
+    levels the server plays it with."""
+    described = rule_set.describe()
+    return {
+        "variant": rule_set.name,
+        "description": rule_set.description,
+        "players": rule_set.table.players,
+        "seats": list(rule_set.table.seats),
+        "unit": rule_set.carry.unit,
+        "score_unit": rule_set.score_unit,
+        "options": [_option(o) for o in rule_set.options],
+        "defaults": {o.name: o.default for o in rule_set.options if not o.required},
+        "example": described["example"],
+        "bot_levels": list(bot_levels(rule_set)),
+    }
+
+
+def _known() -> str:
+    return ", ".join(rs.name for rs in offered_rule_sets())
+
+
+RULE_SET_EXAMPLE = OpenApiExample(
+    "A rule set",
+    response_only=True,
+    status_codes=["200"],
+    value=describe(engine.rule_sets()[0]),
+)
+"""The first registered rule set as the API answers it (built from the registry)."""
+
+_PUBLIC = "Public: no sign-in needed. "
+
+
+class RuleSetListView(generics.ListAPIView):
+    """Every rule set a table, an evening, a club's default or a tournament may choose."""
+
+    serializer_class = RuleSetSerializer
+    permission_classes = [permissions.AllowAny]
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> list[dict[str, Any]]:  # type: ignore[override]
+        return [describe(rs) for rs in offered_rule_sets()]
+
+    @extend_schema(
+        summary="The rule sets",
+        description=_PUBLIC + "Every rule set a table, an evening, a club's default or a "
+        "tournament may choose (a rules object's `variant`), in the engine's order: its "
+        "options with their bounds and defaults, its table shapes, its bot levels and a "
+        "one-line description. The same data as `python -m engine rules`.",
+        examples=[RULE_SET_EXAMPLE],
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class RuleSetDetailView(APIView):
+    """One rule set by its name."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="A rule set",
+        description=_PUBLIC + "One rule set by its `variant`, as the list shows it; a name "
+        "that is no rule set a table may choose is 404 `not_found`, naming those that are.",
+        responses={200: RuleSetSerializer},
+        examples=[RULE_SET_EXAMPLE],
+    )
+    def get(self, request: Request, variant: str) -> Response:
+        for rule_set in offered_rule_sets():
+            if rule_set.name == variant:
+                return Response(RuleSetSerializer(describe(rule_set)).data)
+        raise NotFound(f"There is no rule set {variant!r}; the rule sets are {_known()}.")

@@ -1,4 +1,5 @@
-"""Games routes: tables and their hands, series, worker pings (``docs/games.md``)."""
+"""Games routes: the rule sets, tables and their hands, series, worker pings
+(``docs/games.md``)."""
 
 from django.urls import path
 from rest_framework.routers import SimpleRouter
@@ -6,6 +7,7 @@ from rest_framework.routers import SimpleRouter
 from games import selectors
 from games.api import views
 from games.api.events import HandEventsView
+from games.api.rules import RuleSetDetailView, RuleSetListView
 from games.api.serializers import AuditEntrySerializer, LedgerEntrySerializer
 from games.models import AuditEntry, LedgerEntry
 
@@ -19,6 +21,8 @@ HAND = TABLE + "hands/<num:number>/"
 
 urlpatterns = router.urls
 urlpatterns += [
+    path("rules/", RuleSetListView.as_view(), name="rule-set-list"),
+    path("rules/<str:variant>/", RuleSetDetailView.as_view(), name="rule-set-detail"),
     path(
         TABLE + "ledger/",
         views.TableLogView.as_view(

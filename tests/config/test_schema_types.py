@@ -19,7 +19,9 @@ from clubs.api.people import INVITABLE_ROLE_CHOICES
 from clubs.models import Attendance, Evening, EveningRound, Invitation, Membership
 from config.api.fields import MAX_ID
 from config.api.rule_sets import camel, rules_component_name
+from engine.options import KINDS
 from engine.rules.wien import PREMIUM_NAMES
+from games.api.rules import RESULT_UNITS
 from games.models import Hand, Table
 from games.services import BOT_LEVELS
 from tests.openapi import generated_schema
@@ -123,6 +125,9 @@ ENUMS = [
     ("Standings", "ranked_by", "RankedByEnum", ["league_points", "balance", "score"], False),
     ("MyTable", "mode", "ModeEnum", Table.Mode.values, False),
     ("BotSeatRequest", "bot_level", "BotLevelEnum", list(BOT_LEVELS), False),
+    ("RuleSet", "bot_levels", "BotLevelEnum", list(BOT_LEVELS), False),
+    ("RuleSet", "unit", "ResultUnitEnum", list(RESULT_UNITS), False),
+    ("RuleOption", "kind", "OptionKindEnum", list(KINDS), False),
     ("HandRecord", "status", "HandStatusEnum", Hand.Status.values, False),
     ("HandView", "status", "HandStatusEnum", Hand.Status.values, False),
     ("ScoreSheetRow", "status", "HandStatusEnum", Hand.Status.values, False),

@@ -60,7 +60,7 @@ def test_each_app_is_entered_only_by_its_first_segments() -> None:
         if isinstance(p, URLResolver) and isinstance(p.pattern, urls.FirstSegments)
     }
     assert guards["clubs"].heads == {"auth", "me", "clubs", "invitations", "calendar"}
-    assert guards["games"].heads == {"tables", "series", "pings"}
+    assert guards["games"].heads == {"rules", "tables", "series", "pings"}
     assert guards["tournaments"].heads == {"tournaments", "me"}
     assert guards["games"].match("tournaments/7/standings/") is None
     assert guards["games"].match("tables/7/") == ("tables/7/", (), {})

@@ -195,6 +195,8 @@ ROWS = [
     ),
     Row("get", T + H + "/hands/1/events/?wait=0", READ),
     Row("get", T + H + "/hands/1/events/?wait=0", PUBLIC_READ, public=True),
+    Row("get", "/api/v1/rules/", ANYONE),
+    Row("get", "/api/v1/rules/{variant}/", ANYONE),
     Row("get", "/api/v1/series/", ANYONE),
     Row(
         "post",
@@ -241,6 +243,7 @@ def resolve(w: World, path: str) -> str:
         hosted=w.tables["hosted"].pk,
         series=w.tables["recorded"].series_id,
         ping=ping.pk if ping else 0,
+        variant=engine.rule_sets()[0].name,
     )
 
 
