@@ -24,7 +24,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install lock lock-check run test test-quick slow-list lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
+.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -84,6 +84,14 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $(NPM_STAMP)
 
+# `make test` needs Node.js and npm only for the TypeScript example's test: without npm it
+# says so and runs the rest; that test then skips, except where Node.js is required (CI=true,
+# REQUIRE_NODE=1 or REQUIRE_SERVICES=1: it fails). lint, clients and schema-compat need npm.
+NPM := $(shell command -v npm 2>/dev/null)
+NODE_TOOLS_FOR_TEST := $(if $(NPM),$(NPM_STAMP),no-npm)
+no-npm:
+	@echo "npm not found: skipping npm ci; the TypeScript example's test will skip (install Node.js and npm to run it)"
+
 migrate: $(STAMP) ## Apply database migrations.
 	$(PY) manage.py migrate --noinput
 
@@ -120,7 +128,7 @@ PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 test test-quick: export PYTHONDONTWRITEBYTECODE :=
 
 test: export SECRET_KEY := $(TEST_SECRET_KEY)
-test: $(STAMP) $(NPM_STAMP) ## Run the whole test suite on every core; prints the 15 slowest tests.
+test: $(STAMP) $(NODE_TOOLS_FOR_TEST) ## Run the whole test suite on every core; prints the 15 slowest tests.
 	$(PYTEST) --durations=15 $(PYTEST_ARGS)
 
 test-quick: export SECRET_KEY := $(TEST_SECRET_KEY)

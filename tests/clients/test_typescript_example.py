@@ -5,8 +5,10 @@ project's ``tsc`` against the types openapi-typescript generates from docs/opena
 and a recorded table to the hand in play (hand 2, not hand 1), wait when another seat is to
 act, and play the first legal action on the caller's turn.
 
-``make test`` installs the Node tools first (``npm ci``, as ``make lint``); without them the
-test is skipped, and with ``REQUIRE_SERVICES=1`` (CI) it fails instead.
+``make test`` installs the Node tools first where npm is found (``npm ci``, as ``make lint``);
+without them the test is skipped with the reason, and where Node.js is required it fails
+instead: under ``CI=true`` (CI services set it), ``REQUIRE_NODE=1`` or ``REQUIRE_SERVICES=1``
+(``.ci/run``), so CI never skips it.
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ console.log(await firstMove(new Api(base), username, password));
 """
 
 
-def node_tools_or_skip() -> None:
-    missing = [
+def missing_node_tools() -> list[str]:
+    return [
         name
         for name, there in [
             ("node", NODE is not None),
@@ -49,18 +51,32 @@ def node_tools_or_skip() -> None:
         ]
         if not there
     ]
-    if missing:
-        reason = f"needs {', '.join(missing)} (make test runs npm ci)"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
+
+
+def node_required() -> str | None:
+    """The setting that requires Node.js here (CI), or None."""
+    for name, value in (("CI", "true"), ("REQUIRE_NODE", "1"), ("REQUIRE_SERVICES", "1")):
+        if os.environ.get(name, "").lower() == value:
+            return f"{name}={value}"
+    return None
+
+
+def node_tools_or_skip(missing: list[str]) -> None:
+    """Skip the test when a Node tool is ``missing``, or fail where Node.js is required."""
+    if not missing:
+        return
+    reason = f"needs {', '.join(missing)}: install Node.js and npm (make test then runs npm ci)"
+    required = node_required()
+    if required is not None:
+        pytest.fail(f"{required} but the TypeScript example's test {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
 def compiled_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """app.js: the example and its tsconfig.json copied beside freshly generated types at the
     same relative place as in the repository, type-checked and emitted by ``tsc``."""
-    node_tools_or_skip()
+    node_tools_or_skip(missing_node_tools())
     where = tmp_path_factory.mktemp("typescript")
     subprocess.run(
         [
