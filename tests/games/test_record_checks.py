@@ -4,6 +4,7 @@ adds no check of its own, so the engine's ``at`` is the field named (``400 rule_
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -106,3 +107,30 @@ def test_an_exported_preferans_record_without_a_whist_price_leaves_whist_value_o
     exported = client_for(anna).get(hand_url(table, 1, "record/")).json()["record"]
     assert "whist_value" not in exported["rules"]
     assert None not in exported["rules"].values()
+
+
+@pytest.mark.django_db
+def test_tables_stored_with_a_null_whist_value_lose_it(
+    client_for: Client, make_table: Callable[..., Table], anna: User
+) -> None:
+    """games 0006: a Preferans table stored while ``whist_value: null`` was spelled out
+    exports and matches like a new one."""
+    from django.apps import apps
+
+    migration = importlib.import_module(
+        "games.migrations.0006_preferans_rules_leave_out_whist_value"
+    )
+    old = make_table(rules=PREFERANS)
+    priced = make_table(rules={**PREFERANS, "whist_value": 5})
+    Table.objects.filter(pk=old.pk).update(rules={**old.rules, "whist_value": None})
+    migration.leave_out_null_whist_value(apps, None)
+    old.refresh_from_db()
+    priced.refresh_from_db()
+    assert "whist_value" not in old.rules and priced.rules["whist_value"] == 5
+    entry = {
+        "game": {"type": "contract", "level": 6, "strain": "S"},
+        "declarer": "anna",
+        "defence": {"bert": "pass", "carl": "pass"},
+        "rules": {**PREFERANS, "whist_value": None},
+    }
+    assert client_for(anna).post(hands_url(old), entry, format="json").status_code == 201
