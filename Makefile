@@ -252,4 +252,4 @@ faults: $(STAMP) ## Kill the worker, restart Redis and PostgreSQL mid-play (benc
 	$(PY) bench/faults.py $(FAULTS_ARGS)
 
 clean: ## Remove the virtualenv, caches and the SQLite database.
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis db.sqlite3
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm

@@ -125,6 +125,21 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer fails a request in seconds (503), not at the proxy.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+# Seconds a SQLite write waits for another's to finish before it answers 503 (below).
+SQLITE_BUSY_TIMEOUT_SECONDS = float(env("SQLITE_BUSY_TIMEOUT_SECONDS", "20"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves several clients at once (docs/configuration.md): WAL lets
+    # reads go on beside a write; every transaction takes the write lock when it begins
+    # (BEGIN IMMEDIATE), so a transaction that read first never fails at once on finding
+    # another's write done meanwhile; and a writer waits up to the busy timeout for the lock.
+    # A write that still does not get it answers 503 with Retry-After (config/api/errors.py).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": SQLITE_BUSY_TIMEOUT_SECONDS,
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "clubs.User"

@@ -81,20 +81,36 @@ def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | Non
 
 #: Seconds a client is asked to wait (``Retry-After``) when a backing service is down.
 RETRY_AFTER_SECONDS = 5
-#: What each unreachable service is called in the 503 sentence.
+#: The 503 sentence for each backing service that cannot serve the request.
 UNAVAILABLE_MESSAGES = {
     "database": "The service cannot reach its database right now; try again in a few seconds.",
+    "busy database": (
+        "The database is busy with other changes and this one could not wait longer; "
+        "try again in a few seconds."
+    ),
     "broker": "The service cannot reach its task queue right now; try again in a few seconds.",
 }
 
+#: SQLite's result codes for a database (SQLITE_BUSY) or table (SQLITE_LOCKED) another
+#: connection holds: the lowest byte of its extended codes too (SQLITE_BUSY_SNAPSHOT, ...).
+SQLITE_BUSY_CODES = frozenset({5, 6})
 
-def unavailable_service(exc: BaseException) -> str | None:
-    """Which backing service ``exc`` says is unreachable: ``"database"`` for the database
-    driver's operational and interface errors (refused or dropped connections, a server
-    shutting down or starting up), ``"broker"`` for Redis and kombu connection errors; None
-    for any other exception."""
+
+def _database_busy(exc: BaseException) -> bool:
+    """Whether the database error ``exc`` is SQLite's "database is locked": another
+    connection kept the write lock past the busy timeout (config/settings.py)."""
+    code = getattr(exc.__cause__, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in SQLITE_BUSY_CODES
+
+
+def unavailable_service(exc: BaseException | None) -> str | None:
+    """Which backing service ``exc`` says cannot serve the request: ``"busy database"`` when
+    the embedded SQLite database stayed locked by another writer past the busy timeout,
+    ``"database"`` for the database driver's other operational and interface errors (refused
+    or dropped connections, a server shutting down or starting up), ``"broker"`` for Redis
+    and kombu connection errors; None for any other exception."""
     if isinstance(exc, (DatabaseOperationalError, DatabaseInterfaceError)):
-        return "database"
+        return "busy database" if _database_busy(exc) else "database"
     if isinstance(
         exc,
         (

@@ -7,13 +7,16 @@ otherwise give its HTML "Bad Request" page), and a NUL character in an ``/api/``
 string is 400 ``nul_character``: PostgreSQL cannot hold one in text, so a path parameter or
 filter carrying it would fail in the database.
 
-:class:`ServiceUnavailableMiddleware`: 503 for a database or broker that cannot be reached,
+:class:`ServiceUnavailableMiddleware`: 503 for a database or broker that cannot be reached (or
+the embedded SQLite database still locked by another writer after the busy timeout),
 wherever the error arises. DRF views map these errors in
 :func:`config.api.errors.exception_handler`. Some requests reach the database outside DRF's
 request cycle (the anonymous standings poll answered in a view's ``dispatch``, the admin, the
 session and user middleware); their errors come here as the view's exception and get the same
 answer: 503 ``service_unavailable`` with a sentence and ``Retry-After``, never a traceback or
-an HTML error page. Any other exception is left to Django's 500 handling.
+an HTML error page. Any other exception is left to Django's 500 handling, whose handler
+(:func:`config.api.views.handler500`) gives the same 503 for these errors raised where no
+view's exception handling reaches (another middleware, with ``DEBUG`` off).
 """
 
 from __future__ import annotations
@@ -83,7 +86,5 @@ class ServiceUnavailableMiddleware(MiddlewareMixin):
         service = unavailable_service(exception)
         if service is None:
             return None
-        log.warning(
-            "%s unavailable during %s %s: %s", service, request.method, request.path, exception
-        )
+        log.warning("503 (%s) during %s %s: %s", service, request.method, request.path, exception)
         return unavailable_json(service)

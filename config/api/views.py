@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api.errors import error_payload
+from config.api.errors import error_payload, unavailable_json, unavailable_service
 
 
 @csrf_exempt
@@ -40,7 +41,12 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
-    """JSON 500 for ``/api/`` paths, Django's page elsewhere."""
+    """JSON 500 for ``/api/`` paths, Django's page elsewhere; but a database or broker that
+    cannot serve the request (the error being handled, raised where no view's handling
+    reaches it, e.g. in a middleware) is the JSON 503 with ``Retry-After`` everywhere."""
+    service = unavailable_service(sys.exc_info()[1])
+    if service is not None:
+        return unavailable_json(service)
     if request.path.startswith("/api/"):
         return JsonResponse(
             error_payload("server_error", "The server failed to handle the request."),

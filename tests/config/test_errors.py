@@ -1,7 +1,13 @@
 """Every 4xx shares one shape: {"code", "message", "fields"}."""
 
+import json
+import sqlite3
+from pathlib import Path
+
 import pytest
-from django.test import Client
+from django.core.handlers.exception import response_for_exception
+from django.db import OperationalError, connection
+from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
 from clubs.models import User
@@ -124,3 +130,31 @@ def test_it_answers_a_server_error_under_api_with_json(client: Client, user: Use
     response = handler500(request)
     assert response.status_code == 500
     assert response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's lock")
+@pytest.mark.parametrize("path", ["/api/v1/clubs/", "/admin/"])
+def test_a_locked_database_reaching_djangos_500_handling_answers_503(
+    tmp_path: Path, rf: RequestFactory, path: str
+) -> None:
+    """A write that waited out the busy timeout raised where no view's handling reaches it (a
+    middleware) comes to Django's 500 handling: the answer is still 503 with Retry-After."""
+    holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    writer = sqlite3.connect(tmp_path / "db.sqlite3", timeout=0.01, isolation_level=None)
+    try:
+        holder.execute("CREATE TABLE t (x INTEGER)")
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(OperationalError) as raised, connection.wrap_database_errors:
+            writer.execute("INSERT INTO t VALUES (1)")
+        try:
+            raise raised.value
+        except OperationalError as e:
+            response = response_for_exception(rf.post(path), e)
+    finally:
+        holder.close()
+        writer.close()
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    body = json.loads(response.content)
+    assert_error_shape(body, "service_unavailable")
+    assert "busy" in body["message"]
