@@ -20,11 +20,6 @@ from clubs.permissions import AnyUser
 from games import rows
 
 
-def all_clubs() -> QuerySet[Club]:
-    """Every club: what a filter's ``club`` id is looked up in (visibility is the list's)."""
-    return Club.objects.all()
-
-
 def member_club_ids(*, user_id: int) -> QuerySet[Membership, Any]:
     """The ids of the clubs the user belongs to, as a subquery (``values("club_id")``)."""
     return Membership.objects.filter(user=user_id).values("club_id")

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django import forms
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet, Window
@@ -24,7 +23,6 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_field,
     extend_schema_view,
 )
 from rest_framework import generics, mixins, permissions, status, viewsets
@@ -37,12 +35,12 @@ from rest_framework.serializers import BaseSerializer
 
 from clubs.models import User
 from config.api.callers import caller, signed_in
+from config.api.filters import IdFilter
 from config.api.pagination import DefaultPagination
 from config.api.schema import ErrorSerializer
 from config.api.text import TextAnswerView, file_answer, text_response
 from games import idempotency, selectors, services
 from games.api.serializers import (
-    MAX_ID,
     ActionInputSerializer,
     BalancesSerializer,
     HandAnalysisSerializer,
@@ -276,17 +274,6 @@ class WindowCountPagination(DefaultPagination):
 
 # ---------------------------------------------------------------------------------------------
 # filters
-
-
-@extend_schema_field(OpenApiTypes.INT)
-class IdFilter(filters.NumberFilter):
-    """An id in the query: a whole number; one the caller may not see, like one nobody uses,
-    simply matches nothing (200, an empty page), so the answer never tells them apart."""
-
-    field_class = forms.IntegerField
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, min_value=1, max_value=MAX_ID, **kwargs)
 
 
 class TableFilter(filters.FilterSet):
