@@ -298,6 +298,8 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "TournamentRoundStatusEnum": "tournaments.models.Round.Status",
         "DeliveryStatusEnum": "tournaments.models.Delivery.Status",
+        "TournamentInvitationRoleEnum": "tournaments.models.Invitation.Role",
+        "TournamentInvitationStatusEnum": "tournaments.models.Invitation.Status",
         "SeatingEnum": "tournaments.models.Tournament.Seating",
         "ScoringEnum": "tournaments.models.Tournament.Scoring",
         "TiebreakEnum": "tournaments.scoring.TIEBREAK_NAMES",

@@ -144,6 +144,54 @@ class Entry(models.Model):
         return f"{self.name} ({self.tournament})"
 
 
+class Invitation(models.Model):
+    """A director's invitation to someone who shares no club with them (``permissions
+    .may_add_directly``): to direct the tournament or to play in it. Nothing happens until the
+    person accepts (then they are a director, or an entry as if a director had added them
+    then); they may decline. Only they see it (``GET /api/v1/me/tournament-invitations/``)."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director"
+        ENTRANT = "entrant", "Entrant"
+
+    class Status(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_invitations"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices)
+    checked_in = models.BooleanField(
+        default=True, help_text="Entrants: checked in on accepting (as the director asked)."
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.INVITED)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        verbose_name = "tournament invitation"
+        constraints = [
+            models.UniqueConstraint(
+                fields=("tournament", "user", "role"),
+                condition=models.Q(status="invited"),
+                name="tournament_invitation_one_open",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.tournament} as {self.role} ({self.status})"
+
+
 class Round(models.Model):
     """One round of a tournament."""
 

@@ -24,6 +24,7 @@ from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import (
     Board,
     Entry,
+    Invitation,
     LogEntry,
     Round,
     RoundSeat,
@@ -338,16 +339,6 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
 # what the API reads besides the tournament
 
 
-def active_user(*, user_id: int) -> User | None:
-    """The active user with this id (a director or an entry to add), if any."""
-    return User.objects.filter(pk=user_id, is_active=True).first()
-
-
-def user_with_id(*, user_id: int) -> User | None:
-    """The user with this id, active or not (a director to remove), if any."""
-    return User.objects.filter(pk=user_id).first()
-
-
 def log_of(*, tournament: Tournament) -> QuerySet[LogEntry]:
     """The tournament's audit log, newest first."""
     return LogEntry.objects.filter(tournament=tournament).order_by("-at", "-id")
@@ -424,3 +415,13 @@ def table_totals_of(*, round_table: RoundTable) -> TableTotals | None:
 def boards_of(*, round: Round) -> QuerySet[Board]:
     """The round's boards (duplicate deals) by number."""
     return Board.objects.filter(round=round).order_by("number")
+
+
+def invitations_for_user(*, user: User) -> QuerySet[Invitation]:
+    """The user's tournament invitations not answered yet, with their tournaments (and
+    clubs) and who asked, newest first."""
+    return (
+        Invitation.objects.filter(user=user, status=Invitation.Status.INVITED)
+        .select_related("tournament__club", "invited_by")
+        .order_by("-created_at", "-id")
+    )

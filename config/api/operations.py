@@ -45,6 +45,8 @@ TAGS: dict[str, str] = {
     "tournaments": "Tournaments, their directors and lifecycle, standings, prize settlement "
     "and exports (hands and standings as files).",
     "entries": "Players entered in a tournament and their results.",
+    "tournament invitations": "Invitations to direct or to play in a tournament, answered by "
+    "the invited person.",
     "tournament rounds": "A tournament's rounds: seating, starting, closing and boards.",
     "tournament tables": "The tables of a tournament round and who sits where.",
     "totals": "Table totals entered and confirmed in a tournament round.",
@@ -220,6 +222,18 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("POST", _TOURNAMENT + "/open-check-in/"): ("tournaments_open_check_in", "tournaments"),
     ("POST", _TOURNAMENT + "/finish/"): ("tournaments_finish", "tournaments"),
     ("POST", _TOURNAMENT + "/reopen/"): ("tournaments_reopen", "tournaments"),
+    ("GET", "/api/v1/me/tournament-invitations/"): (
+        "tournament_invitations_list",
+        "tournament invitations",
+    ),
+    ("POST", "/api/v1/me/tournament-invitations/{invitation_id}/accept/"): (
+        "tournament_invitations_accept",
+        "tournament invitations",
+    ),
+    ("POST", "/api/v1/me/tournament-invitations/{invitation_id}/decline/"): (
+        "tournament_invitations_decline",
+        "tournament invitations",
+    ),
     ("GET", _TOURNAMENT + "/entries/"): ("entries_list", "entries"),
     ("POST", _TOURNAMENT + "/entries/"): ("entries_create", "entries"),
     ("GET", _TOURNAMENT + "/entries/{entry_id}/"): ("entries_get", "entries"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clubs.models import Membership
 from tests.factories import UserFactory
 from tests.tournaments.world import (
     DIRECTORS,
@@ -25,10 +26,22 @@ E = T + "entries/{entry}/"
 
 
 def co_director(w: TournamentWorld) -> None:
-    """A second director, ``{user}``, so that one may be removed."""
+    """A second director, ``{user}`` (a member of the organising club, added directly), so
+    that one may be removed."""
     other = UserFactory.create(username="codirector")
-    services.director_add(user=w.users["director"], tournament=w.tournament, director=other)
+    Membership.objects.create(club=w.club, user=other, role=Membership.Role.MEMBER)
+    added = services.director_add(
+        user=w.users["director"], tournament=w.tournament, director_id=other.pk
+    )
+    assert added
     w.extra["user"] = other.pk
+
+
+def club_member(w: TournamentWorld) -> None:
+    """``{member}``: a member of the organising club, whom directors add without asking."""
+    member = UserFactory.create(username="member")
+    Membership.objects.create(club=w.club, user=member, role=Membership.Role.MEMBER)
+    w.extra["member"] = member.pk
 
 
 def player_not_checked_in(w: TournamentWorld) -> None:
@@ -59,7 +72,12 @@ def reason(w: TournamentWorld, role: str) -> dict[str, Any]:
 
 
 def new_director(w: TournamentWorld, role: str) -> dict[str, Any]:
+    """Someone who shares no club with anyone here: asked, not added."""
     return {"user": w.users["outsider"].pk}
+
+
+def member_of_the_club(w: TournamentWorld, role: str) -> dict[str, Any]:
+    return {"user": w.extra["member"]}
 
 
 def nothing(w: TournamentWorld, role: str) -> dict[str, Any]:
@@ -112,8 +130,13 @@ ROWS = [
     Row("post", T + "reopen/", DIRECTORS, state="finished", body=reason),
     hidden(Row("post", T + "reopen/", DIRECTORS, state="finished", body=reason)),
     # directors
-    Row("post", T + "directors/", DIRECTORS, body=new_director),
-    hidden(Row("post", T + "directors/", DIRECTORS, body=new_director)),
+    # a member of the organising club becomes a director at once; anyone else is asked (202)
+    Row("post", T + "directors/", DIRECTORS, body=member_of_the_club, setup=club_member),
+    hidden(Row("post", T + "directors/", DIRECTORS, body=member_of_the_club, setup=club_member)),
+    Row("post", T + "directors/", with_status(DIRECTORS, 202), body=new_director, label="ask"),
+    hidden(
+        Row("post", T + "directors/", with_status(DIRECTORS, 202), body=new_director, label="ask")
+    ),
     Row("delete", T + "directors/{user}/", with_status(DIRECTORS, 204), setup=co_director),
     hidden(Row("delete", T + "directors/{user}/", with_status(DIRECTORS, 204), setup=co_director)),
     Row(
@@ -133,6 +156,21 @@ ROWS = [
     hidden(Row("post", T + "entries/", ENTER, body=nothing, label="enter yourself")),
     Row("post", T + "entries/", with_status(DIRECTORS, 201), body=substitute, label="add"),
     hidden(Row("post", T + "entries/", with_status(DIRECTORS, 201), body=substitute)),
+    Row(
+        "post",
+        T + "entries/",
+        with_status(DIRECTORS, 201),
+        body=member_of_the_club,
+        setup=club_member,
+        label="add a member",
+    ),
+    Row(
+        "post",
+        T + "entries/",
+        with_status(DIRECTORS, 202),
+        body=new_director,
+        label="ask a stranger",
+    ),
     Row("get", E, READ),
     hidden(Row("get", E, READ)),
     Row(

@@ -159,8 +159,15 @@ def test_withdrawal_late_entry_and_a_corrected_result(settings) -> None:
     f.post("rounds/1/close/")
     # between rounds: one withdraws, a late entry comes: 9 players again
     f.post(f"entries/{one.pk}/withdraw/", user=one.user)
+    # the late player shares no club with the director: asked, entered once they accept
     late = UserFactory.create(username="late")
-    added = f.post("entries/", {"user": late.pk}, status=201)
+    asked = f.post("entries/", {"user": late.pk}, status=202)
+    assert asked["status"] == "invited"
+    assert not Entry.objects.filter(user=late).exists()
+    [invitation] = f.api(late).get("/api/v1/me/tournament-invitations/").json()["results"]
+    accepted = f.api(late).post(f"/api/v1/me/tournament-invitations/{invitation['id']}/accept/")
+    assert accepted.status_code == 200, accepted.content
+    added = f.get(f"entries/{accepted.json()['entry']}/")
     assert added["first_round"] == 2 and added["status"] == "checked_in"
     rnd = seat(f)
     seated = {p["entry"] for t in rnd["tables"] for p in t["players"]}

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from clubs.models import Club, Membership
 from games.models import AuditEntry, Table
 from games.random_entries import random_entry
 from tests.conftest import WorkerProcess
@@ -161,6 +162,10 @@ def test_a_tournament_with_the_worker(
 
     rng = random.Random(players)
     late = UserFactory.create(username="late")
+    # the late player shares a club with the director, who therefore enters them directly
+    club = Club.objects.create(name="Stammtisch", slug="stammtisch")
+    for person in (director, late):
+        Membership.objects.create(club=club, user=person)
     for number in range(1, rounds + 1):
         answer = ok(boss.post(url + "rounds/", {}, format="json"), 202)
         assert answer["number"] == number

@@ -159,9 +159,11 @@ def _open_check_in(w: TournamentWorld) -> None:
     director = w.users["director"]
     services.tournament_open_check_in(user=director, tournament=w.tournament)
     for name in OTHERS:
+        # members of the organising club, whom a director enters without asking them
         other = UserFactory.create(username=name)
+        Membership.objects.create(club=w.club, user=other, role=Membership.Role.MEMBER)
         w.others.append(other)
-        services.entry_add(user=director, tournament=w.tournament, player=other, name=name)
+        services.entry_add(user=director, tournament=w.tournament, player_id=other.pk, name=name)
     services.entry_check_in(user=w.users["player"], entry=w.entry)
 
 

@@ -24,8 +24,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.callers import caller, signed_in
+from config.api.filters import IdFilter
 from config.api.schema import ErrorSerializer, conditional_headers
 from tournaments import selectors, services
+from tournaments.api.invitations import TournamentInvitationSentSerializer, invitation_sent
 from tournaments.api.serializers import (
     DirectorInputSerializer,
     EntryInputSerializer,
@@ -36,8 +38,7 @@ from tournaments.api.serializers import (
     TournamentPatchSerializer,
     TournamentSerializer,
 )
-from tournaments.errors import InvalidInput, TournamentNotFound
-from tournaments.models import Entry, LogEntry, Round, Tournament
+from tournaments.models import Entry, Invitation, LogEntry, Round, Tournament
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 ENTRY_ID = OpenApiParameter("entry_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -81,6 +82,7 @@ class TournamentFilter(filters.FilterSet):
     """Filter tournaments by state, organising club or name."""
 
     name = filters.CharFilter(lookup_expr="icontains")
+    club = IdFilter(field_name="club_id", label="Club id")
 
     class Meta:
         model = Tournament
@@ -247,37 +249,48 @@ class DirectorListView(APIView):
     @extend_schema(
         summary="Add a director",
         description=(
-            "A director makes another user a director (by user id); it is in the tournament's log."
+            "A director makes another user a director (by user id), at once (200, in the "
+            "tournament's log) when the user is themselves or already plays with them: at a "
+            "club's tournament a member of that club, at a tournament of no club someone who "
+            "shares a club with them. Anyone else is asked (202 `invited`) and becomes a "
+            "director by accepting (`POST /api/v1/me/tournament-invitations/{invitation_id}/"
+            "accept/`); an id no active account has answers the same 202."
         ),
         parameters=[TOURNAMENT_ID],
         request=DirectorInputSerializer,
-        responses={200: TournamentSerializer, **ERRORS},
+        responses={
+            200: TournamentSerializer,
+            202: OpenApiResponse(
+                TournamentInvitationSentSerializer, description="Asked to accept."
+            ),
+            **ERRORS,
+        },
         examples=[OpenApiExample("Director", value={"user": 7}, request_only=True)],
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         t = _tournament(request, tournament_id, direct=True)
         data = DirectorInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        director = selectors.active_user(user_id=data.validated_data["user"])
-        if director is None:
-            raise InvalidInput("There is no such user.", fields={"user": ["unknown user"]})
-        services.director_add(user=signed_in(request), tournament=t, director=director)
+        user_id = data.validated_data["user"]
+        if not services.director_add(user=signed_in(request), tournament=t, director_id=user_id):
+            return Response(
+                invitation_sent(user_id=user_id, role=Invitation.Role.DIRECTOR),
+                status=status.HTTP_202_ACCEPTED,
+            )
         return _out(t)
 
 
 class DirectorDetailView(APIView):
     @extend_schema(
         summary="Remove a director",
-        description="A tournament keeps at least one director.",
+        description="A tournament keeps at least one director. 404 for a user who does not "
+        "direct it, as for an id nobody uses.",
         parameters=[TOURNAMENT_ID, USER_ID],
         responses={204: None, **ERRORS},
     )
     def delete(self, request: Request, tournament_id: int, user_id: int) -> Response:
         t = _tournament(request, tournament_id, direct=True)
-        director = selectors.user_with_id(user_id=user_id)
-        if director is None:
-            raise TournamentNotFound("There is no such user.")
-        services.director_remove(user=signed_in(request), tournament=t, director=director)
+        services.director_remove(user=signed_in(request), tournament=t, director_id=user_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -348,10 +361,21 @@ class EntryListView(generics.ListAPIView[Entry]):
         description="Without a body: enter yourself (registration must be open and the "
         "deadline not passed; past the capacity you are waitlisted). Directors add a player by "
         "`user` or `name` at any time before the end; while the tournament runs that is a late "
-        "entry, between rounds.",
+        "entry, between rounds. An account enters at once (201) when it is the director's own "
+        "or already plays with them: at a club's tournament a member of that club, at a "
+        "tournament of no club someone who shares a club with the director. Anyone else is "
+        "asked (202 `invited`) and enters by accepting (`POST /api/v1/me/tournament-"
+        "invitations/{invitation_id}/accept/`); an id no active account has answers the same "
+        "202.",
         parameters=[TOURNAMENT_ID],
         request=EntryInputSerializer,
-        responses={201: EntrySerializer, **ERRORS},
+        responses={
+            201: EntrySerializer,
+            202: OpenApiResponse(
+                TournamentInvitationSentSerializer, description="Asked to accept."
+            ),
+            **ERRORS,
+        },
         examples=[
             OpenApiExample("Enter yourself", value={}, request_only=True),
             OpenApiExample("Add a substitute", value={"name": "Franz Huber"}, request_only=True),
@@ -366,18 +390,19 @@ class EntryListView(generics.ListAPIView[Entry]):
         if "user" not in values and not values.get("name"):
             entry = services.entry_register(user=user, tournament=t)
         else:
-            player = None
-            if "user" in values:
-                player = selectors.active_user(user_id=values["user"])
-                if player is None:
-                    raise InvalidInput("There is no such user.", fields={"user": ["unknown"]})
-            entry = services.entry_add(
+            added = services.entry_add(
                 user=user,
                 tournament=t,
-                player=player,
+                player_id=values.get("user"),
                 name=values.get("name", ""),
                 checked_in=values["checked_in"],
             )
+            if added is None:
+                return Response(
+                    invitation_sent(user_id=values["user"], role=Invitation.Role.ENTRANT),
+                    status=status.HTTP_202_ACCEPTED,
+                )
+            entry = added
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 

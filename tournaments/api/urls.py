@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("tournaments.api.rounds")),
     path("", include("tournaments.api.public")),
     path("", include("tournaments.api.webhooks")),
+    path("", include("tournaments.api.invitations")),
 ]

@@ -377,12 +377,15 @@ def _invite(
     return invitation
 
 
-def director_remove(*, user: User, tournament: Tournament, director: User) -> None:
+def director_remove(*, user: User, tournament: Tournament, director_id: int) -> None:
+    """Remove the director ``director_id``; 404 for anyone who does not direct the tournament
+    (as for an id nobody uses). The last director stays (409 ``last_director``)."""
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
-        if not t.directors.filter(pk=director.pk).exists():
-            raise _bad("user", "That user does not direct this tournament.")
+        director = t.directors.filter(pk=director_id).first()
+        if director is None:
+            raise TournamentNotFound("That user does not direct this tournament.")
         if t.directors.count() == 1:
             raise TournamentConflict(
                 "A tournament keeps at least one director; add another first.",
