@@ -31,6 +31,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -439,9 +440,27 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, s
         return None, f"{type(e).__name__}: {e}"
 
 
-def deliver(*, delivery_id: str, now: datetime | None = None) -> bool:
-    """Try a pending delivery once: POST its body, signed, and record the attempt. Answers
-    whether it is delivered (any 2xx); otherwise the caller retries later. The
+@dataclass(frozen=True)
+class Sent:
+    """What one call of :func:`send_delivery` did with a delivery."""
+
+    #: The delivery is delivered (now, or it was already).
+    delivered: bool
+    #: A try was made now (none for a delivery delivered or failed before, or whose webhook
+    #: is switched off).
+    tried: bool = False
+    #: The receiver's answer to the try made now: ``"HTTP 500"``, or why there was none
+    #: (``"ConnectionRefusedError: ..."``); empty without a try.
+    answer: str = ""
+    #: Failed tries since the delivery was created or replayed.
+    attempts: int = 0
+    #: The delivery is ``failed``: no more tries until a replay.
+    failed: bool = False
+
+
+def send_delivery(*, delivery_id: str, now: datetime | None = None) -> Sent:
+    """Try a pending delivery once: POST its body, signed, and record the attempt. The
+    delivery is delivered on any 2xx; otherwise the caller retries later. The
     ``WEBHOOK_MAX_ATTEMPTS``-th failed try since it was created (or replayed) makes it
     ``failed``. Safe to run twice: a delivered or failed delivery is not sent again, and the
     row lock keeps two runs from sending at once. ``now`` (the clock, injectable) dates the
@@ -454,15 +473,17 @@ def deliver(*, delivery_id: str, now: datetime | None = None) -> bool:
             .filter(pk=delivery_id)
             .first()
         )
-        if delivery is None or delivery.status == Delivery.Status.FAILED:
-            return False
+        if delivery is None:
+            return Sent(delivered=False, failed=True)
+        if delivery.status == Delivery.Status.FAILED:
+            return Sent(delivered=False, attempts=delivery.attempts, failed=True)
         if delivery.status == Delivery.Status.DELIVERED:
-            return True
+            return Sent(delivered=True, attempts=delivery.attempts)
         webhook = delivery.webhook
         if not webhook.is_active:
             delivery.status = Delivery.Status.FAILED
             delivery.save(update_fields=["status"])
-            return False
+            return Sent(delivered=False, attempts=delivery.attempts, failed=True)
         body = body_bytes(delivery.payload)
         headers = {
             "Content-Type": "application/json",
@@ -491,15 +512,16 @@ def deliver(*, delivery_id: str, now: datetime | None = None) -> bool:
         elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
             delivery.status = Delivery.Status.FAILED
         delivery.save(update_fields=["status", "attempts", "delivered_at"])
-    return ok
-
-
-def pending_attempts(*, delivery_id: str) -> int | None:
-    """How many tries a delivery still pending has had since it was created or replayed;
-    ``None`` once it is delivered, failed or gone (nothing more to send)."""
-    found = (
-        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING)
-        .values_list("attempts", flat=True)
-        .first()
+    return Sent(
+        delivered=ok,
+        tried=True,
+        answer=f"HTTP {status_code}" if status_code is not None else error,
+        attempts=delivery.attempts,
+        failed=delivery.status == Delivery.Status.FAILED,
     )
-    return None if found is None else int(found)
+
+
+def deliver(*, delivery_id: str, now: datetime | None = None) -> bool:
+    """Try a pending delivery once (:func:`send_delivery`); answers whether it is delivered
+    (any 2xx, now or before)."""
+    return send_delivery(delivery_id=delivery_id, now=now).delivered

@@ -389,10 +389,10 @@ def test_a_receiver_failing_twice_gets_three_attempts_and_the_delivery_is_delive
 
 @pytest.fixture
 def retrying_in_process(eager_tasks: None) -> Iterator[None]:
-    """Run tasks eagerly (``eager_tasks``) without propagating their errors: Celery then runs
-    each retry at once, in this process (the countdown is not waited for). Restored before
-    ``eager_tasks`` restores the rest (not by monkeypatch, whose undo would come after it and
-    leave the process eager for the services tests that follow)."""
+    """Run tasks eagerly (``eager_tasks``) without propagating their errors: Celery would then
+    run each retry a task asks for at once, in this process (the countdown is not waited for).
+    Restored before ``eager_tasks`` restores the rest (not by monkeypatch, whose undo would
+    come after it and leave the process eager for the services tests that follow)."""
     from config.celery import app
 
     app.conf.task_eager_propagates = False
@@ -403,14 +403,27 @@ def retrying_in_process(eager_tasks: None) -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("retrying_in_process")
-def test_the_task_retries_until_delivered(
-    receiver: Receiver, tournament: Tournament, director: User
+def test_in_process_a_failed_try_is_not_repeated_at_once_and_a_replay_delivers_it(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    django_capture_on_commit_callbacks: Capture,
 ) -> None:
+    """In-process nobody waits out the back-off: the task asks for no retry (which Celery
+    would run at once, in the request), the delivery stays pending for a replay."""
     delivery = one_delivery(hook(receiver, tournament, director))
     receiver.answers.extend([500, 502])
 
-    assert deliver_webhook.delay(str(delivery.pk)).get() is True
+    assert deliver_webhook.delay(str(delivery.pk)).get() is False
 
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.PENDING
+    assert attempts(delivery) == [(1, 500)]
+    with django_capture_on_commit_callbacks(execute=True):
+        webhooks.delivery_replay(user=director, delivery=delivery)
+    assert attempts(delivery) == [(1, 500), (2, 502)]
+    with django_capture_on_commit_callbacks(execute=True):
+        webhooks.delivery_replay(user=director, delivery=delivery)
     delivery.refresh_from_db()
     assert delivery.status == Delivery.Status.DELIVERED
     assert attempts(delivery) == [(1, 500), (2, 502), (3, 200)]
@@ -480,20 +493,50 @@ def test_a_delivery_fails_after_the_maximum_attempts(
     assert len(receiver.requests) == 3
 
 
-@pytest.mark.usefixtures("retrying_in_process")
-def test_the_task_stops_at_the_last_try_without_a_celery_error(
-    receiver: Receiver, tournament: Tournament, director: User, settings: Any
+def delivery_lines(caplog: pytest.LogCaptureFixture, delivery: Delivery) -> list[str]:
+    """The log lines that name ``delivery``; each must come without a traceback."""
+    records = [r for r in caplog.records if str(delivery.pk) in r.getMessage()]
+    assert [r for r in records if r.exc_info or r.exc_text or r.stack_info] == []
+    assert "Traceback" not in caplog.text
+    return [r.getMessage() for r in records]
+
+
+def test_the_worker_logs_one_line_per_failed_try_and_stops_at_the_last_without_a_celery_error(
+    receiver: Receiver,
+    tournament: Tournament,
+    director: User,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """The task as a worker runs it (``run``: not eager): the retries it asks for are
+    recorded instead of queued."""
     settings.WEBHOOK_MAX_ATTEMPTS = 3
+    settings.WEBHOOK_BACKOFF_SECONDS = 10
     delivery = one_delivery(hook(receiver, tournament, director))
     receiver.answers.extend([500] * 10)
+    asked: list[dict[str, Any]] = []
 
-    result = deliver_webhook.delay(str(delivery.pk))
+    def retry(**options: Any) -> Retry:
+        asked.append(options)
+        return Retry()
 
-    assert result.successful() and result.get() is False
+    monkeypatch.setattr(deliver_webhook, "retry", retry)
+    for _ in range(2):
+        with pytest.raises(Retry):
+            deliver_webhook.run(str(delivery.pk))
+    assert deliver_webhook.run(str(delivery.pk)) is False
+
+    assert [a["countdown"] for a in asked] == [10, 20]
     delivery.refresh_from_db()
     assert delivery.status == Delivery.Status.FAILED
     assert attempts(delivery) == [(1, 500), (2, 500), (3, 500)]
+    prefix = f"webhook delivery {delivery.pk}: try"
+    assert delivery_lines(caplog, delivery) == [
+        f"{prefix} 1 of 3 failed (HTTP 500); next try in 10 s",
+        f"{prefix} 2 of 3 failed (HTTP 500); next try in 20 s",
+        f"{prefix} 3 of 3 failed (HTTP 500); the delivery has failed: replay it to send it again",
+    ]
 
 
 def test_a_failing_receiver_never_fails_the_command_that_emitted(
@@ -503,8 +546,9 @@ def test_a_failing_receiver_never_fails_the_command_that_emitted(
     django_capture_on_commit_callbacks: Capture,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """In-process (no broker) the first failed try raises Celery's Retry after the commit;
-    it is logged, the command stands and the delivery stays pending."""
+    """In-process (no broker, as under ``make run``) the first try runs after the commit; its
+    failure is one log line without a traceback, the command stands and the delivery stays
+    pending."""
     hook(receiver, tournament, director, ["result_entered"])
     receiver.answers.append(503)
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
@@ -512,7 +556,10 @@ def test_a_failing_receiver_never_fails_the_command_that_emitted(
     delivery = Delivery.objects.get()
     assert delivery.status == Delivery.Status.PENDING
     assert attempts(delivery) == [(1, 503)]
-    assert any("deliver_webhook" in r.getMessage() for r in caplog.records)
+    assert delivery_lines(caplog, delivery) == [
+        f"webhook delivery {delivery.pk}: try 1 of 6 failed (HTTP 503); tasks run in-process "
+        "(no CELERY_BROKER_URL), so it is not tried again on its own: replay it"
+    ]
 
 
 def test_a_duplicate_run_of_a_delivered_delivery_sends_nothing(
