@@ -33,6 +33,7 @@ from tournaments.models import (
     TableTotals,
     Tournament,
 )
+from tournaments.names import entry_display_name, shown
 
 
 def tournaments_for_user(*, user: AnyUser) -> QuerySet[Tournament]:
@@ -179,7 +180,7 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
         .order_by("round__number", "number")
     )
     seats: dict[int, list[RoundSeat]] = defaultdict(list)
-    for seat in RoundSeat.objects.filter(round__tournament=t).select_related("entry"):
+    for seat in RoundSeat.objects.filter(round__tournament=t).select_related("entry__user"):
         seats[seat.round_table_id].append(seat)
     hands = _counted_hands(t, [link.table_id for link in links])
     out = []
@@ -204,6 +205,7 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
                             "seat": s.seat,
                             "entry": s.entry_id,
                             "name": s.entry.name,
+                            "display_name": entry_display_name(s.entry),
                             "amount": int(delta.get(s.seat, 0)),
                         }
                         for s in at_table
@@ -271,14 +273,14 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
         or {}
     )
     withheld: dict[int, int] = {}
-    others: dict[int, list[str]] = defaultdict(list)
-    for table_id, name in (
+    others: dict[int, list[str]] = defaultdict(list)  # by display name (tournaments.names)
+    for table_id, name, display_name in (
         RoundSeat.objects.filter(round_table__in=[s.round_table_id for s in mine])
         .exclude(entry=entry)
         .order_by("position")
-        .values_list("round_table_id", "entry__name")
+        .values_list("round_table_id", "entry__name", "entry__user__display_name")
     ):
-        others[table_id].append(name)
+        others[table_id].append(shown(name, display_name))
     if t.results == Tournament.Results.TOTALS:
         totals = {
             row.round_table_id: row.amounts

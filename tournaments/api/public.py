@@ -51,11 +51,16 @@ from tournaments.api.serializers import (
 from tournaments.api.tournaments import ENTRY_ID, ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import Entry, Tournament
+from tournaments.names import display_names
 from tournaments.selectors import hands_export, player_rounds, score_unit
 from tournaments.services.standings import entrant_rows
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag or date sent.")
-STANDING_FIELDS = TournamentStandingRowSerializer.Meta.fields
+#: A standings row's stored columns: the serializer's fields but the display name, which is read
+#: from the entries (:mod:`tournaments.names`) when the answer is rendered.
+STANDING_FIELDS = tuple(
+    name for name in TournamentStandingRowSerializer.Meta.fields if name != "display_name"
+)
 
 
 def _etag(t: Tournament, part: str) -> str:
@@ -127,7 +132,9 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
             item["tiebreaks"] = _json(item["tiebreaks"])
             out.append(item)
     # until a first result is stored, the standings list the entrants
-    return out or entrant_rows(selectors.entries_of(tournament=t))
+    rows = out or entrant_rows(selectors.entries_of(tournament=t))
+    names = display_names(tournament_id=t.pk)
+    return [{**row, "display_name": names.get(row["entry"], row["name"])} for row in rows]
 
 
 def amount_unit(t: Tournament) -> str:
@@ -198,6 +205,7 @@ class StandingsView(APIView):
                             "entry": 6,
                             "user": 7,
                             "name": "franz",
+                            "display_name": "Franz Huber",
                             "points": "5/2",
                             "rounds": 1,
                             "by_round": {"1": "5/2"},
@@ -437,7 +445,7 @@ class StandingsCSVExportView(ExportView):
                 r["position"],
                 r["rank"],
                 r["entry"],
-                r["name"],
+                r["display_name"],
                 r["points"],
                 r["rounds"],
                 *[r["tiebreaks"].get(name, "") for name in t.tiebreaks],
@@ -511,7 +519,7 @@ class HandsCSVExportView(ExportView):
                         "" if h["made"] is None else h["made"],
                         p["seat"],
                         p["entry"],
-                        p["name"],
+                        p["display_name"],
                         p["amount"],
                     ]
                 )
@@ -537,13 +545,10 @@ class PrintView(APIView):
         """Players by their display names; each row's deciding tiebreak (``lots`` only once
         it decided a placing at the end); provisional until the tournament is finished."""
         rows = standings_rows(t)
-        entries = selectors.entries_of(tournament=t).select_related("user")
-        names = {e.pk: (e.user.display_name if e.user else "") or e.name for e in entries}
         rounds = sorted({int(r) for row in rows for r in row["by_round"]})
         shown = [name for name in t.tiebreaks if name != "lots"]  # a draw's digits say nothing
         decided = scoring.decided_by([(r["points"], r["tiebreaks"]) for r in rows], t.tiebreaks)
         for row, deciding in zip(rows, decided, strict=True):
-            row["name"] = names.get(row["entry"], row["name"])
             row["round_points"] = [row["by_round"].get(str(r), "–") for r in rounds]
             row["tiebreak_values"] = [row["tiebreaks"].get(name, "") for name in shown]
             row["decided_by"] = ", ".join(

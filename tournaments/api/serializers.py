@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from django.db.models import prefetch_related_objects
+from django.db.models.manager import BaseManager
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -13,6 +15,7 @@ from games.api.serializers import RulesField
 from games.services import BOT_LEVELS
 from tournaments import scoring
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
+from tournaments.names import entry_display_name
 from tournaments.scoring import POINTS_PATTERN
 from tournaments.services.rounds import MAX_BOTS
 from tournaments.services.tournaments import MAX_DEALS, MAX_ROUNDS
@@ -187,16 +190,36 @@ class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
         read_only_fields = fields
 
 
+DISPLAY_NAME_HELP = (
+    "The player as people read them: the account's display name, else the name the entry was "
+    "entered under (a substitute's name). Show this; `entry` and `user` are the ids."
+)
+
+
+class EntryListSerializer(serializers.ListSerializer[Entry]):
+    """Entries, their accounts loaded in one query (for their display names)."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        entries = list(data.all() if isinstance(data, BaseManager) else data)
+        prefetch_related_objects(entries, "user")
+        return super().to_representation(entries)
+
+
 class EntrySerializer(serializers.ModelSerializer[Entry]):
-    """An entry: the player (user, or only a name for a substitute) and their state."""
+    """An entry: the player (user, or only a name for a substitute) and their state.
+    ``name`` is what the entry was entered under; ``display_name`` is what people read."""
+
+    display_name = serializers.SerializerMethodField(help_text=DISPLAY_NAME_HELP)
 
     class Meta:
         model = Entry
+        list_serializer_class = EntryListSerializer
         fields = (
             "id",
             "tournament",
             "user",
             "name",
+            "display_name",
             "status",
             "registered_at",
             "checked_in_at",
@@ -205,6 +228,9 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
             "last_round",
         )
         read_only_fields = fields
+
+    def get_display_name(self, entry: Entry) -> str:
+        return entry_display_name(entry)
 
 
 class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -219,7 +245,8 @@ class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 class TournamentPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="The name the entry was entered under.")
+    display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP)
     seat = serializers.CharField(help_text="The seat key at the games table.")
     position = serializers.IntegerField()
 
@@ -465,6 +492,8 @@ class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
         "tables: they count (in points, rounds and by_round) once every table finished them.",
     )
 
+    display_name = serializers.CharField(read_only=True, help_text=DISPLAY_NAME_HELP)
+
     class Meta:
         model = StandingRow
         fields = (
@@ -473,6 +502,7 @@ class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
             "entry",
             "user",
             "name",
+            "display_name",
             "points",
             "rounds",
             "by_round",
@@ -509,7 +539,10 @@ class ResultRoundSerializer(serializers.Serializer[dict[str, Any]]):
     table = serializers.IntegerField()
     games_table = serializers.IntegerField()
     seat = serializers.CharField()
-    opponents = serializers.ListField(child=serializers.CharField())
+    opponents = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The other players at the table, in seat order, by display name.",
+    )
     amount = serializers.IntegerField(
         allow_null=True,
         help_text="Won at the table (minor units, or points); null while nothing of it counts "
@@ -543,7 +576,8 @@ class MyTournamentSerializer(PlayerResultsSerializer):
 
 class TournamentPartySerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField()
+    name = serializers.CharField(help_text='The name the entry was entered under; "pot".')
+    display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP + ' The pot: "pot".')
 
 
 class TournamentPaymentSerializer(serializers.Serializer[dict[str, Any]]):
@@ -554,7 +588,8 @@ class TournamentPaymentSerializer(serializers.Serializer[dict[str, Any]]):
 
 class TournamentNetSerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="The name the entry was entered under.")
+    display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP)
     net = serializers.IntegerField()
 
 
@@ -573,7 +608,8 @@ class TournamentSettlementSerializer(serializers.Serializer[dict[str, Any]]):
 class ExportedSeatSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.CharField(help_text="The seat's key at the table.")
     entry = serializers.IntegerField(help_text="The entry's id.")
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="The name the entry was entered under.")
+    display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP)
     amount = serializers.IntegerField(help_text="The seat's result of the hand, minor units.")
 
 

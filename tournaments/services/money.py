@@ -12,6 +12,7 @@ from games.models import Table
 from games.settlement import settle
 from tournaments.errors import TournamentConflict
 from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
+from tournaments.names import display_names
 from tournaments.selectors import score_price
 
 POT = "pot"
@@ -49,22 +50,28 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
                 nets[seats[table_id][seat]] += int(net)
         pot += int((settled or {}).get("pot_net", 0))
     names = dict(Entry.objects.filter(tournament=t).values_list("pk", "name"))
+    shown = display_names(tournament_id=t.pk)
     parties: dict[str, int] = {f"e{entry}": net for entry, net in nets.items() if net}
     if pot:
         parties[POT] = pot
 
     def who(party: str) -> dict[str, Any]:
         if party == POT:
-            return {"entry": None, "name": "pot"}
+            return {"entry": None, "name": "pot", "display_name": "pot"}
         entry = int(party[1:])
-        return {"entry": entry, "name": names.get(entry, "")}
+        return {"entry": entry, "name": names.get(entry, ""), "display_name": shown.get(entry, "")}
 
     answer = settle(parties)
     return {
         "tournament": t.pk,
         "final": t.status == Tournament.Status.FINISHED,
         "nets": [
-            {"entry": entry, "name": names.get(entry, ""), "net": net}
+            {
+                "entry": entry,
+                "name": names.get(entry, ""),
+                "display_name": shown.get(entry, ""),
+                "net": net,
+            }
             for entry, net in sorted(nets.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
         "pot": pot,

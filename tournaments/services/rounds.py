@@ -48,6 +48,7 @@ from games.rulesets import rule_set_for
 from tournaments import live, swiss
 from tournaments.errors import InvalidInput, TournamentConflict
 from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, TableTotals, Tournament
+from tournaments.names import entry_display_name
 from tournaments.selectors import round_deals
 from tournaments.services import common
 from tournaments.services.common import lock, log, require_director, require_status
@@ -336,10 +337,11 @@ def _pairs(tables: Sequence[Sequence[int]]) -> list[frozenset[int]]:
 
 
 def seat_keys(entries: Sequence[Entry]) -> list[str]:
-    """Readable, unique seat keys from the players' names (``anna``, ``bert-2``)."""
+    """Readable, unique seat keys from the players' display names, as a club evening's seats
+    are keyed (``anna``, ``bert-2``, ``juergen-weiss``; :mod:`tournaments.names`)."""
     keys: list[str] = []
     for entry in entries:
-        base = slug_of(entry.name)[:30].strip("-") or f"player-{entry.pk}"
+        base = slug_of(entry_display_name(entry))[:30].strip("-") or f"player-{entry.pk}"
         if base in games.RESERVED_SEAT_KEYS:
             base = f"{base}-{entry.pk}"
         key, n = base, 1
@@ -452,7 +454,7 @@ def round_assignments(rnd: Round) -> list[dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for seat in (
         RoundSeat.objects.filter(round=rnd)
-        .select_related("round_table", "entry")
+        .select_related("round_table", "entry__user")
         .order_by("round_table__number", "position")
     ):
         link = seat.round_table
@@ -463,6 +465,7 @@ def round_assignments(rnd: Round) -> list[dict[str, Any]]:
             {
                 "entry": seat.entry_id,
                 "name": seat.entry.name,
+                "display_name": entry_display_name(seat.entry),
                 "seat": seat.seat,
                 "position": seat.position,
             }

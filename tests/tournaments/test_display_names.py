@@ -1,0 +1,105 @@
+"""Every answer a person reads names players by their display names (docs/tournaments.md,
+"Names"): the entries, a round's tables, my tournament, a player's results, the standings,
+the exports (JSON and CSV) and the money settlement; the ids (``entry``, ``user``) stay for
+machines, and ``name`` keeps what the entry was entered as.
+
+The players enter under logins (``p001``…) with first names ``P001``…, and then choose display
+names with umlauts; a substitute entered by name is named by that name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from typing import Any
+
+import pytest
+
+from clubs.models import User
+from tests.tournaments.setup import Field, client_for, make_field, play, seat
+from tournaments.models import Entry
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+DISPLAY = ["Jürgen Öhlschläger", "Zoë Weiß", "Franziska Grüner", "Anna Bäcker", "Sepp Maier"]
+SUBSTITUTE = "Resi Steiner"
+
+
+def field() -> tuple[Field, dict[int, str]]:
+    """Five players who chose display names and a substitute known by name; each entry's
+    display name by entry id."""
+    f = make_field(5, real_money=True, deals_per_round=3, scoring="balance")
+    for user, name in zip(f.players, DISPLAY, strict=True):
+        User.objects.filter(pk=user.pk).update(display_name=name)
+    f.post("entries/", {"name": SUBSTITUTE}, status=201)
+    names = {
+        e.pk: DISPLAY[f.players.index(e.user)] if e.user else e.name
+        for e in Entry.objects.filter(tournament_id=f.tournament_id).select_related("user")
+    }
+    assert sorted(names.values()) == sorted([*DISPLAY, SUBSTITUTE])
+    return f, names
+
+
+def no_login(text: str, f: Field) -> None:
+    for user in f.players:
+        assert user.username not in text and user.first_name not in text, user.username
+
+
+def test_the_entries_and_the_standings_before_play_name_players_by_display_name() -> None:
+    f, names = field()
+    listed = f.get("entries/?page_size=50")["results"]
+    assert {e["id"]: e["display_name"] for e in listed} == names
+    assert all(e["user"] is not None for e in listed if e["display_name"] != SUBSTITUTE)
+    rows = client_for(None).get(f.url + "standings/").json()["rows"]
+    assert {r["entry"]: r["display_name"] for r in rows} == names
+
+
+def test_rounds_results_me_standings_exports_and_the_settlement_use_display_names(
+    settings: Any,
+) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f, names = field()
+    seat(f)
+    me = f.players[0]
+    mine = f.get("me/", user=me)
+    my_entry = mine["entry"]["id"]
+    assert mine["entry"]["display_name"] == names[my_entry] == DISPLAY[0]
+    assert {p["entry"]: p["display_name"] for p in mine["next_table"]["players"]} == {
+        p["entry"]: names[p["entry"]] for p in mine["next_table"]["players"]
+    }
+    tables = f.get("rounds/1/")["tables"]
+    assert {p["entry"]: p["display_name"] for t in tables for p in t["players"]} == names
+
+    play(f, 1, random.Random(4))
+    f.post("rounds/1/close/")
+
+    results = f.get(f"entries/{my_entry}/results/", user=me)
+    assert results["entry"]["display_name"] == DISPLAY[0]
+    table = next(t for t in tables if my_entry in [p["entry"] for p in t["players"]])
+    others = [names[p["entry"]] for p in table["players"] if p["entry"] != my_entry]
+    assert results["rounds"][0]["opponents"] == others
+
+    anon = client_for(None)
+    standings = anon.get(f.url + "standings/").json()["rows"]
+    assert {r["entry"]: r["display_name"] for r in standings} == names
+    assert {r["entry"]: r["display_name"] for r in anon.get(
+        f.url + "export/standings.json").json()["rows"]} == names  # fmt: skip
+    text = anon.get(f.url + "export/standings.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert {int(r["entry"]): r["name"] for r in rows} == names
+    no_login(text, f)
+
+    hands = anon.get(f.url + "export/hands.json").json()["hands"]
+    assert {p["entry"]: p["display_name"] for h in hands for p in h["players"]} == names
+    text = anon.get(f.url + "export/hands.csv").content.decode()
+    assert {int(r["entry"]): r["name"] for r in csv.DictReader(io.StringIO(text))} == names
+    no_login(text, f)
+
+    money = f.get("settlement/")
+    assert all(n["display_name"] == names[n["entry"]] for n in money["nets"])
+    parties = [p[side] for p in money["payments"] for side in ("payer", "payee")]
+    assert parties
+    for party in parties:
+        expected = "pot" if party["entry"] is None else names[party["entry"]]
+        assert party["display_name"] == expected
