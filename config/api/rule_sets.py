@@ -13,7 +13,8 @@ Actions: each key of a rule set's vocabulary (``RuleSet.vocabulary``) is a compo
 ``<Key>Action`` (``CallAction``: ``{"call": …}``, ``seat`` optional), or
 ``<Variant><Key>Action`` when rule sets give the same key different values; a rule set's
 actions are ``<Variant>Action``, one of its keys' components (its keys differ, so exactly one
-fits); an action body is any of the rule sets' (``{"call": "pass"}`` is an action of several).
+fits); an action (``Action``, a legal action as a view lists it and a move's body alike) is any
+of the rule sets' (``{"call": "pass"}`` is an action of several).
 ``config.api.schema`` adds the components; ``games.api.rules`` refers to them.
 """
 
@@ -152,17 +153,22 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
 
 
 ACTION_SCHEMAS = _action_schemas()
-"""Every action component, by name."""
-
-ACTION = {
+ACTION_SCHEMAS["Action"] = {
     "anyOf": [
         {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"}
         for rule_set in engine.rule_sets()
     ],
     "description": "One action of the table's rule set (``<Variant>Action``), in the record "
-    "vocabulary (``spec/hand-record.md``): one key, its value as that key's form says.",
+    "vocabulary (``spec/hand-record.md``): one key, its value as that key's form says. A "
+    "hand view's `legal` lists them, and a move sends one of them as it is "
+    "(`ActionInputRequest.action`).",
 }
-"""An action body: an action of any registered rule set."""
+"""Every action component, by name, and ``Action``: an action of any registered rule set."""
+
+ACTION = {"$ref": "#/components/schemas/Action"}
+"""An action, as a hand view's ``legal`` lists it and a move's body sends it: one named
+component (``Action``), so that a generated client has one type for both and a legal action
+is sent as it is (``docs/mobile.md``)."""
 
 
 def sheet_entry_keys(documented: set[str]) -> dict[str, list[str]]:

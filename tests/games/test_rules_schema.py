@@ -140,8 +140,13 @@ def test_each_rule_sets_actions_phases_and_sheet_keys_are_documented(
     for form, declared in zip(forms, rule_set.vocabulary, strict=True):
         assert form["properties"][declared.key]["description"]
         assert form["additionalProperties"] is False
-    action = schemas["ActionInputRequest"]["properties"]["action"]
-    assert {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"} in action["anyOf"]
+    # one component for an action, whether a view lists it as legal or a move sends it
+    action = {"$ref": "#/components/schemas/Action"}
+    assert schemas["ActionInputRequest"]["properties"]["action"]["allOf"] == [action]
+    assert schemas["HandView"]["properties"]["legal"]["items"] == action
+    assert {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"} in schemas["Action"][
+        "anyOf"
+    ]
     assert set(rule_set.phases) <= set(schemas["PhaseEnum"]["enum"])
     entry = schemas["ScoreSheetEntryRequest"]["properties"]
     assert rule_set.sheet_keys <= set(entry)

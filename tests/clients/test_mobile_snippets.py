@@ -1,0 +1,375 @@
+"""The Swift and Kotlin snippets of docs/mobile.md name what the generated clients have.
+
+No Swift or Kotlin compiler runs here (CI has neither a Swift toolchain nor Maven Central),
+so the snippets are checked by their names against the code OpenAPI Generator makes, with the
+generator, version and options of ``make clients-mobile`` (read from the Makefile), from the
+schema of this code (``tests/config/test_schema.py`` keeps docs/openapi.yaml equal to it):
+
+- every type a snippet names is a generated one (or the language's own), every import of the
+  client's package is a generated file;
+- every call of a generated function or constructor gives only parameters it has, in Swift
+  every one without a default, in Kotlin no more arguments than it takes;
+- every member a snippet reads (``.handsCount``, ``.hosted``) is a generated property or enum
+  case (or one of the few standard ones the snippets use);
+- a legal action is sent as it is: a hand view's ``legal`` holds the type a move's body
+  (``ActionInputRequest.action``) takes, and a snippet that writes a legal action's type
+  writes that one.
+
+Generating both clients takes about a minute (Java): marked ``slow``, skipped only where Java
+is missing (CI has it and sets ``REQUIRE_SERVICES=1``, which turns the skip into a failure).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.clients.conftest import PROJECT_DIR
+from tests.openapi import generated_schema
+
+pytestmark = pytest.mark.slow
+
+MAKEFILE = (PROJECT_DIR / "Makefile").read_text()
+MOBILE_DOC = PROJECT_DIR / "docs" / "mobile.md"
+KOTLIN_PACKAGE = "org.preference.client"
+
+
+def make_variable(name: str) -> str:
+    """A ``NAME := value`` of the Makefile: the generator pin and the Kotlin options."""
+    found = re.search(rf"^{name} := (.+)$", MAKEFILE, re.MULTILINE)
+    assert found, f"the Makefile sets no {name}"
+    return found.group(1).strip()
+
+
+def snippets(text: str, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+
+
+# --- generating the clients, as make clients-mobile does ----------------------------------------
+
+
+@dataclass
+class Generated:
+    swift: Path
+    kotlin: Path
+
+
+def generator() -> Path:
+    """OpenAPI Generator's command in this virtualenv, installed as the Makefile pins it."""
+    command = Path(sys.executable).parent / "openapi-generator-cli"
+    if not command.exists():
+        pin = make_variable("MOBILE_GENERATOR")
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", pin], check=True)
+    return command
+
+
+def generate(where: Path) -> Generated:
+    """Both clients from the schema of this code, with ``make clients-mobile``'s options."""
+    schema = where / "openapi.yaml"
+    schema.write_text(yaml.safe_dump(generated_schema(), allow_unicode=True, sort_keys=False))
+    command = str(generator())
+    runs = {
+        "swift": ["-g", "swift6", "--additional-properties=projectName=PreferenceClient"],
+        "kotlin": [
+            "-g", "kotlin",
+            f"--additional-properties={make_variable('KOTLIN_OPTIONS')}",
+            "--type-mappings=AnyType=JsonElement",
+            "--import-mappings=JsonElement=kotlinx.serialization.json.JsonElement",
+        ],
+    }  # fmt: skip
+    for language, options in runs.items():
+        done = subprocess.run(
+            [command, "generate", "-i", str(schema), "-o", str(where / language), *options],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return Generated(swift=where / "swift", kotlin=where / "kotlin")
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Generated]:
+    if shutil.which("java") is None:
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail("REQUIRE_SERVICES=1 but there is no Java for OpenAPI Generator")
+        pytest.skip("needs Java 11 or newer for OpenAPI Generator (make clients-mobile)")
+    yield generate(tmp_path_factory.mktemp("mobile"))
+
+
+# --- what generated code declares ---------------------------------------------------------------
+
+
+@dataclass
+class Params:
+    """A function's or constructor's parameters: (name, has a default), in order."""
+
+    items: list[tuple[str, bool]]
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.items]
+
+    @property
+    def required(self) -> list[str]:
+        return [name for name, default in self.items if not default]
+
+
+@dataclass
+class Declared:
+    """The names generated code declares, and the declared type of each property."""
+
+    types: set[str] = field(default_factory=set)
+    functions: dict[str, list[Params]] = field(default_factory=dict)
+    constructors: dict[str, list[Params]] = field(default_factory=dict)
+    members: set[str] = field(default_factory=set)
+    property_types: dict[tuple[str, str], str] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+
+
+def balanced(text: str, start: int) -> str:
+    """The text inside the parentheses that open at ``text[start]``."""
+    depth = 0
+    for at in range(start, len(text)):
+        if text[at] in "([{<" and not (text[at] == "<" and text[at - 1] == "-"):
+            depth += 1
+        elif text[at] in ")]}>" and not (text[at] == ">" and text[at - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : at]
+    raise AssertionError(f"unbalanced: {text[start : start + 80]!r}")
+
+
+def top_level(args: str) -> list[str]:
+    """``args`` split at the commas outside brackets."""
+    parts, depth, current = [], 0, ""
+    for char in args:
+        if char in "([{<":
+            depth += 1
+        elif char in ")]}>":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        parts.append(current)
+    return [p.strip() for p in parts]
+
+
+def without_annotations(text: str) -> str:
+    """Kotlin's ``@Path("number")``, ``@SerialName(value = "x")`` removed."""
+    return re.sub(r"@\w+(?:\([^()]*\))?", "", text)
+
+
+def swift_params(args: str) -> Params:
+    items = []
+    for part in top_level(args):
+        label = part.split(":")[0].split()[0]
+        items.append((label, "=" in part))
+    return Params(items)
+
+
+def kotlin_params(args: str) -> Params:
+    items = []
+    for part in top_level(without_annotations(args)):
+        words = part.split(":")[0].split()
+        items.append((words[-1], "=" in part))
+    return Params(items)
+
+
+def swift_declared(root: Path) -> Declared:
+    out = Declared()
+    for path in (root / "Sources").rglob("*.swift"):
+        text = path.read_text()
+        out.files.add(path.stem)
+        out.types |= set(re.findall(r"\b(?:class|struct|enum|protocol|typealias)\s+(\w+)", text))
+        for found in re.finditer(r"\bfunc\s+(\w+)\s*(?:<[^>]*>)?\(", text):
+            params = swift_params(balanced(text, found.end() - 1))
+            out.functions.setdefault(found.group(1), []).append(params)
+        for found in re.finditer(r"\binit\(", text):
+            params = swift_params(balanced(text, found.end() - 1))
+            out.constructors.setdefault(path.stem, []).append(params)
+        out.members |= set(re.findall(r"\b(?:var|let|case)\s+(\w+)", text))
+        for name, kind in re.findall(r"\bvar\s+(\w+):\s*([^{=\n]+)", text):
+            out.property_types[(path.stem, name)] = kind.strip()
+    return out
+
+
+def kotlin_declared(root: Path) -> Declared:
+    out = Declared()
+    sources = root / "src" / "main" / "kotlin"  # not the generated tests beside them
+    for path in sources.rglob("*.kt"):
+        text = path.read_text()
+        out.files.add(".".join(path.relative_to(sources).with_suffix("").parts))
+        out.types |= set(re.findall(r"\b(?:class|interface|object|typealias)\s+(\w+)", text))
+        for found in re.finditer(r"\bfun\s+(?:<[^>]*>\s*)?(\w+)\(", text):
+            params = kotlin_params(balanced(text, found.end() - 1))
+            out.functions.setdefault(found.group(1), []).append(params)
+        for found in re.finditer(r"\bclass\s+(\w+)\s*\(", text):
+            params = kotlin_params(balanced(text, found.end() - 1))
+            out.constructors.setdefault(found.group(1), []).append(params)
+        for found in re.finditer(r"\bconstructor\(", text):
+            params = kotlin_params(balanced(text, found.end() - 1))
+            out.constructors.setdefault(path.stem, []).append(params)
+        out.members |= set(re.findall(r"\b(?:val|var)\s+(\w+)", text))
+        out.members |= set(re.findall(r"^\s*(\w+)\(\"[^\"]*\"\)[,;]?\s*$", text, re.MULTILINE))
+        for name, kind in re.findall(r"\bval\s+(\w+):\s*([^=\n]+)", without_annotations(text)):
+            out.property_types[(path.stem, name)] = kind.strip().rstrip(",")
+    return out
+
+
+# --- what a snippet uses ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    declared_by: str  # the keyword of a function the snippet declares itself
+    label: str  # how an argument is named: ``label:`` (Swift) or ``label =`` (Kotlin)
+    own_types: frozenset[str]  # the language's and its standard library's, that the snippets use
+    own_members: frozenset[str]  # standard members and functions the snippets call
+
+
+SWIFT = Language(
+    "swift",
+    "func",
+    r"^(\w+)\s*:",
+    frozenset({"String", "Int", "UUID", "Data", "URLResponse", "Error"}),
+    frozenset({"first", "uuidString", "error"}),
+)
+KOTLIN = Language(
+    "kotlin",
+    "fun",
+    r"^(\w+)\s*=(?!=)",
+    frozenset({"String", "Int", "Pair", "UUID"}),
+    frozenset(
+        {"java", "util", "randomUUID", "toString", "body", "code", "firstOrNull", "to"}
+        | {"createService", "errorBody"}
+    ),
+)
+
+
+LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+KEYWORDS = frozenset(
+    {"if", "for", "guard", "while", "return", "catch", "throws", "let", "val", "var"}
+)
+
+
+def strip(code: str) -> str:
+    """``code`` without comments and string literals (their text names nothing; a ``//``
+    in a string is no comment)."""
+    return LITERALS.sub(lambda m: '""' if m.group().startswith('"') else " ", code)
+
+
+def unknown_names(code: str, language: Language, declared: Declared) -> list[str]:
+    """What the snippet ``code`` names that the generated code does not declare."""
+    code = strip(code)
+    wrong: list[str] = []
+    own_functions = set(re.findall(rf"\b{language.declared_by}\s+(\w+)", code))
+    imports = re.findall(r"^import\s+([\w.]+)", code, re.MULTILINE)
+    for name in imports:
+        generated_file = language is KOTLIN and name.startswith(KOTLIN_PACKAGE + ".")
+        if generated_file and name not in declared.files:
+            wrong.append(f"import {name}: no such generated file")
+    body = re.sub(r"^import\s+[\w.]+\s*$", "", code, flags=re.MULTILINE)
+    types = set(re.findall(r"\b([A-Z]\w*)\b", body)) - language.own_types
+    wrong += [f"type {t}" for t in sorted(types - declared.types)]
+    for found in re.finditer(r"(?<![\w.])([A-Za-z]\w*)\s*\(|\.(\w+)\s*\(", body):
+        name = found.group(1) or found.group(2)
+        if name in own_functions or name in language.own_members:
+            continue
+        if name in KEYWORDS:
+            continue
+        if name in language.own_types:  # UUID(), a standard constructor
+            continue
+        args = top_level(balanced(body, found.end() - 1))
+        labels = [m.group(1) for a in args if (m := re.match(language.label, a))]
+        candidates = declared.constructors.get(name) if name[0].isupper() else None
+        if candidates is None:
+            candidates = declared.functions.get(name)
+        if candidates is None:
+            wrong.append(f"call {name}(…): no such generated function")
+            continue
+        if not any(fits(p, labels, len(args), language) for p in candidates):
+            wrong.append(f"call {name}({', '.join(labels)}; {len(args)} arguments)")
+    # what the snippet names itself: its tuples' labels and its parameters (``view: HandView``)
+    own_members = set(re.findall(r"\b(\w+)\s*:\s*[A-Z]", body))
+    for member in set(re.findall(r"\.\s*([a-z]\w*)\b(?!\s*\()", body)):
+        if member not in declared.members | own_members | language.own_members:
+            wrong.append(f"member .{member}")
+    return wrong
+
+
+def fits(params: Params, labels: list[str], count: int, language: Language) -> bool:
+    """Whether a call with ``labels`` (and ``count`` arguments in all) fits ``params``."""
+    if not set(labels) <= set(params.names) or count > len(params.items):
+        return False
+    if language is SWIFT:  # every argument is labelled; those without a default are given
+        return set(params.required) - {"_"} <= set(labels)
+    return count >= len(params.required)
+
+
+def element(kind: str) -> str:
+    """A list type's element, unqualified: ``[Action]?`` and ``kotlin.collections.List<Action>?``
+    → ``Action``; any other type unqualified, without its ``?``."""
+    kind = kind.strip().rstrip("?")
+    for pattern in (r"^\[(.+)\]$", r"^(?:kotlin\.collections\.)?List<(.+)>$"):
+        if found := re.match(pattern, kind):
+            kind = found.group(1)
+    return kind.split(".")[-1].rstrip("?")
+
+
+def legal_and_action(declared: Declared) -> tuple[str, str]:
+    """The type of a hand view's legal actions, and of a move's ``action``."""
+    return (
+        element(declared.property_types[("HandView", "legal")]),
+        element(declared.property_types[("ActionInputRequest", "action")]),
+    )
+
+
+def wrong_legal_types(code: str, declared: Declared) -> list[str]:
+    """A value the snippet declares with a type, taken from a legal action list
+    (``view.legal?.firstOrNull()``), whose type is not the legal action's."""
+    legal, _ = legal_and_action(declared)
+    wrong = []
+    for name, kind in re.findall(
+        r"\b(?:val|let|var)\s+(\w+)\s*:\s*([^=]+?)\s*=\s*[\w.]*\.legal\b", strip(code)
+    ):
+        if kind.replace(" ", "") != legal:
+            wrong.append(f"{name}: {kind} (a legal action is {legal})")
+    return wrong
+
+
+# --- the tests ----------------------------------------------------------------------------------
+
+
+def test_a_legal_action_is_the_type_a_move_sends(generated: Generated) -> None:
+    for declared in (swift_declared(generated.swift), kotlin_declared(generated.kotlin)):
+        legal, action = legal_and_action(declared)
+        assert legal == action, f"a legal action is {legal}, a move's action {action}"
+
+
+@pytest.mark.parametrize("language", [SWIFT, KOTLIN], ids=lambda lang: lang.name)
+def test_the_snippets_name_only_what_the_generated_client_has(
+    generated: Generated, language: Language
+) -> None:
+    if language is SWIFT:
+        declared = swift_declared(generated.swift)
+    else:
+        declared = kotlin_declared(generated.kotlin)
+    found = snippets(MOBILE_DOC.read_text(), language.name)
+    assert found, f"docs/mobile.md has no {language.name} snippet"
+    for code in found:
+        assert unknown_names(code, language, declared) == []
+        assert wrong_legal_types(code, declared) == []
