@@ -8,6 +8,7 @@ for its next table that keeps one (docs/games.md, "The pot and the series").
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -162,3 +163,43 @@ def test_a_series_through_every_rule_set_sums_to_zero_and_keeps_its_pot(
     last = make_table(rules=RULES, seats=seats, series_id=series.pk)
     assert last.opening_pot == held
     check_no_money_disappeared(series)
+
+
+def test_a_closed_table_of_no_pot_gives_back_the_pot_it_kept_before_this_rule(
+    make_table: Callable[..., Table], client_for: Client, anna: User
+) -> None:
+    """games 0007: a Preferans table that took the series' pot in and closed keeping it (as
+    tables did before this rule) carries it back to the series, and its stored settlement
+    says its pot is empty; a wien table's close and a Preferans table without a pot stay."""
+    from django.apps import apps
+
+    migration = importlib.import_module(
+        "games.migrations.0007_carry_out_pots_left_at_closed_tables"
+    )
+    client = client_for(anna)
+    first = make_table()
+    client.post(hands_url(first), FELL, format="json")
+    pot = close(client, first)["pot_net"]
+    preferans = make_table(rules=PREFERANS, series_id=first.series_id)
+    # as it was: the pot carried in, and a close that kept it
+    LedgerEntry.objects.create(table=preferans, payer=SERIES, payee=POT, amount=pot,
+                               reason="carry_in")  # fmt: skip
+    Table.objects.filter(pk=preferans.pk).update(opening_pot=pot)
+    services.table_close(table_id=preferans.pk, user=anna)
+    LedgerEntry.objects.filter(table=preferans, reason="carry_out").delete()
+    Table.objects.filter(pk=preferans.pk).update(closing={**services.settlement_for(preferans)})
+    assert table_balances(preferans)[POT] == pot and services.series_pot(first.series) == 0
+    untouched = make_table(rules=PREFERANS)
+    services.table_close(table_id=untouched.pk, user=anna)
+    before = list(LedgerEntry.objects.exclude(table=preferans).values_list("pk", flat=True))
+
+    migration.carry_out_left_pots(apps, None)
+
+    assert LedgerEntry.objects.get(table=preferans, reason="carry_out").amount == pot
+    preferans.refresh_from_db()
+    assert preferans.closing["pot"] == 0 and preferans.closing["pot_net"] == 0
+    assert services.series_pot(first.series) == pot
+    check_no_money_disappeared(first.series)
+    assert list(LedgerEntry.objects.exclude(table=preferans).values_list("pk", flat=True)) == before
+    migration.carry_out_left_pots(apps, None)  # twice: nothing more
+    assert LedgerEntry.objects.filter(table=preferans, reason="carry_out").count() == 1
