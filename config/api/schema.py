@@ -49,8 +49,9 @@ ERROR_DESCRIPTIONS = {
     "413": "The request body is larger than the service accepts (`request_too_large`).",
     "415": "The body is not JSON (`unsupported_media_type`).",
     "429": "Too many requests (`throttled`); `Retry-After` says when to try again.",
-    "503": "The database or the broker cannot be reached (`service_unavailable`); "
-    "`Retry-After` says when to try again, and a retry is safe.",
+    "503": "The database or the broker cannot be reached, or the embedded SQLite database "
+    "stayed busy with other writes (`service_unavailable`); `Retry-After` says when to try "
+    "again, and a retry is safe.",
 }
 WRITES = frozenset({"POST", "PUT", "PATCH"})
 RETRY_AFTER = {
