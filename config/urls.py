@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.urls.resolvers import RoutePattern
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from config.api import health
-from config.api.redoc import RedocView
+from config.api.redoc import RedocView, SwaggerView
 from config.api.views import ApiRootView, api_not_found
 from config.sign_in import admin_login, session_urls
 
@@ -72,7 +72,7 @@ api_v1: list[URLPattern | URLResolver] = [
     app_routes("games.api.urls"),
     app_routes("tournaments.api.urls"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("docs/", SwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
 ]
 
