@@ -76,6 +76,7 @@ RESOURCES = {
     "my_tournaments": "me/tournaments/",
     "clubs": "clubs/",
     "tournaments": "tournaments/",
+    "rules": "rules/",
     "tables": "tables/",
     "series": "series/",
     "pings": "pings/",

@@ -112,3 +112,8 @@ def test_the_rules_are_read_only() -> None:
     client = APIClient()
     assert client.post("/api/v1/rules/", {}, format="json").status_code == 405
     assert client.delete(f"/api/v1/rules/{engine.rule_sets()[0].name}/").status_code == 405
+
+
+def test_the_api_root_names_the_rule_sets() -> None:
+    resources = APIClient().get("/api/v1/").json()["resources"]
+    assert resources["rules"] == "http://testserver/api/v1/rules/"
