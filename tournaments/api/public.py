@@ -367,11 +367,13 @@ def _export_schema(summary: str, description: str, ok: Any) -> Any:
 # `…/standings.json` (as are the hands), so a generated client reads each as what it is.
 STANDINGS_EXPORT = (
     "One row per player (position, rank, name, points, rounds, each tiebreak, movement, prize, "
-    "pending boards), values exact as in the standings. Conditional like the standings."
+    "pending boards), values exact as in the standings; players by display name (the CSV's "
+    "`name`, the JSON's `display_name`). Conditional like the standings."
 )
 HANDS_EXPORT = (
-    "Every settled hand of every round: round, table, hand, dealer, players by seat, declarer, "
-    "game, made and each seat's amount (`hand-record.md` result fields). A Russian Preferans "
+    "Every settled hand of every round: round, table, hand, dealer, players by seat (by "
+    "display name: the CSV's `name`, the JSON's `display_name`), declarer, game, made and each "
+    "seat's amount (`hand-record.md` result fields). A Russian Preferans "
     "deal moves no money (`amount` 0): its table's whists are the pulya settled as a whole, "
     "as the standings count them. Never a deal: hosted deals are read at the table once the "
     "rules reveal them; duplicate boards appear once every table finished them. Conditional "
