@@ -179,38 +179,39 @@ def _slug_taken(slug: str, club: Club | None) -> bool:
 
 def _free_slug(name: str) -> str:
     """A slug for ``name`` that no club has: ``wiener-runde``, else ``wiener-runde-2``, …"""
-    base = slug_of(name)[: SLUG_LENGTH - 4].strip("-") or "club"
+    return _free_from(slug_of(name)[: SLUG_LENGTH - 4].strip("-") or "club", None)
+
+
+def _free_from(base: str, club: Club | None) -> str:
     candidate, n = base, 1
-    while _slug_taken(candidate, None):
+    while _slug_taken(candidate, club):
         n += 1
         candidate = f"{base}-{n}"
     return candidate
 
 
 def _check_slug(slug: str, club: Club | None) -> str:
-    if _slug_taken(slug, club):
-        raise InvalidInput(
-            f"Another club has the address {slug!r}; choose another slug.",
-            fields={"slug": ["Another club uses this slug."]},
-        )
-    return slug
+    """The slug asked for; when another club has it, the next free one with a suffix
+    (``wiener-runde-2``), as for a slug made from a name. Whether that club is one the caller
+    may see or a private one, the answer is the same and names no other club, so slugs tell
+    nobody that a private club exists (``docs/security.md``)."""
+    if not _slug_taken(slug, club):
+        return slug
+    return _free_from(slug[: SLUG_LENGTH - 4].strip("-") or "club", club)
 
 
 def _save_club(club: Club, *, slug_given: bool) -> None:
-    """Save ``club``; a slug taken in the meantime (another request won) is a field error
-    when the caller chose it, else the next free one is taken."""
+    """Save ``club``; a slug taken in the meantime (another request won) makes way for the
+    next free one (:func:`_check_slug`, or from the name when none was asked for)."""
     for _ in range(5):
         try:
             with transaction.atomic():
                 club.save()
             return
         except IntegrityError:
-            if slug_given or club.slug is None:
-                raise InvalidInput(
-                    f"Another club has the address {club.slug!r}; choose another slug.",
-                    fields={"slug": ["Another club uses this slug."]},
-                ) from None
-            club.slug = _free_slug(club.name)
+            if club.slug is None:
+                raise
+            club.slug = _check_slug(club.slug, club) if slug_given else _free_slug(club.name)
     raise ClubConflict("The club could not get an address; try again.")
 
 
@@ -235,7 +236,7 @@ def club_create(
 
     The time zone is an IANA name, the currency three capital letters, the default rules
     what the engine accepts (stored with every option spelled out); the slug, when not
-    given, comes from the name and is made unique with a suffix (``-2``, ``-3``, …).
+    given, comes from the name; either is made unique with a suffix (``-2``, ``-3``, …).
     """
     name = _check_name(name)
     _check_timezone(timezone)

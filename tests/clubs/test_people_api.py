@@ -118,11 +118,28 @@ def test_it_makes_a_slug_from_the_name_unique_with_a_suffix(
     assert slugs == ["wiener-runde-2", "wiener-runde-3"]
 
 
-def test_it_refuses_a_slug_another_club_has(world: ClubWorld, auth_client: APIClient) -> None:
+def test_a_slug_another_club_has_gets_a_suffix(world: ClubWorld, auth_client: APIClient) -> None:
     response = auth_client.post(
         f"{API}/clubs/", {"name": "Andere", "slug": "wiener-runde"}, format="json"
     )
-    assert "slug" in assert_error(response, 400, "validation_error")["fields"]
+    assert response.status_code == 201, response.content
+    assert response.json()["slug"] == "wiener-runde-2"
+    assert Club.objects.get(pk=world.club.pk).slug == "wiener-runde"
+
+
+def test_a_private_clubs_slug_answers_as_a_public_clubs(auth_client: APIClient) -> None:
+    """Whether the club with the slug is private (not to be seen) or public, founding a club
+    with that slug answers alike, naming no other club."""
+    Club.objects.create(name="Geheim", slug="geheim", is_public=False)
+    Club.objects.create(name="Offen", slug="offen", is_public=True)
+    answers = {}
+    for slug in ("geheim", "offen"):
+        response = auth_client.post(f"{API}/clubs/", {"name": "Neu", "slug": slug}, format="json")
+        assert response.status_code == 201, response.content
+        assert response.json()["slug"] == f"{slug}-2"
+        answers[slug] = {k for k in response.json()}
+        assert "Geheim" not in response.content.decode()
+    assert answers["geheim"] == answers["offen"]
 
 
 @pytest.mark.parametrize(
@@ -243,13 +260,10 @@ def test_it_checks_changed_settings_as_when_founding(world: ClubWorld) -> None:
         400,
     )
     assert list(body["fields"]) == ["default_rules.pot_cap"]
+    # another club's slug: the next free one, as when founding a club
     Club.objects.create(name="Other", slug="other")
-    assert (
-        "slug"
-        in assert_error(client.patch(club_path(world), {"slug": "other"}, format="json"), 400)[
-            "fields"
-        ]
-    )
+    moved = client.patch(club_path(world), {"slug": "other"}, format="json")
+    assert moved.status_code == 200 and moved.json()["slug"] == "other-2"
 
 
 def test_it_refuses_settings_changes_by_members_and_scorers(world: ClubWorld) -> None:

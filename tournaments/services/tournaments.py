@@ -163,10 +163,19 @@ def _check_combination(t: Tournament) -> None:
         raise _bad("ends_on", "A tournament ends on or after the day it starts.")
 
 
-def _free_slug(wanted: str) -> str:
-    base = slug_of(wanted)[:70].strip("-") or "tournament"
+def _free_slug(wanted: str, *, given: bool = False, exclude: int | None = None) -> str:
+    """A slug no other tournament has: the one ``given`` (else made from the name ``wanted``),
+    or, when another tournament has it, the next with a suffix (``herbstturnier-2``). A
+    draft's or a private tournament's slug answers as a listed one's, naming none of them
+    (``docs/security.md``)."""
+    others = (
+        Tournament.objects.exclude(pk=exclude) if exclude is not None else Tournament.objects.all()
+    )
+    if given and not others.filter(slug=wanted).exists():
+        return wanted
+    base = (wanted if given else slug_of(wanted))[:70].strip("-") or "tournament"
     slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while others.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug
@@ -188,13 +197,15 @@ def tournament_create(
             raise _bad("club", "There is no such club.")
         if not permissions.may_organise_for(user, club):
             raise NotAllowed("Only the club's owners and admins organise its tournaments.")
-    if slug and Tournament.objects.filter(slug=slug).exists():
-        raise _bad("slug", f"The address {slug!r} is taken.")
     if "lots_seed" not in values:
         values["lots_seed"] = secrets.randbits(62)
     with transaction.atomic():
         tournament = Tournament(
-            name=name, club_id=club_id, slug=slug or _free_slug(name), created_by=user, **values
+            name=name,
+            club_id=club_id,
+            slug=_free_slug(slug, given=True) if slug else _free_slug(name),
+            created_by=user,
+            **values,
         )
         _check_combination(tournament)
         tournament.save()
@@ -229,11 +240,8 @@ def tournament_update(*, user: User, tournament: Tournament, **changes: Any) -> 
                 f"The format ({', '.join(fixed)}) is fixed once the first round is seated.",
                 code="format_fixed",
             )
-        if (
-            changes.get("slug")
-            and Tournament.objects.filter(slug=changes["slug"]).exclude(pk=t.pk).exists()
-        ):
-            raise _bad("slug", f"The address {changes['slug']!r} is taken.")
+        if changes.get("slug"):
+            changes["slug"] = _free_slug(changes["slug"], given=True, exclude=t.pk)
         before = _snapshot(t)
         for name, value in changes.items():
             setattr(t, name, value)
