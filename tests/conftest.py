@@ -293,7 +293,8 @@ def celery_worker_process(
     """Start a real ``celery -A config worker`` on the test database; stop it at teardown.
 
     Under pytest-xdist each worker process starts its own, on its own test database and
-    reading only its own queue (tests/settings.py), so workers never take each other's tasks.
+    reading only its own queues (tests/settings.py: named by the run and the worker), so
+    neither another worker nor another test run takes its tasks.
 
     Use with ``pytest.mark.services`` and ``pytest.mark.django_db(transaction=True)`` so the
     rows a test writes are committed and visible to the worker.
@@ -304,8 +305,8 @@ def celery_worker_process(
     if reason is not None:
         pytest.skip(reason)
     log_path = tmp_path_factory.mktemp("celery") / "worker.log"
-    # DJANGO_SETTINGS_MODULE (tests/settings.py) and PYTEST_XDIST_WORKER come along: the
-    # worker uses this process's queue, cache and channel-layer names.
+    # DJANGO_SETTINGS_MODULE (tests/settings.py) and the variables naming this run and worker
+    # come along: the worker uses this process's queue, cache and channel-layer names.
     env = {**os.environ, "DATABASE_URL": _test_database_url()}
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",

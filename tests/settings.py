@@ -4,11 +4,15 @@ password hasher and static files looked up when asked for.
 ``make test`` runs the suite in several pytest-xdist worker processes at once. pytest-django
 gives each its own test database (``test_<name>_gw0``, ``test_<name>_gw1``, ...); what they
 would still share is Redis, where one worker's tests would clear the other's cache keys
-(sign-in counts, throttles), read its channel-layer groups and take its Celery tasks. So
-each worker (``PYTEST_XDIST_WORKER``, ``main`` without xdist) gets its own cache key prefix,
-channel-layer prefix and Celery queue. The processes a test starts (the real ``celery
-worker``, a second server process) inherit ``DJANGO_SETTINGS_MODULE`` and
-``PYTEST_XDIST_WORKER`` and so use the same names as the test that started them.
+(sign-in counts, throttles), read its channel-layer groups and take its Celery tasks. And so
+would two test runs at once on one machine (two terminals, a run beside CI's). So each
+worker of each run gets its own cache key prefix, channel-layer prefix and Celery queues,
+named by :data:`TEST_RUN_NAME`: the worker (``PYTEST_XDIST_WORKER``, ``main`` without xdist)
+and the run (pytest-xdist's ``PYTEST_XDIST_TESTRUNUID``, shared by a run's workers; without
+xdist the test process's id). The processes a test starts (the real ``celery worker``, a
+second server process) inherit ``DJANGO_SETTINGS_MODULE`` and those variables (the process
+id through ``PREFERENCE_TEST_RUN``, set here) and so use the same names as the test that
+started them (``tests/test_run_names.py``).
 """
 
 from __future__ import annotations
@@ -19,8 +23,13 @@ from typing import Any
 from config.settings import *  # noqa: F403
 from config.settings import BOT_TASKS, CACHES, CHANNEL_LAYERS
 
-#: This test process's name among the run's workers.
-TEST_RUN_NAME = os.environ.get("PYTEST_XDIST_WORKER") or "main"
+#: This test run: pytest-xdist's id of it in its workers, else this process's id, passed on to
+#: the processes its tests start through the environment.
+TEST_RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:12] or os.environ.setdefault(
+    "PREFERENCE_TEST_RUN", str(os.getpid())
+)
+#: This test process's name: its worker's among the run's workers, and the run's.
+TEST_RUN_NAME = f"{os.environ.get('PYTEST_XDIST_WORKER') or 'main'}-{TEST_RUN_ID}"
 
 CACHE_KEY_PREFIX = f"preference-{TEST_RUN_NAME}"
 CACHES["default"]["KEY_PREFIX"] = CACHE_KEY_PREFIX
