@@ -46,7 +46,12 @@ are forced when there are more pair meetings than pairs, or a player needs more 
 there are players); a plan that reaches both is optimal. Resolvable designs
 (:mod:`clubs.seating.designs`) give plans without any repeat where they exist (Kirkman triple
 systems for 9, 15, 21, 27, 33, 39, 45 players in threes; affine planes for 16 in fours, 25 in
-fives); otherwise simulated annealing (:mod:`clubs.seating.search`).
+fives); otherwise simulated annealing (:mod:`clubs.seating.search`). Evenings of at most 12
+present players are then searched exactly (:mod:`clubs.seating.exact`: branch and bound over
+the rounds' splits into tables, with symmetry breaking), within a budget of seats placed: when
+that search finishes, no plan is better, and the plan says so (``proven_optimal``) with the
+optimum as its lower bounds. Where it does not finish (12 players in 5 rounds, 10 in 5 or 6),
+the annealing goes on and only the pigeonhole bounds can prove a plan optimal.
 """
 
 from clubs.seating.designs import Design, is_resolution, resolution

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from clubs.seating.bound import lower_bound
+from clubs.seating.exact import exact_search
 from clubs.seating.objective import (
     DEFAULT_BALANCE_WEIGHT,
     DEFAULT_HISTORY_WEIGHT,
@@ -63,6 +64,16 @@ BALANCE_SHARE = 5
 to a last run that weighs their balance more (``search.BALANCE_TIE``), and so does what the
 first runs leave when they meet the lower bound of the repeats; the rest to the first runs."""
 RELABEL_MOVES_PER_PLAYER = 40
+EXACT_MAX_PLAYERS = 12
+"""Evenings of at most this many present players are searched exactly first
+(``clubs/seating/exact.py``), within ``EXACT_NODES``."""
+EXACT_NODES = 60_000
+"""Seats the exact search may place (about a second in CPython) before the plan falls back
+to the local search; a count, not a time, so the plan does not depend on the machine."""
+EXACT_WARMUP = 20_000
+"""Annealing moves spent before the exact search, to give it a good plan to beat."""
+EXACT_METHOD = "exact search"
+"""``Plan.method`` when the exact search proved the plan optimal."""
 CURRENT_PLAN = "the current plan's remaining rounds"
 """``Plan.method`` when a re-plan keeps ``PlanRequest.current_plan`` (nothing better found)."""
 
@@ -93,7 +104,10 @@ class PlanRequest:
     The answer depends only on the request and ``seed``: the search tries ``iterations`` moves
     (default: ``ITERATIONS_PER_SEAT`` per player and planned round, within ``MIN_ITERATIONS``
     and ``MAX_ITERATIONS``) and stops early when it reaches the lower bound. ``time_limit``
-    (seconds) stops it earlier, at the price of a machine-dependent answer.
+    (seconds) stops it earlier, at the price of a machine-dependent answer. Evenings of at
+    most ``EXACT_MAX_PLAYERS`` present players are first searched exactly, placing at most
+    ``exact_nodes`` seats (default ``EXACT_NODES``; 0 skips it): when that search finishes,
+    the plan is proven optimal.
     """
 
     players: Sequence[Player]
@@ -110,6 +124,7 @@ class PlanRequest:
     seed: int = 0
     iterations: int | None = None
     time_limit: float | None = None
+    exact_nodes: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -154,12 +169,15 @@ class Plan:
     ``parts`` is the request's objective in its parts, compared lexicographically (repeats and
     history first, then balance: ``Score.key``); ``objective`` is its first part, the weighted
     repeats plus the history term. ``lower_bound`` is a value no plan's first part can go below
-    and ``balance_lower_bound`` one no plan's balance can (``clubs/seating/bound.py``);
-    ``proven_optimal`` says the plan meets both, so no plan is better. ``random_objective`` is
+    and ``balance_lower_bound`` one no plan's balance can when its first part is at that bound
+    (``clubs/seating/bound.py``; the optimum itself when the exact search finished,
+    ``clubs/seating/exact.py``); ``proven_optimal`` says the plan meets both, so no plan is
+    better. ``random_objective`` is
     the mean first part of ``RANDOM_SAMPLES`` random seatings of the planned rounds (same
     seed). ``repeats`` lists the pairs that meet more than once this evening and
     ``other_table_counts`` every seated player's sittings at non-preferred tables this evening.
-    ``method`` names the design the search started from, if any.
+    ``method`` names the design the search started from, if any, or ``EXACT_METHOD`` when the
+    exact search proved the plan optimal.
     """
 
     rounds: tuple[Round, ...]
@@ -368,11 +386,14 @@ def plan(request: PlanRequest) -> Plan:
 
     Where the present players fit a resolvable design (``clubs/seating/designs.py``) the search
     starts from it, relabelled to suit played rounds, history and forbidden pairs; otherwise from
-    a random seating (one that keeps forbidden pairs apart when there are any). Then simulated
-    annealing (``clubs/seating/search.py``), in ``RESTARTS`` runs each reheated from the best
-    seating so far and scored by the repeats with the balance as a tie-break, then one that
-    weighs the balance more (``search.BALANCE_TIE``), until the budget is spent or the lower
-    bound is met; the lexicographically best seating seen is kept.
+    a random seating (one that keeps forbidden pairs apart when there are any). With at most
+    ``EXACT_MAX_PLAYERS`` present players, a short annealing run (``EXACT_WARMUP`` moves) gives
+    the exact search (``clubs/seating/exact.py``) a plan to beat; when it searches everything
+    within ``exact_nodes`` seats, its best plan is proven optimal and no more moves are spent.
+    Otherwise simulated annealing (``clubs/seating/search.py``), in ``RESTARTS`` runs each
+    reheated from the best seating so far and scored by the repeats with the balance as a
+    tie-break, then one that weighs the balance more (``search.BALANCE_TIE``), until the budget
+    is spent or the lower bound is met; the lexicographically best seating seen is kept.
     A re-plan's ``current_plan``, when it applies, is kept unless the search finds better (and
     then no search runs when it already meets the lower bound).
 
@@ -418,22 +439,31 @@ def plan(request: PlanRequest) -> Plan:
     if budget is None:
         budget = min(max(ITERATIONS_PER_SEAT * n * planned, MIN_ITERATIONS), MAX_ITERATIONS)
     used = 0
+    proven = False
     if current is not None and not better(bound, current.key, EPSILON):
         state, method = current, CURRENT_PLAN
     elif better(bound, state.key, EPSILON):
-        used = _search(state, rng, budget, bound, deadline)
+        nodes = EXACT_NODES if request.exact_nodes is None else request.exact_nodes
+        if n <= EXACT_MAX_PLAYERS and nodes > 0:
+            used, proven = _exact(state, rng, budget, bound, current, nodes)
+            if proven:
+                method = EXACT_METHOD
+        if not proven:
+            used += _search(state, rng, budget - used, bound, deadline)
     elif method != "local search":
         method = method.removesuffix(", then local search")
     if current is not None and not better(state.key, current.key, EPSILON):
         state, method = current, CURRENT_PLAN
     if state.forbidden_meetings():
-        raise _apart_error(request, problem, sizes, gave_up=True)
+        raise _apart_error(request, problem, sizes, gave_up=not proven)
     planned_rounds = _finish(state, everyone, rng)
     if method == CURRENT_PLAN:  # as announced: same tables, same seat order
         kept = tuple(tuple(tuple(t) for t in r) for r in request.current_plan[:planned])
         planned_rounds = kept + planned_rounds[len(kept) :]
     all_rounds = _played(request) + planned_rounds
     parts = _score(request, all_rounds)
+    if proven:  # no plan is lexicographically below this one: its value is the bound
+        bound = (max(bound[0], parts.first), max(bound[1], parts.balance))
     return Plan(
         rounds=all_rounds,
         fixed=len(request.fixed_rounds),
@@ -489,6 +519,31 @@ def _search(
             state, rng, iterations=budget - used, target=bound, deadline=deadline, tie=tie
         )
     return used
+
+
+def _exact(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    bound: tuple[float, float],
+    current: State | None,
+    nodes: int,
+) -> tuple[int, bool]:
+    """A short annealing run (``EXACT_WARMUP`` moves), then the exact search for a plan better
+    than the best known (``current`` included), placing at most ``nodes`` seats. Leaves ``state``
+    at the best plan found; returns the moves tried and whether the search finished, which
+    proves no plan better than the best known."""
+    used = anneal(state, rng, iterations=min(EXACT_WARMUP, budget), target=bound)
+    if not better(bound, state.key, EPSILON):
+        return used, True
+    known = state.key
+    if current is not None and better(current.key, known, EPSILON):
+        known = current.key
+    found = exact_search(state.problem, known, nodes=nodes)
+    if found.tables is not None:
+        state.tables = found.tables
+        state.rebuild()
+    return used, found.complete
 
 
 def _current_plan(
