@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
 
 import engine
-from clubs.models import Guest, Membership, User
+from clubs.models import Club, Guest, Membership, User
 from clubs.services.users import email_verification_token
 from tests.factories import UserFactory
 from tests.openapi import committed_schema
@@ -282,6 +282,10 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     ids_past(User)  # before any account whose id the sequence gives (see the test above)
     director = UserFactory.create(username="dirk")
     client = signed_in(director)
+    # user 7 plays in a club with dirk, who therefore makes them a director at once (200)
+    club = Club.objects.create(name="Stammtisch", slug="stammtisch")
+    for person in (director, users[7]):
+        Membership.objects.create(club=club, user=person)
 
     (t,) = every(schema, client, "post", "/api/v1/tournaments/", "/api/v1/tournaments/", 201)
     base = f"/api/v1/tournaments/{t['id']}/"

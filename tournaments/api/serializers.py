@@ -177,7 +177,12 @@ class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
 
 class DirectorInputSerializer(serializers.Serializer[dict[str, Any]]):
     user = serializers.IntegerField(
-        min_value=1, max_value=MAX_ID, help_text="The user to add as a director."
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The user to make a director: at once (200) when it is you or someone who "
+        "plays with you (at a club's tournament a member of that club, at one of no club "
+        "someone who shares a club with you); anyone else is asked (202 `invited`), as is an "
+        "id nobody uses.",
     )
 
 
@@ -238,7 +243,14 @@ class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
     substitute), checked in unless ``checked_in`` is false; while the tournament runs this is
     a late entry, playing from the next round."""
 
-    user = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    user = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="An account to enter: at once (201) when it is yours or plays with you (at "
+        "a club's tournament a member of that club, at one of no club someone who shares a "
+        "club with you); anyone else is asked (202 `invited`), as is an id nobody uses.",
+    )
     name = serializers.CharField(max_length=150, required=False, allow_blank=True)
     checked_in = serializers.BooleanField(required=False, default=True)
 
