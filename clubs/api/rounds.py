@@ -151,7 +151,11 @@ class RoundPlanSerializer(serializers.Serializer[dict[str, Any]]):
     )
     repeats = RoundPlanRepeatSerializer(many=True)
     other_table_counts = RoundPlanTableCountSerializer(many=True)
-    method = serializers.CharField(help_text="The design the search started from, if any.")
+    method = serializers.CharField(
+        help_text='How the plan was found: "exact search" (proven optimal by searching every '
+        'seating), "local search", the design the search started from, or "the current '
+        "plan's remaining rounds\" (a re-plan that kept them)."
+    )
     iterations = serializers.IntegerField(min_value=0, help_text="Search steps taken.")
     seed = serializers.IntegerField(min_value=0, help_text="The plan again from the same seed.")
     rounds_total = serializers.IntegerField(min_value=1, help_text="Rounds of the whole evening.")
