@@ -369,11 +369,6 @@ def series_for_user(*, user: AnyUser) -> QuerySet[TableSeries]:
     )
 
 
-def all_users() -> QuerySet[User]:
-    """Every user: what a seat's ``user`` given as a username (API 1.1.0) is looked up in."""
-    return User.objects.all()
-
-
 def users_to_seat(*, user: User) -> QuerySet[User]:
     """The accounts whose id ``user`` may name in a seat: themselves and everyone who shares
     a club with them (:func:`games.permissions.may_seat` then asks for the table's club). Any

@@ -514,8 +514,9 @@ class SeatUserField(serializers.Field[User, Any, Any, Any]):
     """A seat's account: its user id (an integer, as ``Seat.user`` reads back), looked up among
     the accounts the caller may seat by id (:func:`games.selectors.users_to_seat`: an unused
     id and one of someone else answer the same :data:`NO_SUCH_USER`). A JSON string is a
-    username, the form of API 1.1.0, still accepted and not documented: the JSON type
-    decides, so a username made of digits is a string."""
+    username, the form of API 1.1.0, still accepted and not documented (the JSON type
+    decides, so a username made of digits is a string), looked up among the same accounts:
+    a stranger's username answers as one nobody has."""
 
     default_error_messages = {
         "no_such_user": NO_SUCH_USER,
@@ -523,18 +524,17 @@ class SeatUserField(serializers.Field[User, Any, Any, Any]):
     }
 
     def to_internal_value(self, data: Any) -> User:
-        if isinstance(data, str):
-            by_username = serializers.SlugRelatedField[User](
-                slug_field="username", queryset=selectors.all_users()
-            )
-            return by_username.to_internal_value(data)
-        if isinstance(data, bool) or not isinstance(data, int):
+        if isinstance(data, bool) or not isinstance(data, int | str):
             self.fail("incorrect_type")
         request = self.context.get("request")
         caller = getattr(request, "user", None)
         found = None
-        if 1 <= data <= MAX_ID and caller is not None and caller.is_authenticated:
-            found = selectors.users_to_seat(user=caller).filter(pk=data).first()
+        if caller is not None and caller.is_authenticated:
+            seatable = selectors.users_to_seat(user=caller)
+            if isinstance(data, str):
+                found = seatable.filter(username=data).first()
+            elif 1 <= data <= MAX_ID:
+                found = seatable.filter(pk=data).first()
         if found is None:
             self.fail("no_such_user")
         return found

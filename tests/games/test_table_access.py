@@ -315,13 +315,14 @@ def test_a_non_member_cannot_open_a_public_clubs_table(w: Tables) -> None:
 
 
 def test_it_refuses_to_seat_an_account_that_shares_no_club_with_the_caller(w: Tables) -> None:
+    """By username (API 1.1.0's form) as by id: exactly as a username nobody has, so a
+    username tells nothing about who has an account (tests/config/test_existence_oracles.py)."""
     body = new_table(None, "anna", "outsider")
     response = w.client("seated").post("/api/v1/tables/", body, format="json")
-    assert response.status_code == 403
+    assert response.status_code == 400
     error = response.json()
-    assert error["code"] == "permission_denied"
-    assert "outsider" in error["message"] and "guest by name" in error["message"]
-    assert error["fields"] == {"seats": ["outsider: seat a guest by name instead"]}
+    assert error["code"] == "validation_error"
+    assert error["fields"] == {"seats.1.user": ["There is no such user."]}
     assert not Table.objects.filter(seats__user=w.users["outsider"]).exists()
 
 
