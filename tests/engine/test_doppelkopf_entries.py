@@ -410,7 +410,9 @@ def kasse_entries(draw: st.DrawFn) -> dict[str, Any]:
     queen_re = draw(st.integers(0, min(2, tricks["re"])))
     queen_kontra = 0
     if kind not in ("normal", "hochzeit"):
-        queen_kontra = draw(st.integers(0, min(2 - queen_re, tricks["kontra"])))
+        # a Heimliches Solo's soloist holds a CQ at least (secret_solo_queens 1)
+        kontra_queens = 1 if kind == "secret_solo" else 2
+        queen_kontra = draw(st.integers(0, min(2 - queen_re, kontra_queens, tricks["kontra"])))
     entry.update(points=points, tricks=tricks, queen_tricks=party(queen_re, queen_kontra))
     if draw(st.booleans()) and queen_re == queen_kontra == 0:
         del entry["queen_tricks"]

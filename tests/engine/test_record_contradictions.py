@@ -46,6 +46,7 @@ ILL = {"variant": "illustrated", "unit": 10, "ante": 100}
 BALKAN = {"variant": "balkan", "unit": 1, "ante": 100}
 DANUBE = {"variant": "danube-swabian", "unit": 10}
 AMERICAN = {"variant": "american", "unit": 1, "ante": 100}
+DOKO = {"variant": "doppelkopf", "base": 20, "ante": 10}
 PREF = {"variant": "preferans", "convention": "sochi", "pool_target": 20}
 
 # (id, record, the field named by the refusal, why: the page's rule)
@@ -679,6 +680,39 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         ),
         "offers",
         "the declarer's offer the highest",
+    ),
+    # --- doppelkopf (doppelkopf.md, Records; the rest in test_doppelkopf_entries.py) -------
+    (
+        "doppelkopf-secret-solo-without-its-queens",
+        {
+            "rules": {**DOKO, "secret_solo_queens": 2},
+            "seats": [*SEATS, "dora"],
+            "dealer": "dora",
+            "kasse": 100,
+            "game": {"type": "secret_solo"},
+            "re": ["anna"],
+            "points": {"re": 100, "kontra": 140},
+            "tricks": {"re": 4, "kontra": 8},
+            "queen_tricks": {"re": 0, "kontra": 1},
+        },
+        "queen_tricks.kontra",
+        "a Heimliches Solo needs secret_solo_queens CQ",
+    ),
+    (
+        "doppelkopf-secret-solo-kontra-with-both-queens",
+        {
+            "rules": DOKO,
+            "seats": [*SEATS, "dora"],
+            "dealer": "dora",
+            "kasse": 100,
+            "game": {"type": "secret_solo"},
+            "re": ["anna"],
+            "points": {"re": 100, "kontra": 140},
+            "tricks": {"re": 4, "kontra": 8},
+            "queen_tricks": {"re": 0, "kontra": 2},
+        },
+        "queen_tricks.kontra",
+        "the soloist holds at least one CQ",
     ),
     # --- preferans (preferans.md §13) ------------------------------------------------------
     (

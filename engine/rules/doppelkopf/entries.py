@@ -331,6 +331,16 @@ def _queen_tricks(data: object, outcome: Outcome) -> dict[str, int]:
             f"in a {outcome.game['type']} game the Re party holds both CQ, so Kontra wins no "
             f"trick with one",
         )
+    if outcome.game["type"] == "secret_solo":
+        # the soloist holds at least secret_solo_queens CQ ("Reservations and game types")
+        need = getattr(outcome.rules, "secret_solo_queens", 1)
+        if out["kontra"] > MOST_QUEEN_TRICKS - need:
+            raise EngineError(
+                "queen_tricks.kontra",
+                f"a Heimliches Solo needs {need} CQ in the soloist's hand "
+                f"(secret_solo_queens), so Kontra wins at most {MOST_QUEEN_TRICKS - need} "
+                f"trick(s) with one, not {out['kontra']}",
+            )
     return out
 
 
