@@ -37,7 +37,9 @@ class RuleOptions(Protocol):
     def variant(self) -> str: ...
 
     def to_json(self) -> dict[str, Any]:
-        """The full ``rules`` object of a record, defaults spelled out."""
+        """The full ``rules`` object of a record, defaults spelled out; an option without a
+        value is left out where its page has no ``null`` for it (Preferans's
+        ``whist_value``)."""
         ...
 
 
