@@ -86,7 +86,7 @@ random re-plans with played rounds, history and forbidden pairs the exact search
 better plan than the local search's. What was missing was the proof: wherever the pigeonhole
 bound lies below the optimum (6 × 3, 7 × 3 to 7 × 5, 8 × 5, 10 × 2 to 10 × 6, 11 × 2 to 11 × 6
 …) `proven_optimal` was false at every seed, and each such plan spent its whole budget of moves
-(1 to 3 s). Now an evening of at most 12 present players gets a short annealing run (20,000
+(1 to 3 s). Now an evening of at most 12 present players gets a short local search (100,000
 moves), then the exact search with a budget of 60,000 seats; when it finishes, the plan is
 proven optimal (`method` "exact search", the lower bounds are the optimum). Where it does not
 finish (10 × 5, 10 × 6, 11 × 6, 12 × 5, 12 × 6 above), the local search goes on as before,
