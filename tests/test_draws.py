@@ -23,3 +23,11 @@ def test_ci_draws_every_example_and_the_inner_loop_an_eighth() -> None:
     assert [draws(n) for n in (100, 300, 1200)] == [100, 300, 1200]
     settings.load_profile("dev")
     assert [draws(n) for n in (100, 300, 1200)] == [25, 37, 150]
+
+
+@pytest.mark.usefixtures("restore_profile")
+def test_a_test_may_name_the_inner_loops_floor_and_never_draws_more_than_ci() -> None:
+    settings.load_profile("ci")
+    assert draws(15, least=4) == 15
+    settings.load_profile("dev")
+    assert [draws(15, least=4), draws(100, least=4), draws(10)] == [4, 12, 10]
