@@ -200,3 +200,11 @@ def test_a_plan_is_the_same_for_the_same_request_and_seed(request_: PlanRequest)
 
 def _fields(request: PlanRequest) -> dict[str, object]:
     return {name: getattr(request, name) for name in PlanRequest.__dataclass_fields__}
+
+
+def test_a_plan_that_meets_the_lower_bound_needs_no_exact_search() -> None:
+    # 7 players in 6 rounds: the local search meets the pigeonhole bounds, which prove it
+    request = PlanRequest(players=range(7), rounds=6, seed=1)
+    result = plan(request)
+    check(request, result)
+    assert result.proven_optimal and result.method == "local search"
