@@ -14,6 +14,7 @@ from hypothesis import given, settings
 
 from engine.rules.doppelkopf.ddv import settle, transfers, winner
 from engine.rules.doppelkopf.outcome import Outcome, other
+from tests.draws import draws
 from tests.engine.test_doppelkopf_entries import ORDER, ddv_entries, ddv_entry, party
 
 
@@ -316,7 +317,7 @@ def test_a_zero_score_has_no_transfers() -> None:
 # --- invariants ------------------------------------------------------------------------------
 
 
-@settings(max_examples=300)
+@settings(max_examples=draws(300))
 @given(ddv_entries())
 def test_scores_sum_to_zero_and_a_soloist_scores_three_times(
     drawn: tuple[dict[str, Any], tuple[str, ...]],

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from engine.errors import EngineError
 from engine.rules.doppelkopf.entries import entry_json, parse_entry
 from engine.rules.doppelkopf.outcome import Outcome
+from tests.draws import draws
 
 ORDER = ("anna", "bert", "carl", "dora")
 """Playing order from forehand with dora dealing."""
@@ -458,7 +459,7 @@ def ddv_entries(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]]:
     return entry, owed
 
 
-@settings(max_examples=200)
+@settings(max_examples=draws(200))
 @given(kasse_entries(), kasse_rules(), st.integers(0, 1000))
 def test_a_doppelkopf_entry_reads_back_from_its_json(
     entry: dict[str, Any], rules: KasseTable, kasse: int
@@ -468,7 +469,7 @@ def test_a_doppelkopf_entry_reads_back_from_its_json(
     assert kasse_entry(kasse, rules, **entry_json(o)) == o
 
 
-@settings(max_examples=200)
+@settings(max_examples=draws(200))
 @given(ddv_entries())
 def test_a_ddv_entry_reads_back_from_its_json(
     drawn: tuple[dict[str, Any], tuple[str, ...]],

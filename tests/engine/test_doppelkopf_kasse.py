@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.rules.doppelkopf.kasse import category, settle, winner
 from engine.rules.doppelkopf.outcome import Outcome
+from tests.draws import draws
 from tests.engine.test_doppelkopf_entries import (
     ORDER,
     KasseTable,
@@ -352,7 +353,7 @@ def kasse_path(outcome: Outcome, transfers: list[dict[str, Any]]) -> list[int]:
     return path
 
 
-@settings(max_examples=300)
+@settings(max_examples=draws(300))
 @given(kasse_entries(), kasse_rules(), st.integers(0, 1000))
 def test_the_kasse_balances_and_never_goes_negative(
     entry: dict[str, Any], rules: KasseTable, before: int

@@ -25,6 +25,7 @@ from engine.rules.doppelkopf import ddv, kasse
 from engine.rules.doppelkopf.entries import entry_json, parse_entry
 from engine.rules.doppelkopf.outcome import Outcome, Trick
 from engine.rules.doppelkopf.results import outcome_from_tricks
+from tests.draws import draws
 from tests.engine.test_doppelkopf_entries import CODES, ORDER, DdvTable, KasseTable
 
 AUGEN = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
@@ -484,7 +485,7 @@ def normal_game(played: list[Trick]) -> tuple[dict[str, Any], list[str]]:
     return ({"type": "normal"} if len(holders) == 2 else {"type": "hochzeit"}), holders
 
 
-@settings(max_examples=200)
+@settings(max_examples=draws(200))
 @given(st.integers(0, 2**32), st.booleans())
 def test_every_played_deal_gives_a_valid_entry_with_the_same_result(
     seed: int, ddv_rules: bool
