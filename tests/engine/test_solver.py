@@ -34,6 +34,7 @@ from engine.solver import (
 )
 from engine.solver.records import solve_state
 from engine.tricks import FOLLOW, FOLLOW_TRUMP, HEAD, HEAD_LOW, legal_cards, suit_order
+from tests.draws import draws
 from tests.engine.helpers import DEAL, TALON, record, suit_game_actions
 from tests.engine.test_cli import GOLDEN as GOLDEN_RECORD
 from tests.engine.test_cli import error, ok, write
@@ -95,8 +96,9 @@ def test_the_solver_agrees_with_plain_minimax_on_random_endgames(cards: int, cou
 
 @pytest.mark.slow
 def test_the_solver_agrees_with_plain_minimax_on_endgames_of_five_tricks() -> None:
+    """120 endgames on CI, 30 in local runs (tests/draws.py)."""
     rng = random.Random(5)
-    for _ in range(120):
+    for _ in range(draws(120, least=30)):
         pos = endgame(rng, 5)
         assert solve(pos) == reference_solve(pos), pos
 

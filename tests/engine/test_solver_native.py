@@ -31,6 +31,7 @@ from engine.tricks import (
     legal_cards,
     suit_order,
 )
+from tests.draws import draws
 
 SEATS = ("anna", "bert", "carl", "dora")
 
@@ -172,13 +173,15 @@ def test_it_agrees_with_search_on_whole_deals() -> None:
 
 @pytest.mark.slow
 def test_it_agrees_with_search_on_many_whole_deals_and_long_positions() -> None:
+    """200 whole deals, 100 long and 40 four-seat positions on CI; a quarter of each in local
+    runs (tests/draws.py)."""
     need_native()
     rng = random.Random(11)
-    for _ in range(200):
+    for _ in range(draws(200, least=50)):
         assert_same(wien_deal(rng))
-    for _ in range(100):
+    for _ in range(draws(100, least=25)):
         assert_same(position(rng, rng.randint(9, 10)))
-    for _ in range(40):
+    for _ in range(draws(40, least=10)):
         assert_same(position(rng, rng.randint(6, 8), seats=4))
 
 
