@@ -30,6 +30,7 @@ from clubs.services import evenings, people, seasons
 from games import services as games
 from games.models import Table
 from tests.factories import UserFactory
+from tests.openapi import generated_schema
 from tests.tournaments.setup import client_for
 from tests.tournaments.world import build_tournament_world
 
@@ -41,9 +42,7 @@ PARAM = re.compile(r"\{([a-z_]+)\}")
 
 
 def schema_operations() -> list[tuple[str, str]]:
-    from drf_spectacular.generators import SchemaGenerator
-
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = generated_schema()
     return [
         (method, path)
         for path, operations in sorted(schema["paths"].items())
@@ -89,9 +88,7 @@ RULES = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 
 
 def schema() -> dict[str, Any]:
-    from drf_spectacular.generators import SchemaGenerator
-
-    return SchemaGenerator().get_schema(request=None, public=True)
+    return generated_schema()
 
 
 def resolve(spec: dict[str, Any], node: Any) -> dict[str, Any]:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 
-from drf_spectacular.generators import SchemaGenerator
-
 from tests.clubs.test_permissions import ROWS as CLUB_ROWS
 from tests.games import test_hidden_information
 from tests.games.test_permissions import ROWS
+from tests.openapi import generated_schema
 from tests.tournaments.test_permissions import ROWS as TOURNAMENT_ROWS
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -27,7 +26,7 @@ def template(path: str) -> str:
 
 
 def schema_operations() -> set[tuple[str, str]]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
+    schema = generated_schema()
     return {
         (method, template(path))
         for path, operations in schema["paths"].items()
