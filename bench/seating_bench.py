@@ -80,25 +80,30 @@ six players into two threes always share exactly two pairs, so three rounds cost
 (`tests/clubs/test_seating_exact.py`). The exact search with the count as its penalty finds
 the quoted values, so both searches agree with CP-SAT where each objective is its own.
 
-Before this change (commit 12f73be) the planner already reached the documented optimum at every
-one of seeds 0 to 9 in the 45 small evenings (checked against the exact search), and in 40
-random re-plans with played rounds, history and forbidden pairs the exact search found no
+Before this change (commit 12f73be) the planner already reached the documented optimum (where
+none is proven, the best known) at every one of seeds 0 to 9 in all 45 small evenings, and in
+40 random re-plans with played rounds, history and forbidden pairs the exact search found no
 better plan than the local search's. What was missing was the proof: wherever the pigeonhole
-bound lies below the optimum (6 × 3, 7 × 3 to 7 × 5, 8 × 5, 10 × 2 to 10 × 6, 11 × 2 to 11 × 6
-…) `proven_optimal` was false at every seed, and each such plan spent its whole budget of moves
-(1 to 3 s). Now an evening of at most 12 present players gets a short local search (100,000
-moves), then the exact search with a budget of 60,000 seats; when it finishes, the plan is
+bound lies below the optimum (6 × 2 to 6 × 6, 7 × 2 to 7 × 5, 8 × 5, 10 × 2 to 10 × 6, 11 × 2
+to 11 × 6, 12 × 5 and 12 × 6: 22 of the 45) `proven_optimal` was false at every seed, and each
+such plan spent its whole budget of moves (0.5 to 3 s); now it is false in 5 of them.
+
+Now an evening of at most 12 present players gets a short local search (100,000 moves), then
+the exact search with a budget of 60,000 seats; when it finishes, the plan is
 proven optimal (`method` "exact search", the lower bounds are the optimum). Where it does not
 finish (10 × 5, 10 × 6, 11 × 6, 12 × 5, 12 × 6 above), the local search goes on as before,
 and `proven_optimal` is true only when the plan meets the pigeonhole bounds. The column
 *proven by* shows what a longer exact search proves there.
 
 The exact search (pure Python, `clubs/seating/exact.py`) proves optima CP-SAT did not within
-30 s: 12 × 5 has no plan below 3 repeats (the pigeonhole bound is 0; there is no nearly
-Kirkman triple system of order 12, and the search shows even 1 or 2 are out of reach), 10 × 5
-none below 4 / 8.75. CP-SAT (`pip index versions ortools`: 9.15 on PyPI, a 20 MB wheel with
-native code) proves the small cases quickly too, but it is not plain Python, so it stays a
-yardstick of this script and not a dependency.
+30 s: 7 × 5 (CP-SAT's bound stays at 0), 12 × 5, which has no plan below 3 repeats (the
+pigeonhole bound is 0; there is no nearly Kirkman triple system of order 12, and the search
+shows 1 or 2 are out of reach as well), and 10 × 5, none below 4 / 8.75. CP-SAT
+(`pip index versions ortools`: 9.15 on PyPI, a wheel with native code; 2 workers) proves 6 × 3
+to 7 × 4 too, 7 × 4 in seconds where the exact search needs a few hundredths, so it does not
+earn its weight: it stays a yardstick of this script and not a dependency. Neither proves
+10 × 6: the issue's 9 is below everything either search found (10 under both objectives), and
+its pigeonhole bound is 9. The times were taken while other jobs shared the two cores.
 
 Above 12 players the search is the local search alone (a design where one exists): its four
 annealing runs each restart from the best seating found so far, with the budget counted in

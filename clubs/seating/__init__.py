@@ -50,8 +50,8 @@ fives); otherwise simulated annealing (:mod:`clubs.seating.search`). Evenings of
 present players are then searched exactly (:mod:`clubs.seating.exact`: branch and bound over
 the rounds' splits into tables, with symmetry breaking), within a budget of seats placed: when
 that search finishes, no plan is better, and the plan says so (``proven_optimal``) with the
-optimum as its lower bounds. Where it does not finish (12 players in 5 rounds, 10 in 5 or 6),
-the annealing goes on and only the pigeonhole bounds can prove a plan optimal.
+optimum as its lower bounds. Where it does not finish (10 players in 5 or 6 rounds, 11 in 6,
+12 in 5 or 6), the annealing goes on and only the pigeonhole bounds can prove a plan optimal.
 """
 
 from clubs.seating.designs import Design, is_resolution, resolution
