@@ -13,7 +13,11 @@ into the round's tables is built exactly once. Symmetry breaking:
   forbidden pairs, and the same prior sittings at non-preferred tables), any plan can be
   relabelled so that one of its rounds seats 0, 1, 2 at the first table, 3, 4, 5 at the next
   and so on (smallest tables first), and that round is the least of all; the first planned
-  round is fixed so.
+  round is fixed so. Among such plans the search keeps only those whose second round is not
+  lowered by a relabelling that keeps the first round (two players of one table exchanged, or
+  two tables of one size), nor any later round below it: every plan has a relabelling, the
+  lexicographically least sequence of sorted rounds, that passes, since the relabelled plan
+  would start with the first round and then the least image of the others.
 
 A branch is cut when its lower bound is not below the best plan known, in the objective's
 lexicographic order (``problem.better``). The bound of the first part is the cost so far plus
