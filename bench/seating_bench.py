@@ -107,7 +107,11 @@ its pigeonhole bound is 9. The times were taken while other jobs shared the two 
 
 Above 12 players the search is the local search alone (a design where one exists): its four
 annealing runs each restart from the best seating found so far, with the budget counted in
-moves, so a plan depends on the request and the seed only.
+moves, so a plan depends on the request and the seed only. Restarts from other seeds were
+measured at seeds 1 to 10 (not kept): the same budget split between the search and a second
+one from a fresh seating of its own seed reached 13 × 5's best balance at 4 seeds instead of
+6 and no repeat at 16 × 6 at 8 instead of 9; a second search with half the budget on top
+reached 16 × 5's optimum at 10 seeds and no repeat at 16 × 6 at 10, in twice the time.
 
 Mixed tables (issue 22, "Tables of four"). 10 × 4, 10 × 5, 13 × 5, 14 × 5, 16 × 5 and 16 × 6
 seat one or two four-tables a round. The objective used to be a weighted sum, repeats + history
