@@ -36,7 +36,8 @@ import yaml
 from tests.clients.conftest import PROJECT_DIR
 from tests.openapi import generated_schema
 
-pytestmark = pytest.mark.slow
+# One worker generates both clients once (``generated``, 20 s) and runs every test of them.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mobile_clients")]
 
 MAKEFILE = (PROJECT_DIR / "Makefile").read_text()
 MOBILE_DOC = PROJECT_DIR / "docs" / "mobile.md"
