@@ -140,11 +140,12 @@ test-quick: $(STAMP) ## The inner loop: all but the `services` and `slow` tests.
 
 slow-list: export SECRET_KEY := $(TEST_SECRET_KEY)
 slow-list: export SLOW_LIST := ignore
-# Times the inner loop's tests with none left out by tests/slow_tests.txt, and lists those
-# over tests/slow_list.py's THRESHOLD: run it on a quiet machine and commit the list.
+# Times every phase of the inner loop's tests with none left out by tests/slow_tests.txt, and
+# lists the functions over tests/slow_list.py's THRESHOLD (a call, or their cases on average):
+# run it on a quiet machine and commit the list.
 slow-list: $(STAMP) ## Rewrite tests/slow_tests.txt: the test functions make test-quick leaves out.
 	$(PYTEST) -m "not services and not slow" --no-migrations -q \
-	  --durations=0 --durations-min=0.3 > $(VENV)/slow-list.log || { tail -n 30 $(VENV)/slow-list.log; exit 1; }
+	  --durations=0 --durations-min=0 > $(VENV)/slow-list.log || { tail -n 30 $(VENV)/slow-list.log; exit 1; }
 	$(PY) -m tests.slow_list < $(VENV)/slow-list.log > tests/slow_tests.txt
 	@echo "tests/slow_tests.txt: $$(grep -vc '^#' tests/slow_tests.txt) functions"
 

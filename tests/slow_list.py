@@ -3,11 +3,12 @@
 
 Two kinds: the folders and files of :data:`SLOW_TESTS` (seconds each: fuzzing every operation,
 the whole demo data, end-to-end runs through a real server or a generated client), and the test
-functions of ``tests/slow_tests.txt`` (:data:`SLOW_FUNCTIONS`): those one of whose cases took
-over :data:`THRESHOLD` seconds in a phase (setup, call or teardown) on a quiet two-core
-machine. ``make slow-list`` writes that file again: it times the inner loop's tests with the
-file ignored (``SLOW_LIST=ignore``) and pipes pytest's ``--durations`` lines through this
-module (``python -m tests.slow_list``). The list changes no test's outcome, only whether the
+functions of ``tests/slow_tests.txt`` (:data:`SLOW_FUNCTIONS`): those one of whose cases' call
+took over :data:`THRESHOLD` seconds on a quiet two-core machine, or whose cases took that
+long each on average, set-up and tear-down included (:func:`slow_functions`). ``make
+slow-list`` writes that file again: it times the inner loop's tests with the file ignored
+(``SLOW_LIST=ignore``) and pipes pytest's ``--durations`` lines through this module
+(``python -m tests.slow_list``). The list changes no test's outcome, only whether the
 inner loop runs it, so a slower or faster machine that writes it again moves tests between the
 inner loop and the full run, nothing else.
 
@@ -49,12 +50,13 @@ def listed() -> frozenset[str]:
 SLOW_FUNCTIONS = frozenset() if os.environ.get("SLOW_LIST") == "ignore" else listed()
 """The test functions the inner loop leaves out (none with ``SLOW_LIST=ignore``)."""
 
-DURATION = re.compile(r"^(?P<seconds>[0-9.]+)s (?:setup|call|teardown)\s+(?P<nodeid>\S+)")
+DURATION = re.compile(r"^(?P<seconds>[0-9.]+)s (?P<phase>setup|call|teardown)\s+(?P<nodeid>\S.*)$")
 
 HEADER = f"""\
-# Test functions `make test-quick` leaves out (marked `slow` by tests/conftest.py): one of
-# their cases took over {THRESHOLD} s in a phase on a quiet two-core machine. `make test` and CI
-# run them. Written by `make slow-list` (tests/slow_list.py); do not edit by hand.
+# Test functions `make test-quick` leaves out (marked `slow` by tests/conftest.py): a call of
+# one of their cases took over {THRESHOLD} s on a quiet two-core machine, or their cases did on
+# average. `make test` and CI run them. Written by `make slow-list` (tests/slow_list.py); do not
+# edit by hand.
 """
 
 
@@ -69,17 +71,32 @@ def is_slow(nodeid: str) -> bool:
 
 
 def slow_functions(lines: Iterable[str]) -> list[str]:
-    """The test functions of pytest's ``--durations`` ``lines`` with a phase over
-    :data:`THRESHOLD`, outside :data:`SLOW_TESTS`, sorted."""
-    found = set()
+    """The test functions of pytest's ``--durations`` ``lines`` (every phase of every test:
+    ``--durations=0 --durations-min=0``), outside :data:`SLOW_TESTS`, sorted, that are slow:
+    a case's call over :data:`THRESHOLD`, or over it a case on average (set-up, call and
+    tear-down). A set-up shared by many cases (a world built once per module, the test
+    database built for a worker's first test) is paid by whichever case comes first: it
+    makes a function slow only when its cases together take that long each."""
+    seconds: dict[str, float] = {}
+    cases: dict[str, set[str]] = {}
+    slow_call = set()
     for line in lines:
         match = DURATION.match(line.strip())
-        if match is None or float(match["seconds"]) <= THRESHOLD:
+        if match is None:
             continue
         name = function_of(match["nodeid"])
-        if not name.startswith(SLOW_TESTS):
-            found.add(name)
-    return sorted(found)
+        if name.startswith(SLOW_TESTS):
+            continue
+        took = float(match["seconds"])
+        seconds[name] = seconds.get(name, 0.0) + took
+        cases.setdefault(name, set()).add(match["nodeid"])
+        if match["phase"] == "call" and took > THRESHOLD:
+            slow_call.add(name)
+    return sorted(
+        name
+        for name in seconds
+        if name in slow_call or seconds[name] / len(cases[name]) > THRESHOLD
+    )
 
 
 def main() -> None:

@@ -25,6 +25,21 @@ def test_it_lists_each_function_with_a_phase_over_the_threshold_once() -> None:
     ]
 
 
+def test_a_set_up_shared_by_many_cases_does_not_make_their_function_slow() -> None:
+    """A module's world (or a worker's test database) is built in the set-up of whichever case
+    comes first; the function is slow only if its cases take the threshold each on average."""
+    # the ids of a matrix's cases have spaces
+    fast = [f"0.01s call     tests/games/test_x.py::test_matrix[get /x/ -{n}]" for n in range(99)]
+    lines = [
+        f"{THRESHOLD * 10:.2f}s setup    tests/games/test_x.py::test_matrix[get /x/ -first]@w 1",
+        *fast,
+        *(f"{THRESHOLD + 0.1:.2f}s setup    tests/games/test_x.py::test_world[{n}]" for n in "ab"),
+        "0.01s call     tests/games/test_x.py::test_world[a]",
+        "0.01s call     tests/games/test_x.py::test_world[b]",
+    ]
+    assert slow_functions(lines) == ["tests/games/test_x.py::test_world"]
+
+
 def test_every_listed_function_exists_and_is_left_out_in_every_case() -> None:
     assert listed(), f"{LIST} lists no test"
     for name in listed():
