@@ -10,54 +10,14 @@ players into tables, every choice of rounds), with the objective recomputed by t
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable
 
 import pytest
 
-from clubs.seating import DOPPELKOPF_SHAPES, PlanRequest, plan, table_sizes
+from clubs.seating import DOPPELKOPF_SHAPES, PlanRequest, plan
 from clubs.seating.exact import exact_search
 from clubs.seating.planner import EXACT_METHOD, compile_request
 from clubs.seating.problem import State
-from tests.clubs.test_seating import check, names, objective
-
-
-def every_optimum(request: PlanRequest) -> tuple[float, float]:
-    """The lexicographically least objective over every seating of the planned rounds that
-    keeps the forbidden pairs apart: each split of the players into the tables (a table as a
-    set, tables of one size as a set of sets), each multiset of planned rounds."""
-    sizes = table_sizes(len(request.players), shapes=request.shapes, preferred=request.preferred)
-
-    def splits(rest: list[Hashable], sizes: list[int]) -> list[list[tuple[Hashable, ...]]]:
-        if not rest:
-            return [[]]
-        first, others = rest[0], rest[1:]
-        found = []
-        for size in sorted(set(sizes)):
-            left = list(sizes)
-            left.remove(size)
-            for mates in itertools.combinations(others, size - 1):
-                table = (first, *mates)
-                if any(pair <= set(table) for pair in request.forbidden):
-                    continue
-                remaining = [p for p in others if p not in mates]
-                found.extend([table, *tail] for tail in splits(remaining, left))
-        return found
-
-    one_round = splits(list(request.players), sizes)
-    planned = request.rounds - len(request.fixed_rounds)
-    return min(
-        objective(
-            [*request.fixed_rounds, *combo],
-            shapes=request.shapes,
-            preferred=request.preferred,
-            history=request.history,
-            prior=request.other_table_counts,
-            lam=request.history_weight,
-            mu=request.balance_weight,
-        )
-        for combo in itertools.combinations_with_replacement(one_round, planned)
-    )
-
+from tests.clubs.test_seating import brute_force_optimum, check, names
 
 TINY = {
     "6x3": PlanRequest(players=range(6), rounds=3),
@@ -93,9 +53,9 @@ OPTIMA: dict[str, tuple[float, float]] = {}
 
 
 def optimum(name: str) -> tuple[float, float]:
-    """``every_optimum`` of ``TINY[name]``, worked out once."""
+    """``brute_force_optimum`` of ``TINY[name]``, worked out once."""
     if name not in OPTIMA:
-        OPTIMA[name] = every_optimum(TINY[name])
+        OPTIMA[name] = brute_force_optimum(TINY[name])
     return OPTIMA[name]
 
 
