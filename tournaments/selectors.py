@@ -347,8 +347,12 @@ def log_of(*, tournament: Tournament) -> QuerySet[LogEntry]:
 
 
 def entries_of(*, tournament: Tournament) -> QuerySet[Entry]:
-    """The tournament's entries in order of entry."""
-    return Entry.objects.filter(tournament=tournament).order_by("registered_at", "id")
+    """The tournament's entries in order of entry, each with its account (its display name)."""
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("registered_at", "id")
+    )
 
 
 def entry_in_tournament(*, tournament: Tournament, entry_id: int) -> Entry:

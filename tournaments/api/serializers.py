@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import prefetch_related_objects
-from django.db.models.manager import BaseManager
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -201,15 +199,6 @@ DISPLAY_NAME_HELP = (
 )
 
 
-class EntryListSerializer(serializers.ListSerializer[Entry]):
-    """Entries, their accounts loaded in one query (for their display names)."""
-
-    def to_representation(self, data: Any) -> list[Any]:
-        entries = list(data.all() if isinstance(data, BaseManager) else data)
-        prefetch_related_objects(entries, "user")
-        return super().to_representation(entries)
-
-
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     """An entry: the player (user, or only a name for a substitute) and their state.
     ``name`` is what the entry was entered under; ``display_name`` is what people read."""
@@ -218,7 +207,6 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 
     class Meta:
         model = Entry
-        list_serializer_class = EntryListSerializer
         fields = (
             "id",
             "tournament",
