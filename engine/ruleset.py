@@ -128,6 +128,31 @@ class Common:
 
 
 @dataclass(frozen=True, slots=True)
+class Shapes:
+    """What a rule set's hands look like through the API, as plain JSON-Schema data (the way
+    its action forms already are): the server's schema is generated from it
+    (``<Variant>HandView``, ``<Variant>Result``, ``<Variant>Game``, ``<Variant>SheetRow``) and
+    the strict schema check holds every key a rule set emits to it.
+
+    ``view`` and ``result``: the keys a seat's view and a deal's ``Result`` carry beyond the
+    keys every rule set has (the server documents those), as ``{"properties": {key: schema},
+    "required": [key, …]}``; ``games``: the forms of a ``game`` object (each an object schema
+    whose ``type`` property has one value); ``sheet_row``: the rule set's part of a row of a
+    table's running score sheet (:meth:`RuleSet.sheet_row`), ``None`` when it has none;
+    ``reasons``: every ``why`` word its transfers use; ``end_public``: the view keys the end
+    of a hand makes public to a seat even while the board is withheld (duplicate: other
+    tables still play it).
+    """
+
+    view: Mapping[str, Any] = field(default_factory=dict)
+    result: Mapping[str, Any] = field(default_factory=dict)
+    games: tuple[Mapping[str, Any], ...] = ()
+    sheet_row: Mapping[str, Any] | None = None
+    reasons: tuple[str, ...] = ()
+    end_public: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     """One rule set: its data, and the answers about its hands (``StateT``), its options
     (``RulesT``) and its outcomes (``OutcomeT``, a deal as a score sheet records it)."""
@@ -170,6 +195,16 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     under the DDV rules: ``"points"``, the game points, summed deal by deal,
     :attr:`deal_scores`). ``None``: a sitting's result is its money, the sum of its deals'
     deltas and what its close moves."""
+    shapes: Shapes = field(default_factory=Shapes)
+    """The rule set's view, ``Result``, game forms, sheet row, transfer reasons and end-public
+    view keys as JSON-Schema data (:class:`Shapes`)."""
+    point_price: str | None = None
+    """The option of its ``rules`` that prices one :attr:`score_unit` in cents (Preferans:
+    ``whist_value``; DDV: ``point_value``), ``None`` where results are money already."""
+    positions: tuple[str, ...] = ()
+    """The names of the active positions of a deal, in order from the first active seat after
+    the dealer (wien: ``forehand``, ``middlehand``, ``rearhand``): duplicate scoring compares
+    the same position at every table playing a board."""
     deal_scores: bool = False
     """Whether a sitting's score is the sum of its deals' Result ``score`` (seat → points),
     not :meth:`sitting_score` of what the last deal left."""
@@ -392,6 +427,29 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         """What a table's running score sheet shows of a deal beyond the game, the declarer
         and the money, in the rule set's own terms (Doppelkopf: the parties, winner, Augen,
         announcements, extras and game points); ``None`` (the default): nothing more."""
+        return None
+
+    def statistics(self, result: Mapping[str, Any]) -> dict[str, Any]:
+        """What season statistics count of a deal with ``result``: ``declarer`` (a seat or
+        ``None``), ``made`` (``True``/``False``, ``None`` without a declarer) and ``premium``
+        (whether the game is one of the rule set's premium games). Default: a Result's
+        ``declarer`` and ``made`` keys and :meth:`is_premium` of its ``game``."""
+        declarer = result.get("declarer")
+        made = result.get("made")
+        return {
+            "declarer": declarer if isinstance(declarer, str) else None,
+            "made": made if isinstance(made, bool) and declarer else None,
+            "premium": bool(declarer) and self.is_premium(result.get("game")),
+        }
+
+    def deal_advice(self, deals: int, tables: Sequence[int]) -> str | None:
+        """A clause advising a tournament director whose round plays ``deals`` deals at tables
+        of ``tables`` players, when the deals do not suit the rule set (every seat dealing
+        equally often: ``"a multiple of 12 deals"``); ``None`` when they suit. Default: the
+        deals should be a multiple of each table size, so that every seat deals as often."""
+        for size in sorted(set(tables)):
+            if size and deals % size:
+                return f"a multiple of {size} deals, so that every seat deals equally often"
         return None
 
     def is_premium(self, game: Mapping[str, Any] | None) -> bool:
