@@ -8,6 +8,7 @@ from typing import ClassVar
 from engine.cards import PIQUET
 from engine.rules.american.rules import AMERICAN, OPTIONS
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 from engine.table import Dealing, TableShape
@@ -48,5 +49,7 @@ RULE_SET = American(
     options=OPTIONS,
     phases=AMERICAN.phases,
     vocabulary=AMERICAN.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``american`` rule set, registered in ``engine.rules``."""

@@ -8,6 +8,7 @@ from typing import ClassVar
 from engine.cards import PIQUET
 from engine.rules.austria_1829.rules import AUSTRIA_1829, OPTIONS
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 from engine.table import Dealing, TableShape
@@ -48,5 +49,7 @@ RULE_SET = Austria1829(
     options=OPTIONS,
     phases=AUSTRIA_1829.phases,
     vocabulary=AUSTRIA_1829.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``austria-1829`` rule set, registered in ``engine.rules``."""

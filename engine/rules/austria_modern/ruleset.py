@@ -8,6 +8,7 @@ from typing import ClassVar
 from engine.cards import PIQUET
 from engine.rules.austria_modern.rules import MODERN, OPTIONS
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 from engine.table import Dealing, TableShape
@@ -61,5 +62,7 @@ RULE_SET = AustriaModern(
     options=OPTIONS,
     phases=MODERN.phases,
     vocabulary=MODERN.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``austria-modern`` rule set, registered in ``engine.rules``."""

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from engine.cards import PIQUET
 from engine.rules.balkan.rules import BALKAN, OPTIONS
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 from engine.table import Dealing, TableShape
@@ -68,5 +69,7 @@ RULE_SET = Balkan(
     options=OPTIONS,
     phases=BALKAN.phases,
     vocabulary=BALKAN.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``balkan`` rule set, registered in ``engine.rules``."""

@@ -9,6 +9,7 @@ from typing import ClassVar
 from engine.cards import PIQUET
 from engine.rules.danube_swabian.rules import DANUBE, OPTIONS
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 from engine.table import Dealing, TableShape
@@ -50,5 +51,7 @@ RULE_SET = DanubeSwabian(
     options=OPTIONS,
     phases=DANUBE.phases,
     vocabulary=DANUBE.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``danube-swabian`` rule set, registered in ``engine.rules``."""

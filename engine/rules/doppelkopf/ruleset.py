@@ -53,6 +53,7 @@ from engine.rules.doppelkopf.rules import (
     parse_ddv_rules,
     parse_rules,
 )
+from engine.rules.doppelkopf.schema import DDV_SHAPES, POSITIONS, SHAPES
 from engine.ruleset import Carry, Closing, Common, RuleSet, TableRound
 from engine.table import Dealing, TableShape
 
@@ -401,6 +402,8 @@ RULE_SET = Doppelkopf(
     options=OPTIONS,
     phases=hand.PHASES,
     vocabulary=actions.VOCABULARY,
+    shapes=SHAPES,
+    positions=POSITIONS,
     unlike_deals="in doppelkopf all four players refill the Kasse whenever it cannot pay a "
     "deal's winners, so what a deal moves depends on the table's earlier deals",
 )
@@ -424,6 +427,9 @@ DDV_RULE_SET = DoppelkopfDdv(
     options=DDV_OPTIONS,
     phases=hand.PHASES,
     vocabulary=actions.DDV_VOCABULARY,
+    shapes=DDV_SHAPES,
+    point_price="point_value",
+    positions=POSITIONS,
 )
 """The ``doppelkopf-ddv`` rule set (registered and offered in ``engine.rules``)."""
 

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from engine.cards import PIQUET
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.rules.illustrated.rules import ILLUSTRATED, OPTIONS
 from engine.ruleset import Carry
@@ -55,5 +56,7 @@ RULE_SET = Illustrated(
     options=OPTIONS,
     phases=ILLUSTRATED.phases,
     vocabulary=ILLUSTRATED.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``illustrated`` rule set, registered in ``engine.rules``."""

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from engine.cards import PIQUET
 from engine.rules.family.ruleset import FamilyRuleSet
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.spec import Family
 from engine.rules.kurz.rules import KURZ, OPTIONS
 from engine.ruleset import Carry
@@ -44,5 +45,7 @@ RULE_SET = Kurz(
     options=OPTIONS,
     phases=KURZ.phases,
     vocabulary=KURZ.vocabulary(),
+    shapes=SHAPES,
+    positions=POSITIONS,
 )
 """The ``kurz`` rule set, registered in ``engine.rules``."""

@@ -42,6 +42,7 @@ from engine.rules.preferans import (
 from engine.rules.preferans.hand import State
 from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import EXAMPLES, OPTIONS, PreferansRules, parse_rules
+from engine.rules.preferans.schema import SHAPES
 from engine.rules.preferans.sheet import Sheet, parse_sheet
 from engine.ruleset import Carry, Closing, Common, RuleSet
 from engine.solver.position import FEWEST, MOST, Position
@@ -403,5 +404,8 @@ RULE_SET = PreferansRuleSet(
     ordered_piles=("talon",),
     legal_with_seat=True,
     score_unit="whists",
+    shapes=SHAPES,
+    point_price="whist_value",
+    positions=("forehand", "middlehand", "rearhand"),
 )
 """The ``preferans`` rule set, registered in ``engine.rules`` and offered to the Django apps."""

@@ -11,6 +11,7 @@ from engine.bots.belief import Belief
 from engine.bots.policy import Decide
 from engine.cards import PIQUET
 from engine.errors import EngineError
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.wien import (
     belief,
     bot,
@@ -175,6 +176,8 @@ RULE_SET = Wien(
     carry_examples=({"pot": 0}, {"pot": 200}, {"pot": 1000}),
     options=OPTIONS,
     vocabulary=VOCABULARY,
+    shapes=SHAPES,
+    positions=POSITIONS,
     phases=tuple(phase.value for phase in Phase),
 )
 """The ``wien`` rule set, registered in ``engine.rules``."""
