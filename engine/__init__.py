@@ -13,6 +13,8 @@ Public functions (everything a server, a bot or the CLI needs):
 - :func:`deal_from_deck`, :func:`commitment`, :func:`verify`, :func:`draw_first_dealer`
 - :func:`rule_set`, :func:`rule_sets`: the registered rule sets (deck, table shape, dealing,
   carry and unit, closing a table)
+- :class:`HandState`, :class:`RuleOptions`: what the core reads of any rule set's hand state
+  and options (``engine.ruleset``), for annotations outside the engine
 - ``engine.fast.play_random_hand``: a whole random hand on the fast playout path (bots,
   simulations, the benchmark), proven equal to the validating ``apply`` by tests
 """
@@ -45,7 +47,7 @@ from engine.record import (
     verify,
 )
 from engine.rules import Phase, Rules, State, parse_rules, rule_set, rule_sets
-from engine.ruleset import RuleSet, TableRound
+from engine.ruleset import HandState, RuleOptions, RuleSet, TableRound
 from engine.views import known, view
 
 __all__ = [
@@ -53,9 +55,11 @@ __all__ = [
     "Action",
     "Deck",
     "EngineError",
+    "HandState",
     "IllegalAction",
     "NotYourTurn",
     "Phase",
+    "RuleOptions",
     "RuleSet",
     "TableRound",
     "Rules",
