@@ -34,7 +34,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs import calendar, selectors
+from clubs import calendar
+from clubs.api.scoped import UTC, ClubScopedView
 from clubs.models import Attendance, CalendarFeed, Club, Evening, EveningSeries, User
 from clubs.selectors import evenings as selectors_evenings
 from clubs.services import evenings as services
@@ -45,7 +46,6 @@ from config.api.schema import ErrorSerializer
 from config.api.text import ICalendarRenderer, JsonErrorsMixin, text_response
 from games.api.serializers import RulesField, RulesSerializer
 
-UTC = ZoneInfo("UTC")
 #: The most places an evening can have: far above any club room, within the column.
 MAX_CAPACITY = 1_000
 CONFLICT = OpenApiResponse(
@@ -537,48 +537,6 @@ ICAL_RESPONSE = text_response(
 # views
 
 
-class ClubScopedView(generics.GenericAPIView[Any]):
-    """Views under ``clubs/{club_id}/``: the club as the caller may see it, its timezone
-    for the answers' times."""
-
-    zone: ZoneInfo = UTC
-    _club: Club | None = None
-
-    def _found(self, club: Club) -> Club:
-        self._club = club
-        self.zone = selectors_evenings.club_zone(club)
-        return club
-
-    def read_club(self) -> Club:
-        """Public clubs: anyone; private clubs: members (404 for others)."""
-        return self._found(
-            selectors.club_for_user(user=caller(self.request), club_id=self.kwargs["club_id"])
-        )
-
-    def member_club(self) -> Club:
-        """Members only (404 for a private club, 403 for a public one)."""
-        return self._found(
-            selectors.club_for_member(user=caller(self.request), club_id=self.kwargs["club_id"])
-        )
-
-    def manager_club(self) -> Club:
-        """Owners and admins (404 for a private club, 403 for other members)."""
-        return self._found(
-            selectors.club_for_manager(user=caller(self.request), club_id=self.kwargs["club_id"])
-        )
-
-    def evening(self, club: Club) -> Evening:
-        return selectors_evenings.evening_in_club(
-            club=club, evening_id=self.kwargs["evening_id"], user=caller(self.request)
-        )
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "zone": self.zone}
-
-    def out(self, serializer_class: type[serializers.BaseSerializer[Any]], obj: Any) -> Any:
-        return serializer_class(obj, context={"zone": self.zone, "request": self.request}).data
-
-
 class EveningListView(ClubScopedView, generics.ListAPIView[Evening]):
     """A club's evenings; managers add one."""
 
@@ -590,7 +548,7 @@ class EveningListView(ClubScopedView, generics.ListAPIView[Evening]):
     queryset = Evening.objects.none()
 
     def get_queryset(self) -> QuerySet[Evening]:
-        if getattr(self, "swagger_fake_view", False):
+        if self.schema_only():
             return Evening.objects.none()
         club = self.read_club()
         return selectors_evenings.evenings_for_club(club=club, user=caller(self.request))
@@ -688,7 +646,7 @@ class SeriesListView(ClubScopedView, generics.ListAPIView[EveningSeries]):
     queryset = EveningSeries.objects.none()
 
     def get_queryset(self) -> QuerySet[EveningSeries]:
-        if getattr(self, "swagger_fake_view", False):
+        if self.schema_only():
             return EveningSeries.objects.none()
         return selectors_evenings.series_for_club(club=self.read_club())
 
@@ -805,7 +763,7 @@ class AttendanceListView(ClubScopedView, generics.ListAPIView[Attendance]):
     queryset = Attendance.objects.none()
 
     def get_queryset(self) -> QuerySet[Attendance]:
-        if getattr(self, "swagger_fake_view", False):
+        if self.schema_only():
             return Attendance.objects.none()
         evening = self.evening(self.member_club())
         return selectors_evenings.attendances_for_evening(evening=evening)

@@ -31,6 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs import selectors
+from clubs.api.scoped import ClubScopedView
 from clubs.api.serializers import OptionalEmailField
 from clubs.errors import ClubNotFound
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
@@ -514,14 +515,6 @@ def _club_answer(request: Request, club: Club, code: int = status.HTTP_200_OK) -
     return Response(ClubSerializer(annotated).data, status=code)
 
 
-class _ClubScopedList(generics.GenericAPIView[Any]):
-    """A list under ``clubs/{club_id}/``: while the schema is generated there is no club,
-    and ``get_queryset`` answers an empty queryset."""
-
-    def schema_only(self) -> bool:
-        return bool(getattr(self, "swagger_fake_view", False))
-
-
 # ---------------------------------------------------------------------------------------------
 # clubs
 
@@ -618,7 +611,7 @@ class ClubDetailView(generics.GenericAPIView[Club]):
 # members
 
 
-class MemberListView(_ClubScopedList, generics.ListAPIView[Membership]):
+class MemberListView(ClubScopedView, generics.ListAPIView[Membership]):
     """A club's members, for its members."""
 
     serializer_class = MemberSerializer
@@ -629,7 +622,7 @@ class MemberListView(_ClubScopedList, generics.ListAPIView[Membership]):
     def get_queryset(self) -> QuerySet[Membership]:
         if self.schema_only():
             return Membership.objects.none()
-        club = selectors.club_for_member(user=caller(self.request), club_id=self.kwargs["club_id"])
+        club = self.member_club()
         return selectors.memberships_of(club=club)
 
     @extend_schema(
@@ -764,7 +757,7 @@ class ClubTransferView(generics.GenericAPIView[Any]):
 # invitations
 
 
-class InvitationListView(_ClubScopedList, generics.ListAPIView[Invitation]):
+class InvitationListView(ClubScopedView, generics.ListAPIView[Invitation]):
     """A club's invitations, for its owners and admins."""
 
     serializer_class = InvitationSerializer
@@ -775,7 +768,7 @@ class InvitationListView(_ClubScopedList, generics.ListAPIView[Invitation]):
     def get_queryset(self) -> QuerySet[Invitation]:
         if self.schema_only():
             return Invitation.objects.none()
-        club = selectors.club_for_manager(user=caller(self.request), club_id=self.kwargs["club_id"])
+        club = self.manager_club()
         return invitations_of(club=club)
 
     @extend_schema(
@@ -820,7 +813,7 @@ class InvitationListView(_ClubScopedList, generics.ListAPIView[Invitation]):
         ``email`` the invitation is e-mailed there. Only you (the club's owners and admins)
         see the code."""
         user = signed_in(request)
-        club = selectors.club_for_manager(user=user, club_id=self.kwargs["club_id"])
+        club = self.manager_club()
         serializer = InvitationCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         invitation = services.invitation_create(
@@ -905,7 +898,7 @@ class InvitationAcceptView(generics.GenericAPIView[Membership]):
 # join requests
 
 
-class JoinRequestListView(_ClubScopedList, generics.ListAPIView[JoinRequest]):
+class JoinRequestListView(ClubScopedView, generics.ListAPIView[JoinRequest]):
     """Requests to join a public club: anyone signed in asks, owners and admins list them."""
 
     serializer_class = JoinRequestSerializer
@@ -916,7 +909,7 @@ class JoinRequestListView(_ClubScopedList, generics.ListAPIView[JoinRequest]):
     def get_queryset(self) -> QuerySet[JoinRequest]:
         if self.schema_only():
             return JoinRequest.objects.none()
-        club = selectors.club_for_manager(user=caller(self.request), club_id=self.kwargs["club_id"])
+        club = self.manager_club()
         return join_requests_of(club=club)
 
     @extend_schema(
@@ -948,7 +941,7 @@ class JoinRequestListView(_ClubScopedList, generics.ListAPIView[JoinRequest]):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Public clubs only; the club's owners and admins are told by e-mail."""
         user = signed_in(request)
-        club = selectors.club_for_user(user=user, club_id=self.kwargs["club_id"])
+        club = self.read_club()
         serializer = JoinRequestCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         join_request = services.join_request_create(
@@ -1016,7 +1009,7 @@ class JoinRequestDecisionView(generics.GenericAPIView[JoinRequest]):
 # guests
 
 
-class GuestListView(_ClubScopedList, generics.ListAPIView[Guest]):
+class GuestListView(ClubScopedView, generics.ListAPIView[Guest]):
     """A club's guests: members see them, scorers and above add them."""
 
     serializer_class = GuestSerializer
@@ -1028,7 +1021,7 @@ class GuestListView(_ClubScopedList, generics.ListAPIView[Guest]):
     def get_queryset(self) -> QuerySet[Guest]:
         if self.schema_only():
             return Guest.objects.none()
-        club = selectors.club_for_member(user=caller(self.request), club_id=self.kwargs["club_id"])
+        club = self.member_club()
         return guests_of(club=club)
 
     @extend_schema(
@@ -1054,7 +1047,7 @@ class GuestListView(_ClubScopedList, generics.ListAPIView[Guest]):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """A non-member the club can seat at its tables under this name."""
         user = signed_in(request)
-        club = selectors.club_for_member(user=user, club_id=self.kwargs["club_id"])
+        club = self.member_club()
         serializer = GuestCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         guest = services.guest_create(club_id=club.pk, user=user, **serializer.validated_data)
