@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import tests.trickgame.registered  # noqa: F401  (registers the test-only rule set trickgame)
 from config.settings import *  # noqa: F403
 from config.settings import BOT_TASKS, CACHES, CHANNEL_LAYERS
 
