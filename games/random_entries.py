@@ -9,9 +9,9 @@ from typing import Any
 
 import engine
 from engine.bots import random_bot
+from games.hands import carry_for, common_part
 from games.models import Table
 from games.rulesets import rule_set_of
-from games.services import carry_for, common_part
 
 
 def random_entry(table: Table, rng: random.Random, number: int | None = None) -> dict[str, Any]:

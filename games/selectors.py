@@ -35,6 +35,7 @@ from rest_framework.exceptions import NotFound
 from clubs.models import Club, Membership, User
 from games import managers, rows
 from games.errors import InvalidInput
+from games.hands import hand_view
 from games.models import (
     POT,
     SERIES,
@@ -220,8 +221,6 @@ def hand_events_body(*, table: Table, hand: Hand, seat: str | None, after: int) 
     """The events after version ``after`` as ``seat`` (None: a spectator) may see them, and
     where the hand stands: the body of the long poll and of a websocket's ``events``.
     :class:`~games.errors.InvalidInput` for an ``after`` beyond the hand's version."""
-    from games.services import hand_view  # services read selectors: imported when called
-
     if after > hand.version:
         raise InvalidInput(
             f"The hand is at version {hand.version}; 'after' cannot be beyond it.",

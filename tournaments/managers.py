@@ -10,9 +10,9 @@ from django.db.models import Q
 from clubs.models import Membership, User
 from games import managers
 from games.errors import TableConflict
+from games.hands import table_round
 from games.models import Table
 from games.rulesets import rule_set_for
-from games.services.common import table_round
 from tournaments.models import Round, RoundTable, Tournament
 
 

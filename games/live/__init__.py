@@ -40,6 +40,7 @@ from django.db import transaction
 
 import engine
 from clubs.models import User
+from games.hands import hand_state
 from games.models import AuditEntry, Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -293,8 +294,6 @@ def register_games() -> None:
 def your_turns(user: User) -> list[dict[str, Any]]:
     """Every hosted hand being played where ``user``'s seat is to act, as ``your_turn``
     notifications (oldest table first)."""
-    from games.services import hand_state
-
     hands = (
         Hand.objects.filter(
             status=Hand.Status.PLAYING,

@@ -3,40 +3,38 @@
 
 By responsibility: :mod:`.tables` (open, balances, settlement, close, reopen), :mod:`.recorded`
 (score-sheet entries: :func:`table_record_hand`, :func:`hand_edit`, :func:`hand_delete`,
-:func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`, and
-what a finished hand reveals: :func:`hand_view`, :func:`hand_proof`,
-:func:`hand_full_record`), :mod:`.bots` (:func:`hand_bot_move`), :mod:`.analysis`
-(:func:`hand_analysis`, :func:`compute_analysis`), :mod:`.hints` (:func:`hand_hint`), :mod:`.pings`;
-:mod:`.common` holds the helpers they share. The public names are re-exported here.
+:func:`hand_confirm`), :mod:`.hosted` (:func:`hand_start`, :func:`hand_apply_action`),
+:mod:`.bots` (:func:`hand_bot_move`), :mod:`.analysis` (:func:`hand_analysis`,
+:func:`compute_analysis`), :mod:`.hints` (:func:`hand_hint`), :mod:`.pings`; :mod:`.common`
+holds the helpers they share. The public names are re-exported here.
+
+What a hand shows its readers (the common part of its record, a hosted hand's state, views and
+proof) is :mod:`games.hands`, which services and selectors both read; its names are
+re-exported here too, for the callers that still ask the services package for them.
 """
 
-from games.services.analysis import compute_analysis, hand_analysis
-from games.services.bots import bot_choice, hand_bot_move, hands_waiting_for_bots
-from games.services.common import (
-    BOT_LEVELS,
+from games.hands import (
+    BOARD_NOT_REVEALED,
     COMMON_KEYS,
-    bot_levels,
     carry_for,
     common_part,
     dealer_for,
-    filler_level,
     hand_carry,
     hand_common,
-    seat_keys,
-    table_round,
-)
-from games.services.hints import hand_hint
-from games.services.hosted import (
-    BOARD_NOT_REVEALED,
-    hand_apply_action,
     hand_full_record,
     hand_proof,
     hand_record_json,
-    hand_start,
     hand_state,
     hand_view,
     hand_withheld,
+    seat_keys,
+    table_round,
 )
+from games.services.analysis import compute_analysis, hand_analysis
+from games.services.bots import bot_choice, hand_bot_move, hands_waiting_for_bots
+from games.services.common import BOT_LEVELS, bot_levels, filler_level
+from games.services.hints import hand_hint
+from games.services.hosted import hand_apply_action, hand_start
 from games.services.pings import ping_complete, ping_create
 from games.services.recorded import hand_confirm, hand_delete, hand_edit, table_record_hand
 from games.services.tables import (

@@ -2,7 +2,7 @@
 a worker (``games.tasks.analyse_hand``, the ``bots`` queue) and kept on the hand.
 
 What may be analysed is what may be read in full: a hosted hand once it is over and not
-withheld (the record endpoint's rules, :func:`games.services.hosted.hand_full_record`); a
+withheld (the record endpoint's rules, :func:`games.hands.hand_full_record`); a
 recorded hand entered as a full record (hand-record.md form 2: ``deal`` and ``actions``). The
 analysis shows every hand, so it is never given before then.
 """
@@ -16,9 +16,8 @@ from django.utils import timezone
 from config.tasks import send
 from engine.solver.analysis import analyse
 from games.errors import TableConflict
+from games.hands import hand_common, hand_full_record
 from games.models import Hand, Table
-from games.services.common import hand_common
-from games.services.hosted import hand_full_record
 
 
 def analysis_record(table: Table, hand: Hand) -> dict[str, Any]:

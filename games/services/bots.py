@@ -15,6 +15,7 @@ from django.utils import timezone
 import engine
 from engine.bots import random_bot
 from engine.bots.levels import policy_for
+from games.hands import hand_state
 from games.models import (
     Hand,
     Seat,
@@ -25,10 +26,7 @@ from games.services.common import (
     _locked_hand,
     _seat,
 )
-from games.services.hosted import (
-    _apply,
-    hand_state,
-)
+from games.services.hosted import _apply
 
 
 def bots_to_act(table: Table, state: engine.State) -> list[str]:

@@ -1,5 +1,6 @@
-"""Shared helpers of the game services: the common part of hand records, the ledger and
-audit writers, and the row locks every write path takes (plain SQL through ``games.rows``).
+"""Shared helpers of the game services: the bot levels, a hand's carry columns, the ledger
+and audit writers, and the row locks every write path takes (plain SQL through
+``games.rows``). The common part of hand records is read from :mod:`games.hands`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from games.errors import (
     RuleViolation,
     TableConflict,
 )
+from games.hands import carry_after as carry_after  # callers that import it from here
 from games.models import (
     AuditEntry,
     Hand,
@@ -28,9 +30,6 @@ from games.models import (
 from games.permissions import can_write
 from games.rulesets import ledger_party, money_key, rule_set_of
 
-COMMON_KEYS = ("rules", "seats", "dealer", "pot")
-"""The common part of every record the server fills in: the envelope, and the carry of a pot
-game (:func:`common_keys` adds what else a table's rule set carries)."""
 BOT_LEVELS: tuple[str, ...] = (
     "random",
     *sorted({level for rs in engine.rule_sets() for level in rs.bot_policies()}),
@@ -62,85 +61,6 @@ def _engine_error(e: engine.EngineError, prefix: str = "") -> RuleViolation:
     return RuleViolation(e.message, fields={at: [e.message]})
 
 
-def seat_keys(table: Table) -> list[str]:
-    """The seat keys in playing order (the ``seats`` of hand records)."""
-    return [s.key for s in sorted(table.seats.all(), key=lambda s: s.position)]
-
-
-def dealer_for(table: Table, number: int) -> str:
-    """The dealer of hand ``number``: the first dealer, then each next seat in turn (where the
-    rule set keeps rounds, as :func:`table_round` says: a Pflichtsolo is dealt again)."""
-    at = table_round(table, number)
-    if at is not None:
-        return at.dealer
-    keys = seat_keys(table)
-    return keys[(table.first_dealer + number - 1) % len(keys)]
-
-
-def table_round(table: Table, number: int) -> engine.TableRound | None:
-    """Where ``table`` stands in its rule set's round of deals before hand ``number``
-    (``RuleSet.table_round``: the DDV round of 24 deals and its Pflichtsoli), from the settled
-    hands before it; ``None`` where the rule set keeps no rounds."""
-    rule_set = rule_set_of(table)
-    if rule_set.round_deals is None:
-        return None
-    keys = seat_keys(table)
-    results = table.hands.filter(number__lt=number).order_by("number")
-    return rule_set.table_round(
-        rule_set.parse_rules(table.rules),
-        keys,
-        keys[table.first_dealer],
-        [r for r in results.values_list("result", flat=True) if r is not None],
-    )
-
-
-def common_keys(table: Table) -> tuple[str, ...]:
-    """The keys of a record of ``table`` the server fills in: the envelope and the carry of
-    its rule set (``pot`` in the pot games)."""
-    carry = rule_set_of(table).carry
-    return (*COMMON_KEYS[:3], *carry.keys, *carry.optional)
-
-
-def _carry(table: Table, pot: int, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """A record's carry keys: the pot (in the pot games: wien's ``pot``, Doppelkopf's
-    ``kasse``) and what else the rule set carries."""
-    rule_set = rule_set_of(table)
-    carry = rule_set.carry
-    pot_key = money_key(rule_set)
-    out: dict[str, Any] = {}
-    for key in (*carry.keys, *carry.optional):
-        if key == pot_key:
-            out[key] = pot
-        elif key in extra:
-            out[key] = extra[key]
-    return out
-
-
-def hand_carry(table: Table, hand: Hand) -> dict[str, Any]:
-    """What carried into ``hand`` (its record's carry keys)."""
-    return _carry(table, hand.pot_before, hand.carry_before or {})
-
-
-def carry_for(table: Table, number: int) -> dict[str, Any]:
-    """What carries into hand ``number``: after the previous hand, as its rule set says, or
-    the table's opening carry."""
-    previous = table.hands.filter(number=number - 1).only("result").first()
-    return carry_after(table, previous)
-
-
-def carry_after(table: Table, previous: Hand | None) -> dict[str, Any]:
-    """What carries on after ``previous`` (a settled hand, or ``None`` before the first), and
-    where the rule set keeps rounds what the round carries (:func:`table_round`)."""
-    if previous is None or previous.result is None:
-        carry = _carry(table, table.opening_pot, table.opening_carry or {})
-    else:
-        carry = dict(rule_set_of(table).carry_after(previous.result))
-    at = table_round(table, 1 if previous is None else previous.number + 1)
-    if at is not None:
-        carry.update(at.carry)
-    return carry
-
-
 def carry_columns(table: Table, carry: Mapping[str, Any]) -> dict[str, Any]:
     """A hand's columns for what carried into it: the pot (:func:`games.rulesets.money_key`)
     in its own, the rest beside it."""
@@ -155,26 +75,6 @@ def keep_carry(table: Table, hand: Hand, carry: Mapping[str, Any]) -> None:
     """Store what carried into ``hand`` (:func:`carry_columns`)."""
     for column, value in carry_columns(table, carry).items():
         setattr(hand, column, value)
-
-
-def hand_common(table: Table, hand: Hand) -> dict[str, Any]:
-    """The common part of ``hand``'s record (rules, seats, its dealer, what carried into
-    it)."""
-    return common_part(table, hand.number, hand_carry(table, hand), dealer=hand.dealer or None)
-
-
-def common_part(
-    table: Table, number: int, carry: Mapping[str, Any], *, dealer: str | None = None
-) -> dict[str, Any]:
-    """What the server fills into every record of this table (hand-record.md, common part):
-    rules, seats, dealer (``dealer``, else :func:`dealer_for`) and the carry into hand
-    ``number``."""
-    return {
-        "rules": table.rules,
-        "seats": seat_keys(table),
-        "dealer": dealer or dealer_for(table, number),
-        **carry,
-    }
 
 
 def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:

@@ -12,9 +12,9 @@ from typing import Any
 import engine
 from engine.bots.levels import policy_for
 from games.errors import NotYourTurn, TableConflict
+from games.hands import hand_state
 from games.models import Hand, Seat, Table
 from games.rulesets import rule_set_of
-from games.services.hosted import hand_state
 
 HINT_SECONDS = 0.5
 """The most a hint thinks (the table's bot budget if shorter)."""

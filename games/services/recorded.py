@@ -24,6 +24,7 @@ from games.errors import (
     NotAllowed,
     TableConflict,
 )
+from games.hands import carry_after, carry_for, common_part, dealer_for, hand_common
 from games.models import (
     Hand,
     LedgerEntry,
@@ -38,11 +39,6 @@ from games.services.common import (
     _lock_table,
     _writable,
     _write_ledger,
-    carry_after,
-    carry_for,
-    common_part,
-    dealer_for,
-    hand_common,
     keep_carry,
 )
 from games.services.tables import close_pot, settlement_for

@@ -19,6 +19,7 @@ from games.errors import (
     NotAllowed,
     TableConflict,
 )
+from games.hands import carry_after, seat_keys
 from games.models import (
     POT,
     SERIES,
@@ -46,8 +47,6 @@ from games.services.common import (
     _lock_table,
     _writable,
     bot_levels,
-    carry_after,
-    seat_keys,
 )
 from games.settlement import settle
 
