@@ -23,16 +23,16 @@ from games.models import (
 )
 from games.rulesets import rule_set_of
 from games.services.common import (
-    _locked_hand,
-    _seat,
+    locked_hand,
+    seat_at,
 )
-from games.services.hosted import _apply
+from games.services.hosted import apply_action
 
 
 def bots_to_act(table: Table, state: engine.State) -> list[str]:
     """The bot seats that may act now, in playing order (``engine.to_act``)."""
     acting = engine.to_act(state)
-    return [s for s in state.seats if s in acting and _seat(table, s).kind == Seat.Kind.BOT]
+    return [s for s in state.seats if s in acting and seat_at(table, s).kind == Seat.Kind.BOT]
 
 
 def hand_bot_move(
@@ -51,14 +51,14 @@ def hand_bot_move(
     if move is None:
         return None
     with transaction.atomic():
-        found = _locked_hand("h.id = %s", [hand_id])
+        found = locked_hand("h.id = %s", [hand_id])
         if found is None:
             return None
         table, hand = found
         if hand.version != version or hand.status != Hand.Status.PLAYING:
             return None
         sender, data = move
-        return _apply(table, hand, sender, data, schedule=schedule)
+        return apply_action(table, hand, sender, data, schedule=schedule)
 
 
 def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
@@ -72,7 +72,7 @@ def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[
     rules = rule_set_of(table)
     budget = table.bot_budget_ms / 1000
     for seat in bots:
-        level = _seat(table, seat).bot_level or "random"
+        level = seat_at(table, seat).bot_level or "random"
         policy = policy_for(rules, level, budget=budget)
         if policy is None:
             continue
@@ -80,7 +80,7 @@ def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[
         chosen = policy(view, view.get("legal", []), rng)
         if chosen is not None:
             return seat, chosen
-    bots = [b for b in bots if policy_for(rules, _seat(table, b).bot_level or "random") is None]
+    bots = [b for b in bots if policy_for(rules, seat_at(table, b).bot_level or "random") is None]
     if not bots:
         return None
     move = random_bot.choose(state, rng)
@@ -106,6 +106,6 @@ def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
     hands = Hand.objects.filter(status=Hand.Status.PLAYING, updated_at__lt=idle_since)
     for hand in hands.select_related("table").prefetch_related("table__seats"):
         waiting = engine.waiting_for(hand_state(hand.table, hand))
-        if any(_seat(hand.table, s).kind == Seat.Kind.BOT for s in waiting):
+        if any(seat_at(hand.table, s).kind == Seat.Kind.BOT for s in waiting):
             out.append((hand.pk, hand.version))
     return out

@@ -55,7 +55,7 @@ def filler_level(rule_set: engine.RuleSet[Any, Any, Any], level: str | None) -> 
     return level or levels[-1]
 
 
-def _engine_error(e: engine.EngineError, prefix: str = "") -> RuleViolation:
+def rule_violation(e: engine.EngineError, prefix: str = "") -> RuleViolation:
     """The engine's refusal as an API error: its sentence, and ``at`` as the field."""
     at = f"{prefix}.{e.at}" if prefix and e.at else (e.at or prefix or "record")
     return RuleViolation(e.message, fields={at: [e.message]})
@@ -77,7 +77,7 @@ def keep_carry(table: Table, hand: Hand, carry: Mapping[str, Any]) -> None:
         setattr(hand, column, value)
 
 
-def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
+def write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
     """The ledger rows of a hand's transfers (the rule set's common money as ``pot``)."""
     rule_set = rule_set_of(table)
     rows.insert(
@@ -95,7 +95,7 @@ def _write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any
     )
 
 
-def _audit(
+def write_audit(
     table: Table,
     user: User | None,
     action: str,
@@ -104,6 +104,8 @@ def _audit(
     before: Any = None,
     after: Any = None,
 ) -> None:
+    """Add an entry to ``table``'s audit log: who did ``action``, to which hand, and the
+    snapshots ``before`` and ``after`` it."""
     rows.insert(
         [
             AuditEntry(
@@ -118,7 +120,7 @@ def _audit(
     )
 
 
-def _lock_table(table_id: int) -> Table:
+def lock_table(table_id: int) -> Table:
     """The table, row-locked, with its seats (from memory: they never change)."""
     row = rows.fetch(
         f"SELECT {_TABLE.sql} FROM {Table._meta.db_table} t WHERE t.id = %s" + rows.for_update("t"),
@@ -129,7 +131,7 @@ def _lock_table(table_id: int) -> Table:
     return _with_seats(_TABLE.instance(row))
 
 
-def _last_hand(table: Table) -> Hand | None:
+def last_hand(table: Table) -> Hand | None:
     """The table's last hand (number, status and result only)."""
     row = rows.fetch(
         f"SELECT {_LAST.sql} FROM {Hand._meta.db_table} h WHERE h.table_id = %s "
@@ -144,7 +146,9 @@ _LAST = rows.Columns(Hand, "h", only=("number", "status", "result"))
 _TABLE = rows.Columns(Table, "t")
 
 
-def _writable(table: Table, user: User, *, mode: str | None = None) -> None:
+def check_writable(table: Table, user: User, *, mode: str | None = None) -> None:
+    """Refuse a write ``user`` may not make (403), to a closed table or, with ``mode``, to a
+    table of the other mode (409)."""
     if not can_write(user, table):
         raise NotAllowed()
     if table.status != Table.Status.OPEN:
@@ -155,7 +159,8 @@ def _writable(table: Table, user: User, *, mode: str | None = None) -> None:
         raise TableConflict("This table records hands played with real cards; it deals none.")
 
 
-def _seat(table: Table, key: str) -> Seat:
+def seat_at(table: Table, key: str) -> Seat:
+    """``table``'s seat ``key`` (from its loaded seats)."""
     return next(s for s in table.seats.all() if s.key == key)
 
 
@@ -191,7 +196,7 @@ def prefetch_related_objects_from(obj: Any, name: str, items: list[Any]) -> None
     }
 
 
-def _locked_hand(where: str, params: Sequence[Any]) -> tuple[Table, Hand] | None:
+def locked_hand(where: str, params: Sequence[Any]) -> tuple[Table, Hand] | None:
     """The hand ``where`` selects, row-locked, with its table and seats (one plain query:
     the ORM's compilation of this join cost more than running it)."""
     row = rows.fetch(
@@ -207,8 +212,10 @@ def _locked_hand(where: str, params: Sequence[Any]) -> tuple[Table, Hand] | None
     return table, hand
 
 
-def _lock_hand(table_id: int, number: int) -> tuple[Table, Hand]:
-    found = _locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
+def lock_hand(table_id: int, number: int) -> tuple[Table, Hand]:
+    """Hand ``number`` of table ``table_id`` and its table, row-locked (:func:`locked_hand`);
+    ``not_found`` when there is none."""
+    found = locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
     if found is None:
         raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found")
     return found

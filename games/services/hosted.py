@@ -36,13 +36,13 @@ from games.models import (
 from games.permissions import seat_of
 from games.rulesets import rule_set_of, stored_result, whose_turn
 from games.services.common import (
-    _audit,
-    _lock_hand,
-    _lock_table,
-    _seat,
-    _writable,
-    _write_ledger,
     carry_columns,
+    check_writable,
+    lock_hand,
+    lock_table,
+    seat_at,
+    write_audit,
+    write_ledger,
 )
 
 
@@ -52,9 +52,9 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
     gives this hand's deck order and salt (``games.deals``: a duplicate board), the hand is
     dealt from those instead, so its commitment is the board's at every table."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         if user is not None:
-            _writable(table, user, mode=Table.Mode.HOSTED)
+            check_writable(table, user, mode=Table.Mode.HOSTED)
         last = table.hands.order_by("-number").first()
         if last is not None and last.status != Hand.Status.DONE:
             raise TableConflict(
@@ -97,7 +97,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             commitment=engine.commitment(salt, order),
             entered_by=user,
         )
-        _audit(
+        write_audit(
             table,
             user,
             "hand_start",
@@ -115,7 +115,7 @@ def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = 
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
     acting = engine.to_act(state)
-    if schedule and any(_seat(table, seat).kind == Seat.Kind.BOT for seat in acting):
+    if schedule and any(seat_at(table, seat).kind == Seat.Kind.BOT for seat in acting):
         # Never fails the committed move: a message the broker missed, beat sends again.
         send_after_commit(bot_act, hand.pk, hand.version)
 
@@ -128,12 +128,14 @@ def hand_due(state: engine.State, sender: str) -> str:
     return legal[0].seat if legal else sender
 
 
-def _apply(
+def apply_action(
     table: Table, hand: Hand, seat_key: str, data: Mapping[str, Any], *, schedule: bool = True
 ) -> Hand:
-    """Apply one action sent by ``seat_key`` (turn checked first: the seat may send it, for
-    its own hand or for the hand the rule set lets it play, ``RuleSet.sender``), store it,
-    settle a finished hand into the ledger (a deal scored in points writes none)."""
+    """Apply one action sent by ``seat_key`` to ``hand``, which the caller has locked in its
+    transaction (:func:`hand_apply_action`, a bot's move: ``games.services.bots``). The turn
+    is checked first (the seat may send it, for its own hand or for the hand the rule set lets
+    it play, ``RuleSet.sender``); then the action is stored and a finished hand settled into
+    the ledger (a deal scored in points writes none)."""
     if hand.status != Hand.Status.PLAYING:
         raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
     state = hand_state(table, hand)
@@ -166,7 +168,7 @@ def _apply(
         hand.status = Hand.Status.DONE
         hand.finished_at = timezone.now()
         fields += ["result", "status", "finished_at"]
-        _write_ledger(table, hand, hand.result.get("transfers", ()))
+        write_ledger(table, hand, hand.result.get("transfers", ()))
         hooks.hands_changed(table.pk, table.club_id)
     rows.update(hand, fields)
     _after_move(table, hand, state, schedule)
@@ -184,7 +186,7 @@ def hand_apply_action(
     """A seated player's move. Checks, in order: the hand exists and is being played, the
     version the client saw (409), the caller's seat and turn (403), then the engine (400)."""
     with transaction.atomic():
-        table, hand = _lock_hand(table_id, number)
+        table, hand = lock_hand(table_id, number)
         if hand.status != Hand.Status.PLAYING:
             raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
         if expected_version is not None and expected_version != hand.version:
@@ -195,4 +197,4 @@ def hand_apply_action(
         seat = seat_of(user, table)
         if seat is None:
             raise NotYourTurn("You have no seat at this table.", code="not_seated")
-        return _apply(table, hand, seat.key, action)
+        return apply_action(table, hand, seat.key, action)

@@ -33,13 +33,13 @@ from games.models import (
 from games.permissions import can_write, seat_of
 from games.rulesets import stored_result
 from games.services.common import (
-    _audit,
-    _engine_error,
-    _last_hand,
-    _lock_table,
-    _writable,
-    _write_ledger,
+    check_writable,
     keep_carry,
+    last_hand,
+    lock_table,
+    rule_violation,
+    write_audit,
+    write_ledger,
 )
 from games.services.tables import close_pot, settlement_for
 
@@ -87,7 +87,7 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:
             if changed and hand.number == number:
-                raise _engine_error(e) from None
+                raise rule_violation(e) from None
             raise TableConflict(
                 f"After this change hand {hand.number} no longer settles: {e.message}. "
                 "Correct or delete that hand first.",
@@ -96,7 +96,7 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
             ) from None
         hand.save(update_fields=["dealer", "pot_before", "carry_before", "result", "updated_at"])
         hand.ledger.all().delete()
-        _write_ledger(table, hand, hand.result.get("transfers", ()))
+        write_ledger(table, hand, hand.result.get("transfers", ()))
         carry = carry_after(table, hand)
 
 
@@ -104,9 +104,9 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
     """Record a score-sheet entry (hand-record.md form 1): the server fills in rules, seats,
     dealer and pot, the engine checks and settles it, the transfers go to the ledger."""
     with transaction.atomic():
-        table = _lock_table(table_id)
-        _writable(table, user, mode=Table.Mode.RECORDED)
-        last = _last_hand(table)
+        table = lock_table(table_id)
+        check_writable(table, user, mode=Table.Mode.RECORDED)
+        last = last_hand(table)
         if last is not None and last.status == Hand.Status.PENDING:
             raise TableConflict(
                 f"Hand {last.number} awaits confirmation by another seated player.",
@@ -129,10 +129,10 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
         try:
             hand.result = _settle_entry(table, hand)
         except engine.EngineError as e:
-            raise _engine_error(e) from None
+            raise rule_violation(e) from None
         rows.insert([hand])
-        _write_ledger(table, hand, hand.result.get("transfers", ()))
-        _audit(table, user, "hand_record", hand_number=number, after=_snapshot(hand))
+        write_ledger(table, hand, hand.result.get("transfers", ()))
+        write_audit(table, user, "hand_record", hand_number=number, after=_snapshot(hand))
         hooks.hands_changed(table.pk, table.club_id)
     return hand
 
@@ -163,9 +163,9 @@ def _correctable(table: Table, user: User) -> None:
         and managers.corrects_closed(user, table.pk)
     ):
         if table.mode != Table.Mode.RECORDED:
-            _writable(table, user, mode=Table.Mode.RECORDED)
+            check_writable(table, user, mode=Table.Mode.RECORDED)
         return
-    _writable(table, user, mode=Table.Mode.RECORDED)
+    check_writable(table, user, mode=Table.Mode.RECORDED)
 
 
 def _close_again(table: Table, user: User) -> None:
@@ -190,14 +190,14 @@ def _close_again(table: Table, user: User) -> None:
     before = table.closing
     table.closing = settlement_for(table)
     table.save(update_fields=["closing"])
-    _audit(table, user, "table_close_again", before=before, after=table.closing)
+    write_audit(table, user, "table_close_again", before=before, after=table.closing)
 
 
 def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any]) -> Hand:
     """Correct any recorded hand; it and every later hand are recomputed in this transaction
     (and a closed table's close settled again)."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         _correctable(table, user)
         hand = _recorded_hand(table, number)
         before = _snapshot(hand)
@@ -207,7 +207,9 @@ def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any
         hand.save(update_fields=["entry", "analysis", "version"])
         _recompute_from(table, number)
         hand.refresh_from_db()
-        _audit(table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand))
+        write_audit(
+            table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand)
+        )
         _close_again(table, user)
         hooks.hands_changed(table.pk, table.club_id)
     return hand
@@ -217,7 +219,7 @@ def hand_delete(*, table_id: int, number: int, user: User) -> None:
     """Delete any recorded hand; later hands move up one place and are recomputed (their
     dealers follow from the new order; a closed table's close is settled again)."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         _correctable(table, user)
         hand = _recorded_hand(table, number)
         before = _snapshot(hand)
@@ -226,7 +228,7 @@ def hand_delete(*, table_id: int, number: int, user: User) -> None:
             later.number -= 1
             later.save(update_fields=["number"])
         _recompute_from(table, number, changed=False)
-        _audit(table, user, "hand_delete", hand_number=number, before=before)
+        write_audit(table, user, "hand_delete", hand_number=number, before=before)
         _close_again(table, user)
         hooks.hands_changed(table.pk, table.club_id)
 
@@ -234,8 +236,8 @@ def hand_delete(*, table_id: int, number: int, user: User) -> None:
 def hand_confirm(*, table_id: int, number: int, user: User) -> Hand:
     """A second seated player confirms a recorded entry."""
     with transaction.atomic():
-        table = _lock_table(table_id)
-        _writable(table, user, mode=Table.Mode.RECORDED)
+        table = lock_table(table_id)
+        check_writable(table, user, mode=Table.Mode.RECORDED)
         hand = _recorded_hand(table, number)
         if hand.status != Hand.Status.PENDING:
             raise TableConflict(f"Hand {number} needs no confirmation.", code="already_confirmed")
@@ -244,6 +246,6 @@ def hand_confirm(*, table_id: int, number: int, user: User) -> Hand:
         hand.status = Hand.Status.DONE
         hand.confirmed_by = user
         hand.save(update_fields=["status", "confirmed_by", "updated_at"])
-        _audit(table, user, "hand_confirm", hand_number=number)
+        write_audit(table, user, "hand_confirm", hand_number=number)
         hooks.hands_changed(table.pk, table.club_id)
     return hand

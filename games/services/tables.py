@@ -42,11 +42,11 @@ from games.rulesets import ledger_party, money_key, parse_offered_rules, rule_se
 from games.selectors import series_for_user, sitting_scores
 from games.services.common import (
     BOT_LEVELS,
-    _audit,
-    _engine_error,
-    _lock_table,
-    _writable,
     bot_levels,
+    check_writable,
+    lock_table,
+    rule_violation,
+    write_audit,
 )
 from games.settlement import settle
 
@@ -152,7 +152,7 @@ def table_create(
     try:
         parsed = parse_offered_rules(rules)
     except engine.EngineError as e:
-        raise _engine_error(e) from None
+        raise rule_violation(e) from None
     if mode not in Table.Mode.values:
         raise InvalidInput(
             f"mode must be recorded or hosted, not {mode!r}.", fields={"mode": ["unknown mode"]}
@@ -262,7 +262,7 @@ def table_create(
             LedgerEntry.objects.create(
                 table=table, payer=SERIES, payee=POT, amount=carried, reason="carry_in"
             )
-        _audit(
+        write_audit(
             table, user, "table_create", after={"name": name, "seats": keys, "rules": table.rules}
         )
     return table
@@ -347,7 +347,7 @@ def close_pot(table: Table) -> None:
     try:
         closing = rule_set.close(engine.parse_rules(table.rules), seat_keys(table), carry)
     except engine.EngineError as e:
-        raise _engine_error(e) from None
+        raise rule_violation(e) from None
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
             table=table,
@@ -373,10 +373,10 @@ def table_close(*, table_id: int, user: User) -> Table:
     goes to the series; split, shared equally, leftover cents to the first seats) and store the
     settlement."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         if not can_close(user, table):
             raise NotAllowed(CLOSE_REFUSED)
-        _writable(table, user)
+        check_writable(table, user)
         if table.hands.exclude(status=Hand.Status.DONE).exists():
             raise TableConflict(
                 "A hand is still being played or awaits confirmation; finish it first."
@@ -386,7 +386,7 @@ def table_close(*, table_id: int, user: User) -> Table:
         table.closed_at = timezone.now()
         table.closing = settlement_for(table)
         table.save(update_fields=["status", "closed_at", "closing"])
-        _audit(table, user, "table_close", after=table.closing)
+        write_audit(table, user, "table_close", after=table.closing)
         hooks.hands_changed(table.pk, table.club_id)
     return table
 
@@ -403,7 +403,7 @@ def table_reopen(*, table_id: int, user: User) -> Table:
     is closed: see :func:`games.managers.frozen`). Audited as ``table_reopen`` with the
     settlement and ledger rows it took back."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         if not can_reopen(user, table):
             raise NotAllowed(REOPEN_REFUSED)
         if table.status != Table.Status.CLOSED:
@@ -430,6 +430,6 @@ def table_reopen(*, table_id: int, user: User) -> Table:
         table.closed_at = None
         table.closing = None
         table.save(update_fields=["status", "closed_at", "closing"])
-        _audit(table, user, "table_reopen", before=before, after={"status": "open"})
+        write_audit(table, user, "table_reopen", before=before, after={"status": "open"})
         hooks.hands_changed(table.pk, table.club_id)
     return table

@@ -101,7 +101,7 @@ def test_plain_sql_loads_the_instances_the_orm_loads(hands: list[tuple[Table, Ha
             Table.objects.get(pk=table.pk)
         )
         with transaction.atomic():  # the service's lock gives the same hand and table
-            locked_table, locked = common._lock_hand(table.pk, hand.number)
+            locked_table, locked = common.lock_hand(table.pk, hand.number)
         assert every_column(locked) == every_column(loaded)
         assert locked.table is locked_table
         assert [s.key for s in locked_table.seats.all()] == services.seat_keys(table)
