@@ -38,6 +38,7 @@ from clubs.errors import ClubNotFound
 from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
+from config.api.conditional import conditional_answer
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer, conditional_headers
 
@@ -447,35 +448,37 @@ class StandingsView(APIView):
             season.by_score,
             season.score_unit,
         )
-        etag = _etag(key)
-        if request.headers.get("If-None-Match") == etag:
-            answer = HttpResponse(status=status.HTTP_304_NOT_MODIFIED)
-            answer["ETag"] = etag
-            return answer
+        return conditional_answer(
+            request,
+            etag=_etag(key),
+            build=lambda: HttpResponse(_body(key, season, rows), content_type="application/json"),
+        )
+
+
+def _body(key: tuple[Any, ...], season: Season, rows: list[dict[str, Any]]) -> bytes:
+    """The standings' JSON, rendered once per ``key`` (the season's computation and state)."""
+    with _BODIES_LOCK:
+        body = _BODIES.get(key)
+    if body is None:
+        body = JSONRenderer().render(
+            {
+                "season": season.pk,
+                "as_of": season.computed_at,
+                "version": season.computed_version,
+                "requested_version": season.requested_version,
+                "up_to_date": season.computed_version >= season.requested_version,
+                "ranked_by": standings.ranked_by(
+                    league=bool(season.league_points), by_score=season.by_score
+                ),
+                "score_unit": season.score_unit or None,
+                "rows": rows,
+            }
+        )
         with _BODIES_LOCK:
-            body = _BODIES.get(key)
-        if body is None:
-            body = JSONRenderer().render(
-                {
-                    "season": season.pk,
-                    "as_of": season.computed_at,
-                    "version": season.computed_version,
-                    "requested_version": season.requested_version,
-                    "up_to_date": season.computed_version >= season.requested_version,
-                    "ranked_by": standings.ranked_by(
-                        league=bool(season.league_points), by_score=season.by_score
-                    ),
-                    "score_unit": season.score_unit or None,
-                    "rows": rows,
-                }
-            )
-            with _BODIES_LOCK:
-                _BODIES[key] = body
-                while len(_BODIES) > BODIES_CACHE_SIZE:
-                    _BODIES.popitem(last=False)
-        answer = HttpResponse(body, content_type="application/json")
-        answer["ETag"] = etag
-        return answer
+            _BODIES[key] = body
+            while len(_BODIES) > BODIES_CACHE_SIZE:
+                _BODIES.popitem(last=False)
+    return body
 
 
 class RecomputeView(APIView):

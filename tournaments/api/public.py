@@ -20,7 +20,6 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import path
-from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -34,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.callers import caller, signed_in
+from config.api.conditional import conditional_answer
 from config.api.schema import conditional_headers
 from config.api.text import CSVRenderer, JsonErrorsMixin, csv_text, file_answer, text_response
 from tournaments import permissions as tperms
@@ -67,32 +67,13 @@ def _etag(t: Tournament, part: str) -> str:
     return f'"t{t.pk}-{part}-{t.changed_at.timestamp():.6f}-{t.computed_version}"'
 
 
-def not_modified(request: Request | HttpRequest, t: Tournament, etag: str) -> bool:
-    """Whether the client's copy (``If-None-Match``, else ``If-Modified-Since``) is current."""
-    sent = request.headers.get("If-None-Match")
-    if sent is not None:
-        return etag in [tag.strip() for tag in sent.split(",")] or sent.strip() == "*"
-    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
-    return since is not None and int(t.changed_at.timestamp()) <= since
-
-
-def _headers(answer: HttpResponse, t: Tournament, etag: str) -> HttpResponse:
-    answer["ETag"] = etag
-    answer["Last-Modified"] = http_date(t.changed_at.timestamp())
-    answer["Cache-Control"] = "no-cache"
-    return answer
-
-
 def conditional_response(
     request: Request | HttpRequest, t: Tournament, part: str, build: Callable[[], HttpResponse]
 ) -> HttpResponse:
     """A 304 when the client's copy is current, else the answer ``build()`` makes (JSON, CSV
     or HTML); both with the ETag and Last-Modified of the tournament's state. ``part`` names
     the answer (and anything else it depends on, such as its query) within the ETag."""
-    etag = _etag(t, part)
-    if not_modified(request, t, etag):
-        return _headers(HttpResponse(status=status.HTTP_304_NOT_MODIFIED), t, etag)
-    return _headers(build(), t, etag)
+    return conditional_answer(request, etag=_etag(t, part), last_modified=t.changed_at, build=build)
 
 
 def conditional(
@@ -225,11 +206,12 @@ class StandingsView(APIView):
 
     @staticmethod
     def answer(request: Request | HttpRequest, t: Tournament) -> HttpResponse:
-        etag = _etag(t, "standings")
-        if not_modified(request, t, etag):
-            return _headers(HttpResponse(status=status.HTTP_304_NOT_MODIFIED), t, etag)
-        answer = HttpResponse(standings_body(t), content_type="application/json")
-        return _headers(answer, t, etag)
+        return conditional_response(
+            request,
+            t,
+            "standings",
+            lambda: HttpResponse(standings_body(t), content_type="application/json"),
+        )
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         """Hundreds of phones poll this anonymously during a round: a GET without credentials
