@@ -442,15 +442,13 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
             "premium": bool(declarer) and self.is_premium(result.get("game")),
         }
 
-    def deal_advice(self, deals: int, tables: Sequence[int]) -> str | None:
-        """A clause advising a tournament director whose round plays ``deals`` deals at tables
-        of ``tables`` players, when the deals do not suit the rule set (every seat dealing
-        equally often: ``"a multiple of 12 deals"``); ``None`` when they suit. Default: the
-        deals should be a multiple of each table size, so that every seat deals as often."""
-        for size in sorted(set(tables)):
-            if size and deals % size:
-                return f"a multiple of {size} deals, so that every seat deals equally often"
-        return None
+    def deal_cycle(self, seats: int) -> int:
+        """The deals after which every seat of a table of ``seats`` has dealt equally often:
+        a tournament's deals per round should be a multiple of it at every table of a round
+        (its director is told the least common multiple over the round's tables). Default:
+        ``seats``, the deal passing one seat on each time (wien's dealer of a table of four
+        sits out, but deals like everyone)."""
+        return seats
 
     def is_premium(self, game: Mapping[str, Any] | None) -> bool:
         """Whether a deal's game (a Result's ``game``) is one of the rule set's premium games

@@ -238,12 +238,13 @@ def in_round(tournament: Tournament) -> dict[str, int]:
 
 
 def score_price(tournament: Tournament) -> int:
-    """Cents per unit of the tournament's offline totals: a pulya's whist price
-    (``whist_value``), the DDV's ``point_value``; 1 where totals are money."""
+    """Cents per unit of the tournament's offline totals: the value of the rules' option that
+    prices its rule set's ``score_unit`` (``RuleSet.point_price``); 1 where totals are money
+    or the rules name no price."""
     if score_unit(tournament) is None:
         return 1
-    rules = tournament.rules
-    return int(rules.get("whist_value") or rules.get("point_value") or 1)
+    option = rule_set_for(tournament.rules).point_price
+    return int((tournament.rules.get(option) if option else None) or 1)
 
 
 def score_unit(tournament: Tournament) -> str | None:

@@ -32,8 +32,8 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
         seats[table_id][seat] = entry
     nets: dict[int, int] = defaultdict(int)
     pot = 0
-    # Offline totals are in the tournament's unit: a pulya's in whists, worth whist_value each;
-    # the DDV's game points, worth point_value each.
+    # Offline totals are in the tournament's unit (its rule set's score_unit), each worth the
+    # price its rules give it (the rule set's point_price option).
     price = score_price(t)
     for _, table_id, amounts in TableTotals.objects.filter(
         round_table__round__tournament=t, confirmed=True

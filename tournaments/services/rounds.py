@@ -18,15 +18,16 @@ planner with every earlier round of the tournament fixed, so pairs meet as rarel
 and ``swiss`` (by the standings after the previous round, leaders together, then swaps between
 neighbouring tables to avoid repeated opponents: :mod:`tournaments.swiss`).
 
-A table of the round is *complete* when it has played ``deals_per_round`` hands (a DDV table:
-when its round of 24 counted deals, its Pflichtsoli and Vorführungen is complete) (hosted or
-recorded) with none pending, or, for offline tables, when its totals are confirmed by every
+A table of the round is *complete* when it has played ``deals_per_round`` hands (where the
+rule set keeps rounds at a table, ``RuleSet.round_deals``: when that round is complete) (hosted
+or recorded) with none pending, or, for offline tables, when its totals are confirmed by every
 player; the round closes when every table is complete, closing each games table (its pot is
 settled as the rules say).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections import Counter
@@ -64,19 +65,36 @@ def _players(t: Tournament, number: int, byes: Sequence[int]) -> list[Entry]:
 
 
 def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
-    """Each seat deals equally often: the deals per round must be a multiple of every table
-    size of the round (the dealer of a four-table sits out, but deals like everyone)."""
+    """Each seat deals equally often: the deals per round must be a multiple of every table's
+    deal cycle in the round (``RuleSet.deal_cycle``: at a table of n seats, n deals). A 409
+    ``deals_not_divisible`` names the least multiple that suits the round's tables and the
+    rule set's preferred table (the one the deals were checked against when the tournament was
+    made: wien's 3 and 4 give 12), and the table sizes the deals suit as they are."""
     if round_deals(t) is not None:
-        return  # the rule set's round (DDV: 24 deals at tables of four) deals equally
-    bad = sorted({s for s in sizes if t.deals_per_round % s})
+        return  # the rule set keeps rounds at a table (RuleSet.round_deals): they deal equally
+    rule_set = rule_set_for(t.rules)
+    deals = t.deals_per_round
+    bad = sorted({s for s in sizes if deals % rule_set.deal_cycle(s)})
     if bad:
-        need = 12 if 4 in bad else bad[0]
+        _, preferred = table_shapes(t)
+        need = math.lcm(*(rule_set.deal_cycle(s) for s in {*sizes, preferred}))
+        fits = sorted(s for s in set(rule_set.table.seats) if deals % rule_set.deal_cycle(s) == 0)
+        other = (
+            f", or change the number of players so that only tables of {_sizes(fits)} are needed"
+            if fits
+            else ""
+        )
         raise TournamentConflict(
-            f"This round needs a table of {bad[0]}, and {t.deals_per_round} deals cannot be "
-            f"dealt equally there: use a multiple of {need} deals per round, or change the "
-            "number of players so that only tables of 3 are needed.",
+            f"This round needs a table of {bad[0]}, and {deals} deals cannot be dealt equally "
+            f"there: use a multiple of {need} deals per round{other}.",
             code="deals_not_divisible",
         )
+
+
+def _sizes(sizes: Sequence[int]) -> str:
+    """``3``, ``3 and 4``, ``3, 4 and 5``."""
+    words = [str(s) for s in sizes]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def table_shapes(t: Tournament) -> tuple[tuple[seating.TableShape, ...], int]:

@@ -46,7 +46,6 @@ from tournaments.models import (
 from tournaments.selectors import hand_cap, in_round, score_unit
 
 TRUE = ("true", "1", 1, True)
-DIRECTIONS = ("forehand", "middlehand", "rearhand")
 COUNTED = (Round.Status.SEATED, Round.Status.PLAYING, Round.Status.CLOSED)
 
 
@@ -158,7 +157,7 @@ def inputs(
                 wins[by_seat[declarer]] += 1
             if rule_set is not None:
                 active = rule_set.active_seats(keys, dealer)
-                for direction, seat in zip(DIRECTIONS, active, strict=True):
+                for direction, seat in zip(rule_set.positions, active, strict=True):
                     boards.append(
                         scoring.BoardResult(
                             round=link.round.number,

@@ -132,8 +132,8 @@ def _check_combination(t: Tournament) -> None:
     if rule_set.round_deals is not None and t.deals_per_round != rule_set.round_deals:
         raise _bad(
             "deals_per_round",
-            f"A round of {rule_set.name} is {rule_set.round_deals} deals at each table (besides "
-            f"its Pflichtsoli): set deals_per_round to {rule_set.round_deals}.",
+            f"A round of {rule_set.name} counts {rule_set.round_deals} deals at each table: "
+            f"set deals_per_round to {rule_set.round_deals}.",
         )
     if rule_set.score_unit is not None and t.scoring == Tournament.Scoring.DUPLICATE:
         raise _bad(
@@ -148,16 +148,22 @@ def _check_combination(t: Tournament) -> None:
             "Duplicate scoring compares each deal's result with the same seat's at the other "
             f"tables, but {rule_set.unlike_deals}: choose balance or table_rank.",
         )
+    price = rule_set.point_price
     if (
         rule_set.score_unit is not None
         and not rule_set.deal_scores
         and t.real_money
-        and t.rules.get("whist_value") is None
+        and (price is None or t.rules.get(price) is None)
     ):
+        where = (
+            f"rules.{price}, in minor units per one of its {rule_set.score_unit}"
+            if price
+            else "its rules have none: play for points"
+        )
         raise _bad(
             "real_money",
             f"Playing {rule_set.name} for money needs a price for its {rule_set.score_unit} in "
-            "the rules (rules.whist_value, in minor units per whist).",
+            f"the rules ({where}).",
         )
     if t.starts_on and t.ends_on and t.ends_on < t.starts_on:
         raise _bad("ends_on", "A tournament ends on or after the day it starts.")
