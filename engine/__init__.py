@@ -46,7 +46,7 @@ from engine.record import (
     to_record,
     verify,
 )
-from engine.rules import Phase, Rules, State, parse_rules, rule_set, rule_sets
+from engine.rules import parse_rules, rule_set, rule_sets
 from engine.ruleset import HandState, RuleOptions, RuleSet, TableRound
 from engine.views import known, view
 
@@ -58,12 +58,9 @@ __all__ = [
     "HandState",
     "IllegalAction",
     "NotYourTurn",
-    "Phase",
     "RuleOptions",
     "RuleSet",
     "TableRound",
-    "Rules",
-    "State",
     "action_from_json",
     "action_to_json",
     "active_seats",

@@ -25,11 +25,13 @@ from engine.bots.random_bot import choose
 from engine.errors import EngineError
 from engine.play import apply, legal_actions
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
-from engine.rules import default, parse_rules, rule_set, rule_sets
+from engine.rules import parse_rules, rule_set, rule_sets
 from engine.solver.analysis import analyse
 from engine.solver.records import solve_state
 
-DEFAULT_RULES = json.dumps(default().examples[0])
+DEFAULT_RULES = json.dumps(rule_sets()[0].examples[0])
+"""The ``--rules`` of ``play`` and ``arena`` when none is given (a convenience of the command
+line, spelled out in their ``--help``): the first example of the first registered rule set."""
 
 
 def _read(path: str) -> Any:

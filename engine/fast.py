@@ -13,10 +13,11 @@ import random
 from typing import Any
 
 from engine.board import CardBoard
-from engine.rules import Rules, rule_set
+from engine.rules import rule_set
+from engine.ruleset import RuleOptions
 
 
-def play_random_hand(rules: Rules, pot_before: Any, rng: random.Random) -> Any:
+def play_random_hand(rules: RuleOptions, pot_before: Any, rng: random.Random) -> Any:
     """Deal, bid, play and settle one random hand on the fast path of ``rules``' rule set; for
     wien the active players' changes (without the dealer's contribution) and the pot after the
     deal."""

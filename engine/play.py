@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from engine.actions import Action
 from engine.cards import Deck
-from engine.rules import AnyRuleSet, Rules, State, default, rule_set
+from engine.rules import AnyRuleSet, rule_set
 from engine.ruleset import HandState, RuleOptions
 
 H = TypeVar("H", bound=HandState)
@@ -29,29 +29,23 @@ def _of(state: HandState) -> AnyRuleSet:
     return rule_set(state.rules.variant)
 
 
-def _named(variant: str | None) -> AnyRuleSet:
-    return default() if variant is None else rule_set(variant)
-
-
-def active_seats(
-    seats: Sequence[str], dealer: str, *, variant: str | None = None
-) -> tuple[str, ...]:
-    """The active players of a deal, forehand first: for Préférence the three seats after the
-    dealer (with 4 seats the dealer sits out; wien.md, "Table")."""
-    return _named(variant).active_seats(seats, dealer)
+def active_seats(seats: Sequence[str], dealer: str, *, variant: str) -> tuple[str, ...]:
+    """The active players of a deal by rule set ``variant``, forehand first: for Préférence
+    the three seats after the dealer (with 4 seats the dealer sits out; wien.md, "Table")."""
+    return rule_set(variant).active_seats(seats, dealer)
 
 
 def new_hand(
-    rules: Rules,
+    rules: RuleOptions,
     seats: Sequence[str],
     dealer: str,
     pot: Any,
     deal: Mapping[str, int],
-) -> State:
-    """A hand ready for its first action. ``pot`` is what the table carries into the deal (the
-    pot before the dealer's contribution, for wien); ``deal`` maps each active seat and pile
-    (``"talon"``) to a card mask."""
-    state: State = rules_of(rules).new_hand(rules, seats, dealer, pot, deal)
+) -> HandState:
+    """A hand of ``rules``' rule set ready for its first action. ``pot`` is what the table
+    carries into the deal (the pot before the dealer's contribution, for wien); ``deal`` maps
+    each active seat and pile (``"talon"``) to a card mask."""
+    state: HandState = rules_of(rules).new_hand(rules, seats, dealer, pot, deal)
     return state
 
 
@@ -82,13 +76,10 @@ def apply(state: H, action: Action) -> H:
     return after
 
 
-def action_from_json(
-    data: Any, deck: Deck, at: str = "action", *, variant: str | None = None
-) -> Action:
-    """Read one action of the record vocabulary of rule set ``variant`` (callers that name none
-    get ``engine.rules.DEFAULT``'s); the shape is checked here, legality by :func:`apply`.
-    ``deck`` must be the rule set's deck."""
-    rs = _named(variant)
+def action_from_json(data: Any, deck: Deck, at: str = "action", *, variant: str) -> Action:
+    """Read one action of the record vocabulary of rule set ``variant``; the shape is checked
+    here, legality by :func:`apply`. ``deck`` must be the rule set's deck."""
+    rs = rule_set(variant)
     if deck is not rs.deck and deck != rs.deck:
         raise ValueError(f"{rs.name} plays with {rs.deck.name}, not {deck.name}")
     return rs.action_from_json(data, at)

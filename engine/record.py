@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.actions import action_to_json
 from engine.errors import EngineError
-from engine.rules import AnyRuleSet, State, default, parse_rules, rule_set
+from engine.rules import AnyRuleSet, parse_rules, rule_set
 from engine.ruleset import Common, HandState, HasRules
 
 ENVELOPE = ("rules", "seats", "dealer")
@@ -46,14 +46,15 @@ def from_answer(data: Any, *, dealt: bool = False) -> Any:
 
 
 def _rule_set_named_by(record: dict[str, Any]) -> AnyRuleSet:
-    """The rule set a record names, leniently (for knowing its keys before its rules are
-    checked): the default one when the record names none or an unknown one."""
-    rules = record.get("rules")
-    variant = rules.get("variant") if isinstance(rules, dict) else None
-    try:
-        return rule_set(variant)
-    except EngineError:
-        return default()
+    """The rule set a record's ``rules.variant`` names (for knowing its keys before its
+    rules are checked); a record without ``rules``, or whose rules name no variant or an
+    unknown one, is an error."""
+    if "rules" not in record:
+        raise EngineError("rules", "rules is required")
+    rules = record["rules"]
+    if not isinstance(rules, dict):
+        raise EngineError("rules", "rules must be an object")
+    return rule_set(rules.get("variant"))
 
 
 def _common(record: Any, form: str) -> tuple[AnyRuleSet, Common]:
@@ -112,21 +113,21 @@ def sheet_entry(state: HandState) -> dict[str, Any]:
 # form 2: full record
 
 
-def start(record: Any) -> State:
+def start(record: Any) -> HandState:
     """The state before the first action of a full record (deal checked)."""
     rs, common = _common(record, "full")
     if "deal" not in record:
         raise EngineError("deal", "deal is required in a full record")
-    state: State = rs.start_hand(
+    state: HandState = rs.start_hand(
         common.rules, common.seats, common.dealer, common.carry, record["deal"]
     )
     return state
 
 
-def replay(record: Any) -> State:
+def replay(record: Any) -> HandState:
     """Apply every action of a full record in order; an error names ``actions[i]``."""
     state = start(record)
-    replayed: State = _of(state).play_record_actions(state, record.get("actions", []))
+    replayed: HandState = _of(state).play_record_actions(state, record.get("actions", []))
     return replayed
 
 
@@ -180,27 +181,23 @@ def settle(record: Any) -> dict[str, Any]:
 # dealing and the deal commitment (hand-record.md, "Deal commitment")
 
 
-def _named(variant: str | None) -> AnyRuleSet:
-    return default() if variant is None else rule_set(variant)
-
-
-def shuffled_deck(rng: random.Random, *, variant: str | None = None) -> tuple[list[str], str]:
+def shuffled_deck(rng: random.Random, *, variant: str) -> tuple[list[str], str]:
     """A shuffled order of the rule set's deck and a fresh 64-hex-digit salt drawn from ``rng``
     (a ``random.Random``; the server passes ``secrets.SystemRandom()``)."""
-    return _named(variant).shuffled_deck(rng)
+    return rule_set(variant).shuffled_deck(rng)
 
 
 def deal_from_deck(
-    deck_order: Sequence[str], active: Sequence[str], *, variant: str | None = None
+    deck_order: Sequence[str], active: Sequence[str], *, variant: str
 ) -> dict[str, list[str]]:
     """Deal a deck order as the rule set deals: for wien 3 each from forehand, 2 to the talon,
     4 each, 3 each (wien.md, "Deal")."""
-    return _named(variant).deal_from_deck(deck_order, active)
+    return rule_set(variant).deal_from_deck(deck_order, active)
 
 
-def deal_masks(deal: Mapping[str, list[str]], *, variant: str | None = None) -> dict[str, int]:
+def deal_masks(deal: Mapping[str, list[str]], *, variant: str) -> dict[str, int]:
     """A dealt hand (codes) as masks for :func:`engine.play.new_hand`."""
-    deck = _named(variant).deck
+    deck = rule_set(variant).deck
     out: dict[str, int] = {}
     taken = 0
     for k, v in deal.items():
@@ -249,10 +246,10 @@ def verify(record: Any) -> dict[str, Any]:
     return {"verified": True, "commitment": digest, "result": rs.settle_outcome(rs.outcome(state))}
 
 
-def draw_first_dealer(draws: dict[str, str], *, variant: str | None = None) -> str:
+def draw_first_dealer(draws: dict[str, str], *, variant: str) -> str:
     """The seat with the highest drawn card deals first; for Préférence suits count first
     (C < S < D < H), then ranks, so H8 beats CA (wien.md, "Table")."""
-    return _named(variant).first_dealer(draws)
+    return rule_set(variant).first_dealer(draws)
 
 
 __all__ = [

@@ -17,17 +17,15 @@ standings; ``doppelkopf`` and ``doppelkopf-ddv`` are now): the engine knows it b
 up here by name (:func:`rule_set`) and never imports a rule set's package itself
 (``tests/engine/test_seam.py``); ``engine/README.md`` says how they meet the seam.
 
-``Rules``, ``State`` and ``Phase`` are wien's types of options, hand states and phases (the
-other rule sets have their own). Code outside the engine still imports
-them (through ``engine``: type annotations, the API's phase enum and rules serializer), and
-``DEFAULT`` names the rule set of callers that do not name one (``engine.active_seats(seats,
-dealer)`` and the like: the engine's tests and the benchmarks; the Django apps name the
-table's); both go once those callers ask the rule set of their rules.
+No rule set is the default: a record's or a caller's ``variant`` names the rule set, and a
+missing one is an error naming ``rules.variant`` (:func:`rule_set`). Each rule set has its own
+types of options, hand states and phases; code that serves any rule set annotates with the
+seam's (``engine.ruleset.RuleOptions``, ``HandState``).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from engine.errors import EngineError
 from engine.rules.american import RULE_SET as _AMERICAN
@@ -41,10 +39,7 @@ from engine.rules.illustrated import RULE_SET as _ILLUSTRATED
 from engine.rules.kurz import RULE_SET as _KURZ
 from engine.rules.preferans import RULE_SET as _PREFERANS
 from engine.rules.wien import RULE_SET as _WIEN
-from engine.rules.wien import Phase as _WienPhase
-from engine.rules.wien import State as _WienState
-from engine.rules.wien import WienRules
-from engine.ruleset import RuleSet
+from engine.ruleset import RuleOptions, RuleSet
 
 AnyRuleSet = RuleSet[Any, Any, Any]
 
@@ -63,11 +58,14 @@ def register(rule_set: AnyRuleSet, *, offered: bool = True) -> None:
 
 
 def rule_set(variant: object) -> AnyRuleSet:
-    """The rule set named ``variant``; an unknown name is an error listing the known ones."""
+    """The rule set named ``variant``; a missing (``None``) or unknown name is an error naming
+    ``rules.variant`` and listing the known ones."""
     found = _REGISTRY.get(variant) if isinstance(variant, str) else None
     if found is not None:
         return found
     known = ", ".join(sorted(_REGISTRY))
+    if variant is None:
+        raise EngineError("rules.variant", f"rules must name a variant (known: {known})")
     raise EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
 
 
@@ -95,37 +93,19 @@ VARIANTS: tuple[str, ...] = tuple(rs.name for rs in rule_sets())
 """The offered variant names (a rules object's ``variant``, which ``parse_rules`` requires;
 it also knows the engine-only ones)."""
 
-DEFAULT = _WIEN.name
-"""The rule set of callers that name none (see the module docstring)."""
 
-Rules = WienRules
-"""The options of a registered rule set (wien's ``WienRules``; the others have their own)."""
-State = _WienState
-"""A hand of a registered rule set (wien's ``State``; the other rule sets have their own)."""
-Phase = _WienPhase
-"""The phases of a registered rule set's hand (wien's; the other rule sets have their own)."""
-
-
-def default() -> AnyRuleSet:
-    """The rule set of callers that name none (:data:`DEFAULT`)."""
-    return _REGISTRY[DEFAULT]
-
-
-def parse_rules(data: Any) -> Rules:
-    """The ``Rules`` value for a record's ``rules`` object, validated by its rule set."""
+def parse_rules(data: Any) -> RuleOptions:
+    """The options value of a record's ``rules`` object, validated by the rule set its
+    ``variant`` names (a missing or unknown variant is an error naming ``rules.variant``)."""
     if not isinstance(data, dict):
         raise EngineError("rules", "rules must be an object")
-    return cast(Rules, rule_set(data.get("variant")).parse_rules(data))
+    options: RuleOptions = rule_set(data.get("variant")).parse_rules(data)
+    return options
 
 
 __all__ = [
-    "DEFAULT",
     "VARIANTS",
     "AnyRuleSet",
-    "Phase",
-    "Rules",
-    "State",
-    "default",
     "parse_rules",
     "register",
     "rule_set",

@@ -20,7 +20,7 @@ from clubs.models import Attendance, Evening, EveningRound, Invitation, Membersh
 from config.api.fields import MAX_ID
 from config.api.rule_sets import camel, rules_component_name
 from engine.options import KINDS
-from engine.rules.wien import PREMIUM_NAMES
+from engine.rules.wien import PREMIUM_NAMES, Phase
 from games.api.rules import RESULT_UNITS
 from games.models import Hand, Table
 from games.services import BOT_LEVELS
@@ -33,9 +33,7 @@ pytestmark = pytest.mark.django_db
 REF = "#/components/schemas/"
 #: wien's phases as before, then those only other rule sets have.
 EVERY_PHASE = list(
-    dict.fromkeys(
-        [*(p.value for p in engine.Phase), *(p for rs in engine.rule_sets() for p in rs.phases)]
-    )
+    dict.fromkeys([*(p.value for p in Phase), *(p for rs in engine.rule_sets() for p in rs.phases)])
 )
 
 

@@ -11,7 +11,8 @@ import copy
 from typing import Any
 
 import engine
-from engine import PIQUET, State
+from engine import PIQUET
+from engine.rules.wien import State
 
 RULES: dict[str, Any] = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
 SEATS = ["anna", "bert", "carl"]
@@ -57,7 +58,9 @@ def hand_from(
 
 def act(state: State, seat: str, **kw: Any) -> State:
     """Apply one action given in JSON form: ``act(s, "anna", call="1")``."""
-    return engine.apply(state, engine.action_from_json({"seat": seat, **kw}, PIQUET))
+    return engine.apply(
+        state, engine.action_from_json({"seat": seat, **kw}, PIQUET, variant="wien")
+    )
 
 
 def play_cards(state: State, text: str) -> State:

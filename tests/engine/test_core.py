@@ -5,6 +5,7 @@ trick obligations as data, the fast board; and what ``wien`` answers through the
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ import engine
 from engine import PIQUET, Deck, EngineError
 from engine.board import CardBoard
 from engine.bots import random_bot
+from engine.rules import AnyRuleSet
 from engine.tricks import (
     FOLLOW,
     FOLLOW_TRUMP,
@@ -25,7 +27,7 @@ from engine.tricks import (
     suit_order,
     trick_winner,
 )
-from tests.engine.helpers import DEAL, TALON, hand_from, suit_game
+from tests.engine.helpers import DEAL, RULES, TALON, hand_from, record, sheet, suit, suit_game
 
 #: Doppelkopf's cards as a deck with copies (suits and ranks in index order only; the game's
 #: own order of trumps is a rule set's CardOrder, not the deck's).
@@ -92,9 +94,40 @@ def test_a_table_shape_names_its_seat_counts_and_reserved_names() -> None:
         shape.check(["a", "b", "c", "kasse"], "a")
 
 
+# --- No default rule set --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rs", engine.rule_sets(include_engine_only=True), ids=lambda rs: rs.name)
+def test_rules_without_a_variant_are_refused_for_every_rule_set(rs: AnyRuleSet) -> None:
+    # no rule set is the default: rules name theirs, or they are an error
+    rules = {k: v for k, v in rs.examples[0].items() if k != "variant"}
+    with pytest.raises(EngineError) as e:
+        engine.parse_rules(rules)
+    assert e.value.at == "rules.variant"
+    assert "must name a variant" in e.value.message
+
+
+@pytest.mark.parametrize(
+    "settled",
+    [
+        lambda rules: engine.replay(record(DEAL, TALON, rules=rules)),
+        lambda rules: engine.settle(record(DEAL, TALON, rules=rules)),
+        lambda rules: engine.settle(sheet(suit("D"), {"anna": 6, "bert": 4}, rules=rules)),
+        lambda rules: engine.record.parse_sheet(sheet(suit("D"), {"anna": 6}, rules=rules)),
+    ],
+    ids=["replay", "settle a full record", "settle a score-sheet entry", "parse_sheet"],
+)
+def test_a_record_without_a_variant_is_refused(settled: Any) -> None:
+    rules = {k: v for k, v in RULES.items() if k != "variant"}
+    with pytest.raises(EngineError) as e:
+        settled(rules)
+    assert e.value.at == "rules.variant"
+    assert "must name a variant" in e.value.message
+
+
 def test_wien_deals_three_talon_two_four_three() -> None:
     order = list(PIQUET.codes)
-    deal = engine.deal_from_deck(order, ["a", "b", "c"])
+    deal = engine.deal_from_deck(order, ["a", "b", "c"], variant="wien")
     assert deal["a"] == [*order[0:3], *order[11:15], *order[23:26]]
     assert deal["talon"] == order[9:11]
 

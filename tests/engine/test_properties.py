@@ -27,11 +27,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import PIQUET, IllegalAction, NotYourTurn, Phase, State
+from engine import PIQUET, IllegalAction, NotYourTurn
 from engine.actions import Action, Call, Declare, Defence, Discard, PlayCard
 from engine.bots.random_bot import choose as bot_choose
 from engine.cards import cards_of, mask_of
-from engine.rules.wien import ALL_CALLS, MISERE_LEVELS
+from engine.rules.wien import ALL_CALLS, MISERE_LEVELS, Phase, State
 from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
 from tests.draws import draws
 
@@ -57,13 +57,13 @@ class Table:
 
     def record(self) -> dict[str, Any]:
         """The full record before the first call."""
-        active = engine.active_seats(self.seats, self.dealer)
+        active = engine.active_seats(self.seats, self.dealer, variant="wien")
         return {
             "rules": dict(self.rules),
             "seats": list(self.seats),
             "dealer": self.dealer,
             "pot": self.pot,
-            "deal": engine.deal_from_deck(list(self.deck), active),
+            "deal": engine.deal_from_deck(list(self.deck), active, variant="wien"),
             "actions": [],
         }
 
@@ -175,7 +175,7 @@ def check_balance(result: dict[str, Any], record: dict[str, Any]) -> None:
     dealer = record["dealer"]
     if len(record["seats"]) == 4:  # wien.md: a sitting-out dealer only pays G
         assert result["delta"][dealer] == -g
-    active = engine.active_seats(record["seats"], dealer)
+    active = engine.active_seats(record["seats"], dealer, variant="wien")
     fallen = result["fallen"]
     assert fallen == sorted(set(fallen), key=active.index)  # playing order from forehand
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, NotYourTurn, Phase, State
+from engine import IllegalAction, NotYourTurn
+from engine.rules.wien import Phase, State
 from tests.engine.helpers import DEAL, TALON, act, calls, hand_from, legal_calls, legal_json
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalAction, NotYourTurn, Phase
+from engine import IllegalAction, NotYourTurn
+from engine.rules.wien import Phase, State
 from tests.engine.helpers import (
     DEAL,
     TALON,
@@ -19,7 +20,7 @@ from tests.engine.helpers import (
 )
 
 
-def declared(pot: int = 200) -> engine.State:
+def declared(pot: int = 200) -> State:
     """anna has declared D; the defenders have not chosen yet."""
     return hand_from(DEAL, TALON, pot=pot, actions=suit_game_actions(TALON, "D")[:5])
 

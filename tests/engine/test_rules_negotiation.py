@@ -8,17 +8,18 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalAction, NotYourTurn, Phase
+from engine import IllegalAction, NotYourTurn
+from engine.rules.wien import Phase, State
 from tests.engine.helpers import DEAL, TALON, act, legal_json, play_cards, suit_game
 
 SPLITS = [{"negotiate": {"declarer": 10 - n, "defender": n}} for n in (2, 3, 4)]
 
 
-def alone() -> engine.State:
+def alone() -> State:
     return suit_game(DEAL, TALON, "D", ("play", "home"), "alone")
 
 
-def proposals(state: engine.State) -> list[dict[str, object]]:
+def proposals(state: State) -> list[dict[str, object]]:
     return [a for a in legal_json(state) if "negotiate" in a]
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import IllegalAction, NotYourTurn, Phase
+from engine import IllegalAction, NotYourTurn
+from engine.rules.wien import Phase, State
 from tests.engine.helpers import (
     DEAL,
     TALON,
@@ -41,11 +42,11 @@ OPEN = {
 O_TALON = "S7 C7"
 
 
-def p_game(defence: tuple[str, str] = ("play", "play"), then: str | None = None) -> engine.State:
+def p_game(defence: tuple[str, str] = ("play", "play"), then: str | None = None) -> State:
     return suit_game(P, P_TALON, "D", defence, then)
 
 
-def o_game(defence: tuple[str, str] = ("play", "play"), then: str | None = None) -> engine.State:
+def o_game(defence: tuple[str, str] = ("play", "play"), then: str | None = None) -> State:
     return suit_game(OPEN, O_TALON, "D", defence, then)
 
 

@@ -16,17 +16,31 @@ FOUR = ["anna", "bert", "carl", "dora"]
 
 def test_the_highest_drawn_card_deals_and_suits_count_before_ranks() -> None:
     # "suits are compared first (C < S < D < H), ranks only within a suit, so H8 beats CA"
-    assert engine.draw_first_dealer({"anna": "CA", "bert": "H8", "carl": "DK"}) == "bert"
-    assert engine.draw_first_dealer({"anna": "S7", "bert": "CA", "carl": "SA"}) == "carl"
+    assert (
+        engine.draw_first_dealer({"anna": "CA", "bert": "H8", "carl": "DK"}, variant="wien")
+        == "bert"
+    )
+    assert (
+        engine.draw_first_dealer({"anna": "S7", "bert": "CA", "carl": "SA"}, variant="wien")
+        == "carl"
+    )
 
 
 def test_with_three_players_the_seat_after_the_dealer_is_forehand_and_the_dealer_rearhand() -> None:
-    assert engine.active_seats(["anna", "bert", "carl"], "carl") == ("anna", "bert", "carl")
-    assert engine.active_seats(["anna", "bert", "carl"], "anna") == ("bert", "carl", "anna")
+    assert engine.active_seats(["anna", "bert", "carl"], "carl", variant="wien") == (
+        "anna",
+        "bert",
+        "carl",
+    )
+    assert engine.active_seats(["anna", "bert", "carl"], "anna", variant="wien") == (
+        "bert",
+        "carl",
+        "anna",
+    )
 
 
 def test_with_four_players_the_dealer_sits_out_and_rearhand_is_the_seat_before_him() -> None:
-    assert engine.active_seats(FOUR, "bert") == ("carl", "dora", "anna")
+    assert engine.active_seats(FOUR, "bert", variant="wien") == ("carl", "dora", "anna")
 
 
 def test_a_sitting_out_dealer_gets_no_cards() -> None:
@@ -201,7 +215,7 @@ def test_it_rejects_a_deal_that_leaves_out_a_player() -> None:
 def test_the_deck_is_dealt_three_talon_four_three() -> None:
     # hand-record.md, "Deal commitment": 3 each from forehand, 2 to the talon, 4 each, 3 each
     deck = [f"{s}{r}" for s in "CSDH" for r in "789TJQKA"]
-    deal = engine.deal_from_deck(deck, ["anna", "bert", "carl"])
+    deal = engine.deal_from_deck(deck, ["anna", "bert", "carl"], variant="wien")
     assert deal["anna"] == deck[0:3] + deck[11:15] + deck[23:26]
     assert deal["bert"] == deck[3:6] + deck[15:19] + deck[26:29]
     assert deal["carl"] == deck[6:9] + deck[19:23] + deck[29:32]

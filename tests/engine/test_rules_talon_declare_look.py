@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine import EngineError, IllegalAction, NotYourTurn, Phase, State
+from engine import EngineError, IllegalAction, NotYourTurn
+from engine.rules.wien import Phase, State
 from tests.engine.helpers import (
     DEAL,
     TALON,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-import engine
 from engine import view
+from engine.rules.wien import Phase
 from tests.engine.helpers import DEAL, TALON, act, calls, hand_from, play_cards, premium_game
 
 
@@ -33,7 +33,7 @@ def test_a_premium_call_without_h_shows_the_talon_to_the_caller_at_once_and_to_n
     None
 ):
     state = hand_from(DEAL, TALON, actions=calls("anna 5"))
-    assert state.phase is engine.Phase.AUCTION  # the auction goes on
+    assert state.phase is Phase.AUCTION  # the auction goes on
     assert view(state, "anna")["talon"] == ["S7", "D7"]
     assert view(state, "bert")["talon"] is None
     assert view(state, "carl")["talon"] is None
@@ -61,7 +61,7 @@ def test_in_an_open_game_the_defenders_hands_are_shown_to_everyone_after_the_fir
     state = premium_game(DEAL, TALON, 7)
     assert view(state, "anna")["open_hands"] == {}  # not before the first trick
     state = play_cards(state, "C7 C8 H7")  # bert wins; anna took no trick
-    assert state.phase is engine.Phase.PLAY
+    assert state.phase is Phase.PLAY
     for seat in ("anna", "bert", "carl", None):
         shown = view(state, seat)["open_hands"]
         assert set(shown) == {"bert", "carl"}  # never the declarer's

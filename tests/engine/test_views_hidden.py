@@ -19,7 +19,8 @@ import json
 from typing import Any
 
 import engine
-from engine import PIQUET, State
+from engine import PIQUET
+from engine.rules.wien import State
 from tests.engine.helpers import DEAL, TALON, act, calls, cards, play_cards, record
 
 SEATS_4 = ["anna", "bert", "carl", "dave"]

@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import PIQUET, State
+from engine import PIQUET
 from engine.bots import random_bot
+from engine.rules.wien import State
 from engine.rules.wien.heuristic import (
     by_suit,
     choose,

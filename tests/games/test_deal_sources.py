@@ -47,7 +47,7 @@ class Boards:
 
     def give(self, *tables: Table, seed: int = 1) -> tuple[list[str], str]:
         """Deal every hand of ``tables`` from one board (shuffled with ``seed``)."""
-        board = engine.record.shuffled_deck(random.Random(seed))
+        board = engine.record.shuffled_deck(random.Random(seed), variant="wien")
         for table in tables:
             self.decks[table.pk] = board
         return board
@@ -81,7 +81,9 @@ def public_hosted(make_table: Callable[..., Table]) -> Table:
 def dealt(table: Table, number: int, order: list[str]) -> dict[str, list[str]]:
     """What ``order`` deals for hand ``number`` of ``table`` (by the engine)."""
     common = services.common_part(table, number, {"pot": 0})
-    return engine.deal_from_deck(order, engine.active_seats(common["seats"], common["dealer"]))
+    variant = common["rules"]["variant"]
+    active = engine.active_seats(common["seats"], common["dealer"], variant=variant)
+    return engine.deal_from_deck(order, active, variant=variant)
 
 
 def choose(view: dict[str, Any], home: bool) -> dict[str, Any]:

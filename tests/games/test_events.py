@@ -15,6 +15,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 import engine
 from clubs.models import User
 from engine.actions import Call
+from engine.rules.wien import Phase, State
 from games import services
 from games.models import Hand, Table
 from games.services import SeatSpec
@@ -57,11 +58,11 @@ def hand_of(table: Table, number: int = 1) -> Hand:
     return Hand.objects.get(table=table, number=number)
 
 
-def next_action(state: engine.State) -> dict[str, Any]:
+def next_action(state: State) -> dict[str, Any]:
     """Forehand calls 1 and the others pass (so forehand takes the talon and discards); after
     that, the first legal action."""
     legal = engine.legal_actions(state)
-    if state.phase is engine.Phase.AUCTION:
+    if state.phase is Phase.AUCTION:
         calls = [a for a in legal if isinstance(a, Call)]
         wanted = "1" if not state.history else "pass"
         move = next(a for a in calls if a.call == wanted)

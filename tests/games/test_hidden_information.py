@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import engine
+from engine.rules.wien import Phase, State
 from games import services
 from games.models import Hand
 from tests.games.test_permissions import ROWS, Row, client_for, resolve
@@ -47,13 +48,13 @@ def cards_in_text(text: str) -> set[str]:
     return {token for token in re.split(r"[^A-Z0-9]+", text) if token in CARDS}
 
 
-def hosted_hand(w: World) -> tuple[engine.State, Hand]:
+def hosted_hand(w: World) -> tuple[State, Hand]:
     table = w.tables["hosted"]
     hand = Hand.objects.get(table=table, number=1)
     return services.hand_state(table, hand), hand
 
 
-def viewer_seat(w: World, row: Row, viewer: str, before: engine.State) -> str | None:
+def viewer_seat(w: World, row: Row, viewer: str, before: State) -> str | None:
     """The seat whose view bounds what ``viewer`` may see (None: not seated)."""
     if viewer == "seated":
         acting = row.path.endswith(("/actions/", "/hint/"))  # as the matrix: the seat to act
@@ -74,7 +75,7 @@ def test_no_endpoint_shows_a_caller_cards_it_may_not_see(
 ) -> None:
     w = fresh_copy(shared_world)
     before, hand = hosted_hand(w)
-    assert before.phase is engine.Phase.PLAY and before.talon  # discards lie in the talon
+    assert before.phase is Phase.PLAY and before.talon  # discards lie in the talon
     seat = viewer_seat(w, row, viewer, before)
     client = w.client(viewer) if viewer in ("bert", "carl") else client_for(w, row, viewer)
     body = row.body(w, viewer) if row.body else None

@@ -83,7 +83,7 @@ def test_it_draws_the_first_dealer_when_none_is_given(
     draw = table["dealer_draw"]
     assert set(draw) == {"anna", "bert", "carl"}
     assert len(set(draw.values())) == 3
-    assert table["first_dealer"] == engine.draw_first_dealer(draw)
+    assert table["first_dealer"] == engine.draw_first_dealer(draw, variant="wien")
     assert table["next_dealer"] == table["first_dealer"]
 
 

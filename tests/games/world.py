@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 import engine
 from clubs.models import Club, Membership, User
+from engine.rules.wien import Phase
 from games import services
 from games.models import Hand, Table
 from tests.factories import UserFactory
@@ -95,7 +96,7 @@ def play_into_the_hand(world: World, hand: Hand) -> Hand:
         state = services.hand_state(table, hand)
         seat = state.to_act_seat
         if seat is None or (
-            state.phase is engine.Phase.PLAY and state.tricks_done >= 1 and len(state.trick) == 1
+            state.phase is Phase.PLAY and state.tricks_done >= 1 and len(state.trick) == 1
         ):
             return hand
         legal = engine.legal_actions(state)

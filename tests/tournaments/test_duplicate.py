@@ -36,7 +36,7 @@ def by_hand(f, number: int) -> dict[int, Fraction]:
             .values_list("seat", flat=True)
         )
         for hand in Hand.objects.filter(table_id=link.table_id, status="done"):
-            active = engine.active_seats(keys, hand.dealer)
+            active = engine.active_seats(keys, hand.dealer, variant="wien")
             for direction, key in zip(DIRECTIONS, active, strict=True):
                 results[(hand.number, direction)].append((seats[key], hand.result["delta"][key]))
     percents: dict[int, list[Fraction]] = defaultdict(list)
@@ -128,7 +128,9 @@ def test_hosted_tables_deal_each_board_once_and_the_same_direction_gets_the_same
         assert hand.commitment == board.commitment
         keys = [s.seat for s in seats]
         cards = {}
-        for direction, key in zip(DIRECTIONS, engine.active_seats(keys, hand.dealer), strict=True):
+        for direction, key in zip(
+            DIRECTIONS, engine.active_seats(keys, hand.dealer, variant="wien"), strict=True
+        ):
             owner = next(s.entry.user for s in seats if s.seat == key)
             view = f.api(owner).get(f"/api/v1/tables/{link.table_id}/hands/1/view/").json()
             cards[direction] = sorted(view["hand"]) if "hand" in view else view
@@ -137,7 +139,9 @@ def test_hosted_tables_deal_each_board_once_and_the_same_direction_gets_the_same
         body = f.api(player).get(f"/api/v1/tables/{link.table_id}/hands/1/view/").content.decode()
         assert board.salt not in body
     assert hands_by_direction[0] == hands_by_direction[1]
-    expected = engine.deal_from_deck(board.deck, engine.active_seats(["a", "b", "c"], "a"))
+    expected = engine.deal_from_deck(
+        board.deck, engine.active_seats(["a", "b", "c"], "a", variant="wien"), variant="wien"
+    )
     assert sorted(expected["b"]) == hands_by_direction[0]["forehand"]
     boards = f.get("rounds/1/boards/", user=None)
     assert boards[0]["commitment"] == board.commitment and boards[0]["deck"] is None
