@@ -21,7 +21,7 @@ from games.random_entries import random_entry
 from tests.clubs.world import ClubWorld, build_club_world
 from tests.conftest import WorkerProcess
 from tests.factories import UserFactory
-from tests.tournaments.setup import client_for
+from tests.helpers import client_for
 from tests.tournaments.test_lifecycle_services import fresh, ok, seated, up_to_date, wait_for
 from tournaments.models import Entry
 from tournaments.scoring import points_text

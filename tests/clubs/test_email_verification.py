@@ -13,23 +13,17 @@ from django.core import mail
 from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 from clubs.models import Club, Membership, User
 from clubs.services import people
 from clubs.services.users import email_verification_token
 from tests.factories import ClubFactory, UserFactory
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1"
 VERIFY = f"{API}/auth/email/verify/"
 RESEND = f"{API}/me/email/resend/"
-
-
-def client_for(user: User) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user).access_token}")
-    return client
 
 
 def token_in(message: Any) -> str:

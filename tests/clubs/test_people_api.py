@@ -12,13 +12,13 @@ from django.core import mail
 from django.utils import timezone
 from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from games import services as games
 from games.models import Seat
 from tests.clubs.world import RULES, ClubWorld, build_club_world
 from tests.factories import UserFactory
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -33,14 +33,6 @@ def world() -> ClubWorld:
 @pytest.fixture
 def public_world() -> ClubWorld:
     return build_club_world(public=True)
-
-
-def client_for(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token = RefreshToken.for_user(user).access_token
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
 
 
 def member(world: ClubWorld, username: str, role: str = Membership.Role.MEMBER) -> User:

@@ -24,7 +24,8 @@ from rest_framework_simplejwt.tokens import AccessToken
 from clubs.models import User
 from config.api import throttles
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tests.tournaments.setup import client_for, make_field
+from tests.helpers import client_for
+from tests.tournaments.setup import make_field
 
 pytestmark = pytest.mark.django_db
 TOKEN = "/api/v1/auth/token/"

@@ -30,8 +30,8 @@ from clubs.services import evenings, people, seasons
 from games import services as games
 from games.models import Table
 from tests.factories import UserFactory
+from tests.helpers import client_for
 from tests.openapi import generated_schema
-from tests.tournaments.setup import client_for
 from tests.tournaments.world import build_tournament_world
 
 pytestmark = pytest.mark.django_db

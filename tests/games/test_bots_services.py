@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 import engine
 import engine.solver.analysis
@@ -22,6 +21,7 @@ from games.tasks import bot_act
 from tests.conftest import WorkerProcess
 from tests.factories import UserFactory
 from tests.games.conftest import RULES
+from tests.helpers import client_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -41,12 +41,6 @@ def bot_table(human: User) -> Table:
             SeatSpec(key="robo2", kind="bot", bot_level="random"),
         ],
     )
-
-
-def client_for(user: User) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user).access_token}")
-    return client
 
 
 def play_as_human(client: APIClient, base: str, rng: random.Random) -> tuple[dict[str, Any], int]:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 import engine
 from clubs.models import User
@@ -17,17 +16,10 @@ from games.models import Hand, Table
 from games.random_entries import random_entry
 from games.services import hand_common
 from tests.factories import UserFactory
+from tests.helpers import client_for
 from tournaments.models import Round, RoundTable, Tournament
 
 RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 100}
-
-
-def client_for(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token = RefreshToken.for_user(user).access_token
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
 
 
 @dataclass

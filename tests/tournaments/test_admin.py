@@ -12,7 +12,8 @@ from django.test import Client
 
 from clubs.admin import local_time
 from tests.factories import UserFactory
-from tests.tournaments.setup import client_for, make_field, seat
+from tests.helpers import client_for
+from tests.tournaments.setup import make_field, seat
 from tournaments import services
 from tournaments.models import Entry, LogEntry, Tournament
 from tournaments.scoring import lots_commitment

@@ -11,8 +11,9 @@ import pytest
 from clubs.models.people import DEFAULT_RULES
 from config.api.fields import MAX_ID
 from tests.factories import UserFactory
+from tests.helpers import client_for
 from tests.openapi import schema_errors
-from tests.tournaments.setup import RULES, Field, client_for, make_field, seat
+from tests.tournaments.setup import RULES, Field, make_field, seat
 from tournaments import scoring
 from tournaments.models import RoundSeat, RoundTable, Tournament
 

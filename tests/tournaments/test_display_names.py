@@ -20,7 +20,8 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs.models import User
 from tests.factories import UserFactory
-from tests.tournaments.setup import Field, client_for, make_field, play, seat
+from tests.helpers import client_for
+from tests.tournaments.setup import Field, make_field, play, seat
 from tournaments.models import Entry
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]

@@ -21,7 +21,8 @@ from games.errors import TableConflict
 from games.models import Hand, Seat, Table
 from games.random_entries import random_entry
 from tests.factories import UserFactory
-from tests.tournaments.setup import Field, client_for, make_field, seat
+from tests.helpers import client_for
+from tests.tournaments.setup import Field, make_field, seat
 from tournaments.models import Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]

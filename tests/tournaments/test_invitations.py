@@ -12,7 +12,8 @@ import pytest
 
 from clubs.models import Club, Membership, User
 from tests.factories import UserFactory
-from tests.tournaments.setup import RULES, client_for
+from tests.helpers import client_for
+from tests.tournaments.setup import RULES
 from tournaments.models import Entry, Invitation, LogEntry, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]

@@ -13,7 +13,8 @@ from django.utils import timezone
 from games import services as games
 from games.models import AuditEntry, Hand, LedgerEntry, Table
 from tests.factories import UserFactory
-from tests.tournaments.setup import RULES, client_for, entries, make_field, play, seat
+from tests.helpers import client_for
+from tests.tournaments.setup import RULES, entries, make_field, play, seat
 from tournaments import selectors, services
 from tournaments.models import Entry, LogEntry, RoundSeat, RoundTable, Tournament
 

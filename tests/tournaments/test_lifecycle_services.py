@@ -17,7 +17,8 @@ from games.models import AuditEntry, Table
 from games.random_entries import random_entry
 from tests.conftest import WorkerProcess
 from tests.factories import UserFactory
-from tests.tournaments.setup import RULES, client_for
+from tests.helpers import client_for
+from tests.tournaments.setup import RULES
 from tournaments import services
 from tournaments.models import Entry, RoundSeat, Tournament
 from tournaments.scoring import points_text

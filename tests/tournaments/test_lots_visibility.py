@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.setup import Field, client_for, make_field, seat
+from tests.helpers import client_for
+from tests.tournaments.setup import Field, make_field, seat
 from tournaments.models import RoundSeat, RoundTable
 from tournaments.scoring import decided_by, lots_draw
 

@@ -19,8 +19,9 @@ from clubs.models import User
 from games.models import Hand, Seat
 from games.services import COMMON_KEYS
 from tests.factories import UserFactory
+from tests.helpers import client_for
 from tests.openapi import schema_errors
-from tests.tournaments.setup import client_for, make_field, play, seat
+from tests.tournaments.setup import make_field, play, seat
 from tournaments.models import Round, RoundTable, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]

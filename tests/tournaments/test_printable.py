@@ -18,7 +18,8 @@ import pytest
 
 from clubs.models import User
 from tests.factories import UserFactory
-from tests.tournaments.setup import client_for, make_field, seat
+from tests.helpers import client_for
+from tests.tournaments.setup import make_field, seat
 from tests.tournaments.test_lots_visibility import played
 from tournaments import services
 from tournaments.models import Tournament

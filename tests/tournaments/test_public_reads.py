@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import client_for
 from tests.openapi import generated_schema
-from tests.tournaments.setup import client_for, entries, make_field, play, seat
+from tests.tournaments.setup import entries, make_field, play, seat
 from tournaments.scoring import POINTS_PATTERN
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]

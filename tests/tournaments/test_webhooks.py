@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 
 from clubs.models import User
 from tests.factories import UserFactory
-from tests.tournaments.setup import client_for
+from tests.helpers import client_for
 from tournaments import services, webhooks
 from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
 from tournaments.tasks_webhooks import BACKOFF_CAP_SECONDS, backoff, deliver_webhook
