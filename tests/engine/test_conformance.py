@@ -37,7 +37,7 @@ import engine
 from engine.actions import action_to_json
 from engine.bots import random_bot
 from engine.rules import AnyRuleSet
-from engine.settle import totals
+from engine.transfers import totals
 from tests.draws import draws
 
 RULE_SETS = engine.rule_sets(include_engine_only=True)

@@ -4,6 +4,7 @@ trick obligations as data, the fast board; and what ``wien`` answers through the
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from typing import Any
 
@@ -123,6 +124,12 @@ def test_a_record_without_a_variant_is_refused(settled: Any) -> None:
         settled(rules)
     assert e.value.at == "rules.variant"
     assert "must name a variant" in e.value.message
+
+
+def test_engine_settle_is_the_function_and_no_module_shadows_it() -> None:
+    # a submodule engine/settle.py would replace the function once anything imported it
+    assert importlib.util.find_spec("engine.settle") is None
+    assert engine.settle is engine.record.settle
 
 
 def test_wien_deals_three_talon_two_four_three() -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
-from engine.settle import Book
+from engine.transfers import Book
 from tests.trickgame.hand import TRICKS, State, game_json, high_bidder, hook
 from tests.trickgame.rules import TrickRules
 

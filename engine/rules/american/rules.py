@@ -15,7 +15,7 @@ from engine.rules.family.hand import DISCARD, OFFER, TALON, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import Ladder
-from engine.settle import Book
+from engine.transfers import Book
 from engine.tricks import FOLLOW, Obligations
 
 CALLS = ("S", "C", "D", "H")

@@ -23,7 +23,7 @@ from engine.rules.family.hand import DISCARD, FORCED, SECOND, TALON, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import Ladder
-from engine.settle import Book
+from engine.transfers import Book
 
 CALLS = ("C", "S", "D", "H")
 

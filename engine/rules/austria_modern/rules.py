@@ -22,7 +22,7 @@ from engine.rules.family.hand import ACES, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import Ladder
-from engine.settle import Book
+from engine.transfers import Book
 
 CALLS = ("1", "2", "3", "4", "1h", "2h", "3h", "4h")
 

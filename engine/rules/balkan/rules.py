@@ -14,7 +14,7 @@ from engine.rules.family.game import MISERE, NORMAL, SLAM, UNO, Game, Rules, mak
 from engine.rules.family.hand import AUCTION, CONTRA, HAND_CONTRACT, RECONTRA, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.settle import POT
-from engine.settle import Book
+from engine.transfers import Book
 
 SUIT_CODES = {"S": 2, "D": 3, "H": 4, "C": 5}
 CONTRACT_SETS: dict[str, dict[str, int]] = {

@@ -22,7 +22,7 @@ from engine.rules.family.austria import MUST_HEAD, MUST_TRUMP, UNIT
 from engine.rules.family.game import Game, Rules
 from engine.rules.family.hand import CONTRA, RECONTRA, Hand
 from engine.rules.family.outcome import Outcome
-from engine.settle import Book
+from engine.transfers import Book
 
 OPTIONS: tuple[Option, ...] = (
     UNIT,

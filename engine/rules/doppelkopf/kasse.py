@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.rules.doppelkopf.outcome import KasseRules, Outcome
-from engine.settle import Book, totals
+from engine.transfers import Book, totals
 
 KASSE = "kasse"
 """The name of the Kasse as a party of a transfer."""

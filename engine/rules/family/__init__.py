@@ -10,7 +10,7 @@ American game), *Handspiel* (a game without the talon, ``h``), *mitgehen / zu Ha
 A rule set is a :class:`engine.rules.family.spec.Family` value: its ladder and auction, the
 contracts a winner may declare, which optional steps it asks (talon choice, defence,
 invitation, give-up, no-aces, contra), its obligations and its settlement as a
-:class:`engine.settle.Book` of transfers. The rest is here, once:
+:class:`engine.transfers.Book` of transfers. The rest is here, once:
 
 - ``game``: the contract of a deal (:class:`Game`) and a rule set's options (:class:`Rules`);
 - ``actions``: the family's action shapes (``talon``, ``give_up``, ``no_aces``, ``contra``,

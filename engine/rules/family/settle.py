@@ -1,4 +1,4 @@
-"""What a talon-family deal pays: the transfers of a :class:`engine.settle.Book`, the pot's
+"""What a talon-family deal pays: the transfers of a :class:`engine.transfers.Book`, the pot's
 antes, and the Result (``hand-record.md``: ``stake`` null; ``spec/next/``)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rules.family.outcome import Outcome
-from engine.settle import Book, totals
+from engine.transfers import Book, totals
 
 POT = "pot"
 FALLS = ("fall", "bete")

@@ -22,7 +22,7 @@ from engine.options import Option
 from engine.rules.family.actions import Contra, GiveUp, NoAces, Recontra, vocabulary
 from engine.rules.family.game import NORMAL, Game, Rules, make_game
 from engine.rules.family.settle import POT, Tally, ante_rounds, result, with_antes
-from engine.settle import Book
+from engine.transfers import Book
 from engine.tricks import FOLLOW_TRUMP, Obligations
 
 #: Phase numbers (``engine.rules.family.hand``; repeated here, which it imports).

@@ -21,7 +21,7 @@ from engine.rules.family.game import MISERE, NORMAL, ROW, SLAM, SUITS, Game, Rul
 from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.spec import Ladder
-from engine.settle import Book
+from engine.transfers import Book
 
 OPEN_CALLS = (
     "1", "2", "3", "4", "5", "6", "1h", "2h", "3h", "4h", "5h", "6h", "7", "8", "7h", "8h",

@@ -12,7 +12,7 @@ from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import Family, Ladder
-from engine.settle import Book
+from engine.transfers import Book
 from engine.tricks import FOLLOW, Obligations
 
 CALLS = ("1", "1h", "2", "2h", "3", "3h")

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.rules.wien.rules import MISERE_LEVELS, WienRules
 from engine.rules.wien.state import Game
-from engine.settle import Book, totals
+from engine.transfers import Book, totals
 
 POT = "pot"
 PLAYING = ("play", "invite", "invited")
