@@ -8,6 +8,7 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import live
+        # tasks: registered by name, as the services send them (config.tasks)
+        from games import live, tasks  # noqa: F401
 
         live.register_games()

@@ -1,4 +1,8 @@
-"""Celery tasks for games. Tasks take ids, call a service and are safe to run twice."""
+"""Celery tasks for games. Tasks take ids, call a service and are safe to run twice.
+
+The services send them by name (``"games.tasks.bot_act"``: ``config.tasks``), so that this
+module imports the services and not the other way round; ``GamesConfig.ready`` imports it, so
+that every process knows the names."""
 
 from __future__ import annotations
 

@@ -40,9 +40,8 @@ def hand_analysis(table: Table, hand: Hand) -> dict[str, Any] | None:
     analysis_record(table, hand)  # 409 unless the hand may be read in full
     if hand.analysis is not None:
         return dict(hand.analysis)
-    from games.tasks import analyse_hand
-
-    send(analyse_hand, hand.pk, hand.version)  # nothing written here: the hand is committed
+    # nothing written here: the hand is committed
+    send("games.tasks.analyse_hand", hand.pk, hand.version)
     return None
 
 

@@ -110,14 +110,12 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
 
 def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = True) -> None:
     """On commit: wake long-polling clients; if a bot may act, ask a worker to move."""
-    from games.tasks import bot_act
-
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
     acting = engine.to_act(state)
     if schedule and any(seat_at(table, seat).kind == Seat.Kind.BOT for seat in acting):
         # Never fails the committed move: a message the broker missed, beat sends again.
-        send_after_commit(bot_act, hand.pk, hand.version)
+        send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
 
 
 def hand_due(state: engine.State, sender: str) -> str:

@@ -17,11 +17,9 @@ from games.models import (
 
 def ping_create(*, user: User) -> WorkerPing:
     """Create a pending ping and enqueue ``run_ping`` once the row is committed."""
-    from games.tasks import run_ping
-
     with transaction.atomic():
         ping = WorkerPing.objects.create(user=user, api_pid=os.getpid())
-        send_after_commit(run_ping, ping.pk)
+        send_after_commit("games.tasks.run_ping", ping.pk)
     return ping
 
 
