@@ -142,7 +142,7 @@ def test_a_club_evening_counts_the_games_the_rule_set_names_in_the_season() -> N
             s.key: f"u:{s.user_id}" if s.user_id else f"g:{s.guest_id}" for s in table.seats.all()
         }
         for hand in Hand.objects.filter(table=Table.objects.get(pk=table.pk)):
-            counted = RULE_SET.statistics(hand.result)
+            counted = RULE_SET.statistics(hand.result or {})
             if counted["declarer"] is not None:
                 tally = expected[players[counted["declarer"]]]
                 tally[0] += 1
@@ -165,7 +165,9 @@ def matchpoints(tournament_id: int) -> dict[int, Fraction]:
         for hand in Hand.objects.filter(table_id=link.table_id, status="done"):
             active = RULE_SET.active_seats(keys, hand.dealer)
             for position, key in zip(RULE_SET.positions, active, strict=True):
-                results[(hand.number, position)].append((entry[key], hand.result["delta"][key]))
+                results[(hand.number, position)].append(
+                    (entry[key], (hand.result or {})["delta"][key])
+                )
     percents: dict[int, list[Fraction]] = defaultdict(list)
     for group in results.values():
         for player, amount in group:
