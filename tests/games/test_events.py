@@ -9,8 +9,6 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connections
-from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 import engine
 from clubs.models import User
@@ -21,16 +19,9 @@ from games.models import Hand, Table
 from games.services import SeatSpec
 from tests.factories import UserFactory
 from tests.games.conftest import RULES
+from tests.helpers import client_for
 
 SEATS = ("anna", "bert", "carl")
-
-
-def client_for(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token = RefreshToken.for_user(user).access_token
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
 
 
 def hosted_table(*, is_public: bool = False) -> tuple[Table, dict[str, User]]:
