@@ -11,8 +11,9 @@ from engine.options import BOOLEAN, CHOICE, INTEGER, OBJECT, Option
 from engine.rules.family.actions import Offer, TakeTalon
 from engine.rules.family.austria import ANTE, UNIT, AustrianFamily
 from engine.rules.family.game import SUITS, Game, Rules, make_game
-from engine.rules.family.hand import DISCARD, OFFER, TALON, Hand
+from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import Outcome
+from engine.rules.family.phases import DISCARD, OFFER, TALON
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import Ladder
 from engine.transfers import Book

@@ -19,8 +19,9 @@ from engine.rules.family.austria import (
     AustrianFamily,
 )
 from engine.rules.family.game import SUITS, Game, Rules, make_game
-from engine.rules.family.hand import DISCARD, FORCED, SECOND, TALON, Hand
+from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import Outcome
+from engine.rules.family.phases import DISCARD, FORCED, SECOND, TALON
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import Ladder
 from engine.transfers import Book

@@ -11,8 +11,9 @@ from engine.options import BOOLEAN, CHOICE, INTEGER, Option
 from engine.rules.family.actions import HandContract
 from engine.rules.family.austria import ANTE, MUST_HEAD, MUST_TRUMP, UNIT, AustrianFamily
 from engine.rules.family.game import MISERE, NORMAL, SLAM, UNO, Game, Rules, make_game
-from engine.rules.family.hand import AUCTION, CONTRA, HAND_CONTRACT, RECONTRA, Hand
+from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import Outcome
+from engine.rules.family.phases import AUCTION, CONTRA, HAND_CONTRACT, RECONTRA
 from engine.rules.family.settle import POT
 from engine.transfers import Book
 

@@ -20,8 +20,9 @@ from engine.rules.balkan.rules import (
 )
 from engine.rules.family.austria import MUST_HEAD, MUST_TRUMP, UNIT
 from engine.rules.family.game import Game, Rules
-from engine.rules.family.hand import CONTRA, RECONTRA, Hand
+from engine.rules.family.hand import Hand
 from engine.rules.family.outcome import Outcome
+from engine.rules.family.phases import CONTRA, RECONTRA
 from engine.transfers import Book
 
 OPTIONS: tuple[Option, ...] = (

@@ -6,10 +6,10 @@ against :meth:`Hand.legal`; the fast path (``play_random_hand``) steps one hand 
 plays its cards straight on the board. Both therefore play by the same rules by construction,
 and ``tests/engine/test_family_fast.py`` drives them side by side all the same.
 
-Phases: AUCTION (the ladder, or the family's own), then where a set has them OFFER (american
-round 2), SECOND and FORCED (1829), HAND_CONTRACT (balkan), TALON (take it or not), DISCARD,
-DECLARE, DEFENCE, INVITE, GIVE_UP, NO_ACES, CONTRA, RECONTRA, PLAY, DONE. Players are 0, 1, 2:
-forehand, middlehand, rearhand.
+Phases (``engine.rules.family.phases``): AUCTION (the ladder, or the family's own), then where
+a set has them OFFER (american round 2), SECOND and FORCED (1829), HAND_CONTRACT (balkan),
+TALON (take it or not), DISCARD, DECLARE, DEFENCE, INVITE, GIVE_UP, NO_ACES, CONTRA, RECONTRA,
+PLAY, DONE. Players are 0, 1, 2: forehand, middlehand, rearhand.
 """
 
 from __future__ import annotations
@@ -22,77 +22,24 @@ from engine.cards import PIQUET, cards_of
 from engine.rules.family import spec
 from engine.rules.family.actions import Contra, GiveUp, NoAces, Recontra
 from engine.rules.family.game import MISERE, NORMAL, SLAM, UNO, Game, Rules
+from engine.rules.family.phases import (
+    AUCTION,
+    CONTRA,
+    DECLARE,
+    DEFENCE,
+    DISCARD,
+    DONE,
+    GIVE_UP,
+    INVITE,
+    NO_ACES,
+    PLAY,
+    RECONTRA,
+)
 from engine.rules.family.spec import Family, Ladder
 from engine.tricks import suit_order
 
-(
-    AUCTION,
-    OFFER,
-    SECOND,
-    FORCED,
-    HAND_CONTRACT,
-    TALON,
-    DISCARD,
-    DECLARE,
-    DEFENCE,
-    INVITE,
-    GIVE_UP,
-    NO_ACES,
-    CONTRA,
-    RECONTRA,
-    PLAY,
-    DONE,
-) = range(16)
-PHASES = (
-    "auction",
-    "offer",
-    "second",
-    "forced",
-    "hand_contract",
-    "talon",
-    "discard",
-    "declare",
-    "defence",
-    "invite",
-    "give_up",
-    "no_aces",
-    "contra",
-    "recontra",
-    "play",
-    "done",
-)
-PHASE_WORDS = (
-    "call",
-    "make an offer or pass",
-    "play or pass a second time",
-    "play or pass (bête)",
-    "name a hand contract or pass",
-    "take the talon or play from the hand",
-    "discard two cards",
-    "declare the game",
-    "choose play or home",
-    "invite the other defender or play alone",
-    "give up or play",
-    "say whether he holds no ace",
-    "say contra or not",
-    "say recontra or not",
-    "play a card",
-    "stop",
-)
 ORDERS = {t: suit_order(PIQUET, t) for t in (None, 0, 1, 2, 3)}
 ACES = spec.ACES
-assert (AUCTION, DISCARD, DECLARE, DEFENCE, INVITE, GIVE_UP, NO_ACES, CONTRA, RECONTRA, PLAY) == (
-    spec.AUCTION,
-    spec.DISCARD,
-    spec.DECLARE,
-    spec.DEFENCE,
-    spec.INVITE,
-    spec.GIVE_UP,
-    spec.NO_ACES,
-    spec.CONTRA,
-    spec.RECONTRA,
-    spec.PLAY,
-)
 
 
 class Hand(CardBoard):

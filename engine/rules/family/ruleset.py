@@ -17,8 +17,9 @@ from engine.rules.family import actions as family_actions
 from engine.rules.family import belief, heuristic, views
 from engine.rules.family import outcome as record
 from engine.rules.family.game import MISERE, NORMAL, SLAM, Rules, read_rules
-from engine.rules.family.hand import AUCTION, DISCARD, DONE, ORDERS, PHASE_WORDS, PLAY, Hand
+from engine.rules.family.hand import ORDERS, Hand
 from engine.rules.family.outcome import Outcome
+from engine.rules.family.phases import AUCTION, DISCARD, DONE, PHASE_WORDS, PLAY
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import FLAG_STEPS, Family
 from engine.rules.family.state import State

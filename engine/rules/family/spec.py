@@ -21,23 +21,22 @@ from engine.errors import EngineError
 from engine.options import Option
 from engine.rules.family.actions import Contra, GiveUp, NoAces, Recontra, vocabulary
 from engine.rules.family.game import NORMAL, Game, Rules, make_game
+from engine.rules.family.phases import (
+    AUCTION,
+    CONTRA,
+    DECLARE,
+    DEFENCE,
+    DISCARD,
+    GIVE_UP,
+    INVITE,
+    NO_ACES,
+    PLAY,
+    RECONTRA,
+)
 from engine.rules.family.settle import POT, Tally, ante_rounds, result, with_antes
 from engine.transfers import Book
 from engine.tricks import FOLLOW_TRUMP, Obligations
 
-#: Phase numbers (``engine.rules.family.hand``; repeated here, which it imports).
-(
-    AUCTION,
-    DISCARD,
-    DECLARE,
-    DEFENCE,
-    INVITE,
-    GIVE_UP,
-    NO_ACES,
-    CONTRA,
-    RECONTRA,
-    PLAY,
-) = (0, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 FLAG_STEPS = frozenset((DEFENCE, INVITE, GIVE_UP, NO_ACES, CONTRA, RECONTRA))
 FLAG_ACTIONS: dict[int, Callable[[str, Any], Action]] = {
     DEFENCE: Defence,

@@ -9,7 +9,8 @@ from typing import Any
 
 from engine.actions import Action
 from engine.rules.family.game import Game, Rules
-from engine.rules.family.hand import DONE, PHASES, Hand
+from engine.rules.family.hand import Hand
+from engine.rules.family.phases import DONE, PHASES
 
 
 @dataclass(frozen=True, slots=True)

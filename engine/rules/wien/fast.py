@@ -22,20 +22,21 @@ from typing import Any
 from engine.board import CardBoard
 from engine.rules.wien.play import ORDERS
 from engine.rules.wien.rules import CALL_RANK, PREMIUM_CALLS, WienRules
+from engine.rules.wien.state import Phase
 from engine.tricks import HEAD, HEAD_LOW, Obligations
 
-AUCTION, GESCHAEFT, TALON, DECLARE, LOOK, DEFENCE, INVITE, PLAY, DONE = range(9)
-PHASE_NAMES = (
-    "auction",
-    "geschaeft",
-    "talon",
-    "declare",
-    "look",
-    "defence",
-    "invite",
-    "play",
-    "done",
-)
+PHASE_NAMES: tuple[str, ...] = tuple(p.value for p in Phase)
+"""Each phase's name by its number here: the phases of :class:`engine.rules.wien.state.Phase`,
+numbered in their order."""
+AUCTION = PHASE_NAMES.index(Phase.AUCTION)
+GESCHAEFT = PHASE_NAMES.index(Phase.GESCHAEFT)
+TALON = PHASE_NAMES.index(Phase.TALON)
+DECLARE = PHASE_NAMES.index(Phase.DECLARE)
+LOOK = PHASE_NAMES.index(Phase.LOOK)
+DEFENCE = PHASE_NAMES.index(Phase.DEFENCE)
+INVITE = PHASE_NAMES.index(Phase.INVITE)
+PLAY = PHASE_NAMES.index(Phase.PLAY)
+DONE = PHASE_NAMES.index(Phase.DONE)
 
 _ALL_HEAD = (HEAD, HEAD, HEAD)
 _NUMBERS = ("1", "2", "3", "4")
