@@ -40,8 +40,10 @@ from django.db import transaction
 
 import engine
 from clubs.models import User
+from games import hooks
 from games.hands import hand_state
 from games.models import AuditEntry, Hand, Seat, Table
+from games.permissions import can_read
 
 log = logging.getLogger(__name__)
 
@@ -266,8 +268,6 @@ def table_version(table_id: int) -> int | None:
 
 
 def _table_read(user: AnyUser, table_id: int) -> int | None:
-    from games.permissions import can_read
-
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None or not can_read(user, table):
         return None
@@ -281,8 +281,6 @@ def _on_hands_changed(table_id: int, club_id: int | None) -> None:
 
 def register_games() -> None:
     """Games' own topic and listener; called from ``GamesConfig.ready``."""
-    from games import hooks
-
     register(Topic("table", "table_id", _table_read, table_version))
     hooks.listen("live table", _on_hands_changed)
 
