@@ -38,6 +38,7 @@ from engine.actions import action_to_json
 from engine.bots import random_bot
 from engine.rules import AnyRuleSet
 from engine.transfers import totals
+from tests.cards import cards_in, swap_hidden
 from tests.draws import draws
 
 RULE_SETS = engine.rule_sets(include_engine_only=True)
@@ -98,12 +99,6 @@ def play(deal: Deal, each_step: Callable[[Any, random.Random], None] | None = No
             action = rng.choice(legal[rng.choice(sorted(who))])
         state = engine.apply(state, action)
     raise AssertionError(f"the hand did not end within {MAX_ACTIONS} actions")
-
-
-def codes_in(data: Any, rs: AnyRuleSet) -> set[str]:
-    """The card codes that occur anywhere in ``data``'s JSON."""
-    text = json.dumps(data)
-    return {c for c in rs.deck.codes if f'"{c}"' in text}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -254,9 +249,11 @@ def test_no_view_shows_a_card_its_seat_may_not_know(rs: AnyRuleSet, data: st.Dat
         for seat in rng.sample([*state.seats, None], 2):
             view = engine.view(state, seat)
             known = set(rs.deck.codes_of(engine.known(state, seat)))
-            leaked = codes_in(view, rs) - known
+            leaked = cards_in(view, rs.deck.codes) - known
             assert not leaked, f"{seat} sees {sorted(leaked)}"
-            other = swap_hidden(record, seat, known | codes_in(record["actions"], rs), rng)
+            other = swap_hidden(
+                record, seat, known | cards_in(record["actions"], rs.deck.codes), rng
+            )
             try:
                 alt = engine.replay(other)
             except engine.EngineError:
@@ -264,18 +261,3 @@ def test_no_view_shows_a_card_its_seat_may_not_know(rs: AnyRuleSet, data: st.Dat
             assert engine.view(alt, seat) == view, seat
 
     play(data.draw(deals(rs)), check)
-
-
-def swap_hidden(
-    record: dict[str, Any], seat: str | None, fixed: set[str], rng: random.Random
-) -> dict[str, Any]:
-    """``record`` with the cards of the other recipients that are not in ``fixed`` shuffled
-    among them (each keeps its number of cards)."""
-    deal = {k: list(v) for k, v in record["deal"].items()}
-    places = [(k, i) for k, cards in deal.items() if k != seat for i, c in enumerate(cards)]
-    places = [(k, i) for k, i in places if deal[k][i] not in fixed]
-    cards = [deal[k][i] for k, i in places]
-    rng.shuffle(cards)
-    for (k, i), c in zip(places, cards, strict=True):
-        deal[k][i] = c
-    return {**record, "deal": deal}

@@ -18,6 +18,7 @@ import engine
 from engine.rules.doppelkopf import fast
 from engine.rules.doppelkopf.cards import DECK
 from engine.rules.doppelkopf.hand import State
+from tests.cards import swap_hidden
 from tests.draws import draws
 from tests.engine.doppelkopf_helpers import (
     ALL_NONE,
@@ -246,20 +247,6 @@ def test_ddv_views_list_announcements_and_only_the_seats_own_legal_ones() -> Non
 # --- over random deals ---------------------------------------------------------------------------
 
 
-def swap_hidden(rec: dict[str, Any], seat: str | None, rng: random.Random) -> dict[str, Any]:
-    """``rec`` with the cards of the other seats that ``seat`` does not know and nobody has
-    played shuffled among those seats (each keeps its number of cards)."""
-    state = engine.replay(rec)
-    fixed = set(DECK.codes_of(engine.known(state, seat)))
-    hands = {k: list(v) for k, v in rec["deal"].items()}
-    places = [(k, i) for k in hands if k != seat for i, c in enumerate(hands[k]) if c not in fixed]
-    cards = [hands[k][i] for k, i in places]
-    rng.shuffle(cards)
-    for (k, i), c in zip(places, cards, strict=True):
-        hands[k][i] = c
-    return {**rec, "deal": hands}
-
-
 @settings(max_examples=draws(200), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), ddv=st.booleans(), example=st.integers(0, 3))
 def test_a_view_is_independent_of_the_other_seats_hidden_cards(
@@ -284,7 +271,7 @@ def test_a_view_is_independent_of_the_other_seats_hidden_cards(
                 rest = {k: v for k, v in view.items() if k not in CARD_FIELDS}
                 assert not shown(rest)
                 try:
-                    other = engine.replay(swap_hidden(rec, seat, rng))
+                    other = engine.replay(swap_hidden(rec, seat, known(state, seat), rng))
                 except engine.EngineError:
                     continue  # the moved cards made an action illegal: not the same hand
                 assert engine.view(other, seat) == view, seat
@@ -305,7 +292,7 @@ def test_swapped_hidden_cards_usually_replay(rules: dict[str, Any]) -> None:
             continue  # a player with both CQ (doppelkopf) must declare
         state = first_cards(state, 3)
         try:
-            engine.replay(swap_hidden(engine.to_record(state), "anna", rng))
+            engine.replay(swap_hidden(engine.to_record(state), "anna", known(state, "anna"), rng))
         except engine.EngineError:
             continue
         kept += 1

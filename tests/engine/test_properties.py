@@ -33,6 +33,7 @@ from engine.bots.random_bot import choose as bot_choose
 from engine.cards import cards_of, mask_of
 from engine.rules.wien import ALL_CALLS, MISERE_LEVELS, Phase, State
 from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
+from tests.cards import cards_in
 from tests.draws import draws
 
 NAMES = ("anna", "bert", "carl", "dave", "eva")
@@ -291,12 +292,6 @@ def known_cards(state: State, seat: str | None) -> int:
     return out
 
 
-def codes_in(data: Any) -> set[str]:
-    """The card codes that occur anywhere in ``data``'s JSON."""
-    text = json.dumps(data)
-    return {c for c in PIQUET.codes if f'"{c}"' in text}
-
-
 def swap_hidden(state: State, seat: str | None, rng: random.Random) -> State:
     """The same position with the cards hidden from ``seat`` dealt differently among the places
     it cannot see (other players' closed hands and the talon), sizes kept; the deal and the
@@ -333,7 +328,7 @@ def check_views(state: State, rng: random.Random) -> None:
     for seat in viewers(state):
         v = engine.view(state, seat)
         p = None if seat is None else state.player(seat)
-        assert codes_in(v) <= set(PIQUET.codes_of(known_cards(state, seat))), seat
+        assert cards_in(v, PIQUET.codes) <= set(PIQUET.codes_of(known_cards(state, seat))), seat
         assert "deal" not in v
         assert set(v["open_hands"]) == {state.active[q] for q in open_players(state)}
         for q in open_players(state):

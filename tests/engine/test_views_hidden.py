@@ -15,12 +15,12 @@ carl "HA HK HQ HJ HT H9 H8 H7 D8 S8", talon "D7 S7".
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import engine
 from engine import PIQUET
 from engine.rules.wien import State
+from tests.cards import cards_in
 from tests.engine.helpers import DEAL, TALON, act, calls, cards, play_cards, record
 
 SEATS_4 = ["anna", "bert", "carl", "dave"]
@@ -28,12 +28,6 @@ SEATS_4 = ["anna", "bert", "carl", "dave"]
 
 def start(actions: list[dict[str, Any]] | None = None, **kw: Any) -> State:
     return engine.replay(record(DEAL, TALON, actions=actions, **kw))
-
-
-def codes_in(view: dict[str, Any]) -> set[str]:
-    """Every card code that occurs anywhere in the view's JSON."""
-    text = json.dumps(view)
-    return {c for c in PIQUET.codes if f'"{c}"' in text}
 
 
 def hand(state: State, seat: str) -> set[str]:
@@ -53,7 +47,7 @@ def assert_sees_no_other_hand(
     view = engine.view(state, seat)
     for other in state.active:
         if other != seat and other not in open_seats:
-            leaked = codes_in(view) & hand(state, other)
+            leaked = cards_in(view, PIQUET.codes) & hand(state, other)
             assert not leaked, f"{seat} sees {sorted(leaked)} of {other}'s hand"
 
 
@@ -66,7 +60,7 @@ def test_each_player_sees_only_their_own_hand_in_the_auction() -> None:
     for seat in ("anna", "bert", "carl"):
         view = engine.view(state, seat)
         assert set(view["hand"]) == set(cards(DEAL[seat]))
-        assert codes_in(view) == set(cards(DEAL[seat]))
+        assert cards_in(view, PIQUET.codes) == set(cards(DEAL[seat]))
         assert view["talon"] is None and view["dealt_talon"] is None
         assert "deal" not in view
         assert view["hand_sizes"] == {"anna": 10, "bert": 10, "carl": 10}  # sizes are public
@@ -77,7 +71,7 @@ def test_the_talon_is_hidden_from_everyone_in_the_auction() -> None:
     for seat in ("anna", "bert", "carl", None):
         view = engine.view(state, seat)
         assert view["talon"] is None
-        assert not codes_in(view) & set(cards(TALON))
+        assert not cards_in(view, PIQUET.codes) & set(cards(TALON))
 
 
 def test_a_premium_call_without_h_sees_the_talon_at_once() -> None:
@@ -88,14 +82,14 @@ def test_a_premium_call_without_h_sees_the_talon_at_once() -> None:
     for seat in ("bert", "carl", None):
         view = engine.view(state, seat)
         assert view["talon"] is None and view["dealt_talon"] is None
-        assert not codes_in(view) & set(cards(TALON))
+        assert not cards_in(view, PIQUET.codes) & set(cards(TALON))
 
 
 def test_a_premium_call_von_der_hand_does_not_see_the_talon() -> None:
     state = start(calls("anna 5h"))
     for seat in ("anna", "bert", "carl"):
         assert engine.view(state, seat)["talon"] is None
-        assert not codes_in(engine.view(state, seat)) & set(cards(TALON))
+        assert not cards_in(engine.view(state, seat), PIQUET.codes) & set(cards(TALON))
 
 
 def test_the_winner_takes_the_talon_and_only_the_winner_sees_it() -> None:
@@ -105,7 +99,7 @@ def test_the_winner_takes_the_talon_and_only_the_winner_sees_it() -> None:
     assert anna["dealt_talon"] == ["S7", "D7"]
     for seat in ("bert", "carl", None):
         view = engine.view(state, seat)
-        assert not codes_in(view) & set(cards(TALON))
+        assert not cards_in(view, PIQUET.codes) & set(cards(TALON))
         assert view["hand_sizes"]["anna"] == 12
 
 
@@ -123,7 +117,7 @@ def test_a_discard_is_hidden_from_the_others_and_visible_to_the_discarder() -> N
         assert view["talon"] is None
         assert {"seat": "anna", "discard": None} in view["actions"]
         # neither the discard nor anything else of anna's hand (talon card D7 included)
-        assert not codes_in(view) & ({"C7", "S7", "D7"} | hand(state, "anna"))
+        assert not cards_in(view, PIQUET.codes) & ({"C7", "S7", "D7"} | hand(state, "anna"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,7 +137,7 @@ def test_during_play_other_hands_appear_only_as_played_cards() -> None:
         assert_sees_no_other_hand(state, seat)
         view = engine.view(state, seat)
         others = set().union(*(set(cards(DEAL[s])) for s in ("anna", "bert", "carl") if s != seat))
-        assert codes_in(view) & others <= played(state)
+        assert cards_in(view, PIQUET.codes) & others <= played(state)
 
 
 def test_open_games_show_the_defenders_hands_after_the_first_trick() -> None:
@@ -192,14 +186,14 @@ def test_the_sitting_out_dealer_and_spectators_see_no_hand() -> None:
         assert view["talon"] is None and view["dealt_talon"] is None
         assert view["open_hands"] == {}
         assert "legal" not in view
-        assert codes_in(view) == set()
+        assert cards_in(view, PIQUET.codes) == set()
 
 
 def test_spectators_see_played_cards_only() -> None:
     state = start(calls("anna 8h", "bert pass", "carl pass"), seats=SEATS_4, dealer="dave")
     state = play_cards(state, "DA C8")
     for seat in ("dave", None):
-        assert codes_in(engine.view(state, seat)) == {"DA", "C8"}
+        assert cards_in(engine.view(state, seat), PIQUET.codes) == {"DA", "C8"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +219,7 @@ def test_after_the_hand_everything_is_visible() -> None:
         assert view["talon"] == ["C7", "S7"]  # anna's discard
         assert view["dealt_talon"] == ["S7", "D7"]
         assert {"seat": "anna", "discard": ["C7", "S7"]} in view["actions"]
-        assert codes_in(view) == set(PIQUET.codes)
+        assert cards_in(view, PIQUET.codes) == set(PIQUET.codes)
 
 
 def test_after_the_hand_the_sitting_out_dealer_sees_the_deal_too() -> None:
@@ -235,4 +229,4 @@ def test_after_the_hand_the_sitting_out_dealer_sees_the_deal_too() -> None:
     for seat in ("dave", None):
         view = engine.view(state, seat)
         assert set(view["deal"]) == {"anna", "bert", "carl", "talon"}
-        assert codes_in(view) == set(PIQUET.codes)
+        assert cards_in(view, PIQUET.codes) == set(PIQUET.codes)
