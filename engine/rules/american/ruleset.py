@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.american.rules import AMERICAN, OPTIONS
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.american.rules import AMERICAN
+from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
-from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
 
 
 class American(FamilyRuleSet):
@@ -20,16 +16,13 @@ class American(FamilyRuleSet):
     family: ClassVar[Family] = AMERICAN
 
 
-RULE_SET = American(
+RULE_SET = family_rule_set(
+    American,
     name="american",
     description="American Préférence (Foster 1909, USPCC): one round of suit bids without the "
     "widow, a round of offers paid into the pool, whist play, a reward per trick "
     "(spec/next/austria-variants.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
-    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
-    carry=Carry(("pot",), "cents", party="pot"),
-    sheet_keys=frozenset({"game", "declarer", "tricks", "offers"}),
+    sheet_keys=("offers",),
     examples=(
         {"variant": "american", "unit": 1, "ante": 20},
         {
@@ -46,10 +39,5 @@ RULE_SET = American(
         {"variant": "american", "unit": 1, "ante": 1, "discard_first": True},
     ),
     carry_examples=({"pot": 0}, {"pot": 100}, {"pot": 1000}),
-    options=OPTIONS,
-    phases=AMERICAN.phases,
-    vocabulary=AMERICAN.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``american`` rule set, registered in ``engine.rules``."""

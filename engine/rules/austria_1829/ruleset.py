@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.austria_1829.rules import AUSTRIA_1829, OPTIONS
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.austria_1829.rules import AUSTRIA_1829
+from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
-from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
 
 
 class Austria1829(FamilyRuleSet):
@@ -20,16 +16,13 @@ class Austria1829(FamilyRuleSet):
     family: ClassVar[Family] = AUSTRIA_1829
 
 
-RULE_SET = Austria1829(
+RULE_SET = family_rule_set(
+    Austria1829,
     name="austria-1829",
     description="The earliest printed rules (1829): suit bids, holding, Préférence, a forced "
     "player's bête, defenders failing with fewer than 2 tricks pay the others "
     "(spec/next/austria-variants.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
-    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
-    carry=Carry(("pot",), "cents", party="pot"),
-    sheet_keys=frozenset({"game", "declarer", "defence", "tricks", "bid", "forced"}),
+    sheet_keys=("defence", "bid", "forced"),
     examples=(
         {"variant": "austria-1829", "unit": 1, "ante": 240},
         {
@@ -46,10 +39,5 @@ RULE_SET = Austria1829(
         {"variant": "austria-1829", "unit": 1, "ante": 50, "forced_player": "throw_in"},
     ),
     carry_examples=({"pot": 0}, {"pot": 720}, {"pot": 1000}),
-    options=OPTIONS,
-    phases=AUSTRIA_1829.phases,
-    vocabulary=AUSTRIA_1829.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``austria-1829`` rule set, registered in ``engine.rules``."""

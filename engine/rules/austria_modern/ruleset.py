@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.austria_modern.rules import MODERN, OPTIONS
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.austria_modern.rules import MODERN
+from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
-from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
 
 
 class AustriaModern(FamilyRuleSet):
@@ -20,16 +16,13 @@ class AustriaModern(FamilyRuleSet):
     family: ClassVar[Family] = MODERN
 
 
-RULE_SET = AustriaModern(
+RULE_SET = family_rule_set(
+    AustriaModern,
     name="austria-modern",
     description="Modern Austrian Préférence: bids 1 to 4 and their hand versions, holding, a "
     "forced rearhand, play or home, giving up, the pot paying 10 units, optional bonuses "
     "(spec/next/austria-variants.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
-    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
-    carry=Carry(("pot",), "cents", party="pot"),
-    sheet_keys=frozenset({"game", "declarer", "defence", "tricks", "gave_up", "bonuses"}),
+    sheet_keys=("defence", "gave_up", "bonuses"),
     examples=(
         {"variant": "austria-modern", "unit": 10, "ante": 100},
         {
@@ -59,10 +52,5 @@ RULE_SET = AustriaModern(
         },
     ),
     carry_examples=({"pot": 0}, {"pot": 300}, {"pot": 1000}),
-    options=OPTIONS,
-    phases=MODERN.phases,
-    vocabulary=MODERN.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``austria-modern`` rule set, registered in ``engine.rules``."""

@@ -6,13 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.balkan.rules import BALKAN, OPTIONS
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.balkan.rules import BALKAN
+from engine.rules.family.ruleset import DEAL_5_2_5, FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
 
 
 class Balkan(FamilyRuleSet):
@@ -31,16 +28,15 @@ class Balkan(FamilyRuleSet):
         return out
 
 
-RULE_SET = Balkan(
+RULE_SET = family_rule_set(
+    Balkan,
     name="balkan",
     description="Hungarian / West Balkan Préférence: a 5-2-5 deal, contract codes 2 to 9 with "
     "misère, sans, uno and slam, hand contracts, invitations, giving up, contra and refe "
     "(spec/next/austria-variants.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
-    dealing=Dealing(((5, ""), (2, "talon"), (5, ""))),
+    dealing=DEAL_5_2_5,
     carry=Carry(("pot",), "cents", party="pot", optional=("refe", "refe_written")),
-    sheet_keys=frozenset({"game", "declarer", "defence", "tricks", "gave_up", "contra"}),
+    sheet_keys=("defence", "gave_up", "contra"),
     examples=(
         {"variant": "balkan", "unit": 1, "ante": 100},
         {
@@ -66,10 +62,5 @@ RULE_SET = Balkan(
         },
     ),
     carry_examples=({"pot": 0}, {"pot": 1000}, {"pot": 5000}),
-    options=OPTIONS,
-    phases=BALKAN.phases,
-    vocabulary=BALKAN.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``balkan`` rule set, registered in ``engine.rules``."""

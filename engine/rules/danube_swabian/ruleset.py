@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.danube_swabian.rules import DANUBE, OPTIONS
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.danube_swabian.rules import DANUBE
+from engine.rules.family.ruleset import DEAL_5_2_5, FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
 
 
 class DanubeSwabian(FamilyRuleSet):
@@ -21,16 +18,15 @@ class DanubeSwabian(FamilyRuleSet):
     family: ClassVar[Family] = DANUBE
 
 
-RULE_SET = DanubeSwabian(
+RULE_SET = family_rule_set(
+    DanubeSwabian,
     name="danube-swabian",
     description="The Danube Swabian game: balkan's deal, auction and contracts without a pot; "
     "everyone plays, the declarer settles with each defender, contra per defender, artwork "
     "for a talon pair (spec/next/austria-variants.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("talon",)),
-    dealing=Dealing(((5, ""), (2, "talon"), (5, ""))),
+    dealing=DEAL_5_2_5,
     carry=Carry((), "cents", party=None),
-    sheet_keys=frozenset({"game", "declarer", "tricks", "contra", "talon"}),
+    sheet_keys=("contra", "talon"),
     examples=(
         {"variant": "danube-swabian", "unit": 10},
         {
@@ -48,10 +44,5 @@ RULE_SET = DanubeSwabian(
         {"variant": "danube-swabian", "unit": 1, "contracts": "sans_slam", "contra": False},
     ),
     carry_examples=({},),
-    options=OPTIONS,
-    phases=DANUBE.phases,
-    vocabulary=DANUBE.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``danube-swabian`` rule set, registered in ``engine.rules``."""

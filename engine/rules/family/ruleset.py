@@ -1,12 +1,13 @@
 """:class:`FamilyRuleSet`: a talon-family rule set behind ``engine.ruleset.RuleSet``. Each rule
 set package subclasses it, names its :class:`engine.rules.family.spec.Family` and builds its
-value (``engine/rules/kurz/ruleset.py``)."""
+value with :func:`family_rule_set`, giving only what differs from the family
+(``engine/rules/kurz/ruleset.py``)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from engine.actions import Action, PlayCard
 from engine.bots.belief import Belief
@@ -20,14 +21,15 @@ from engine.rules.family.game import MISERE, NORMAL, SLAM, Rules, read_rules
 from engine.rules.family.hand import ORDERS, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.phases import AUCTION, DISCARD, DONE, PHASE_WORDS, PLAY
+from engine.rules.family.schema import POSITIONS, SHAPES
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import FLAG_STEPS, Family
 from engine.rules.family.state import State
-from engine.ruleset import Closing, Common, RuleSet
+from engine.ruleset import Carry, Closing, Common, RuleSet, Shapes
 from engine.solver.position import MISERE as MISERE_GOAL
 from engine.solver.position import MOST, Position
 from engine.solver.position import SLAM as SLAM_GOAL
-from engine.table import Dealing
+from engine.table import Dealing, TableShape
 from engine.tricks import describe_obligation
 
 
@@ -342,4 +344,66 @@ def action_value(action: Action) -> Any:
     return "pass" if value is None else value
 
 
-__all__ = ["POT", "FamilyRuleSet", "fast_choice", "fast_deal", "play_out"]
+# --- building a rule set ---------------------------------------------------------------------
+
+DEAL_3_2_4_3 = Dealing(((3, ""), (2, "talon"), (4, ""), (3, "")))
+"""Wien's deal: 3 each from forehand, 2 to the talon, 4 each, 3 each."""
+DEAL_5_2_5 = Dealing(((5, ""), (2, "talon"), (5, "")))
+"""5 each, 2 to the talon, 5 each (balkan, danube-swabian)."""
+POT_CARRY = Carry(("pot",), "cents", party="pot")
+"""A pot in cents carried from deal to deal, a party to transfers."""
+SHEET_KEYS = frozenset({"game", "declarer", "tricks"})
+"""The keys of every talon-family score-sheet entry beyond the envelope."""
+
+S = TypeVar("S", bound=FamilyRuleSet)
+
+
+def family_rule_set(
+    cls: type[S],
+    *,
+    name: str,
+    description: str,
+    sheet_keys: Sequence[str] = (),
+    examples: tuple[dict[str, Any], ...],
+    carry_examples: tuple[dict[str, Any], ...],
+    dealing: Dealing = DEAL_3_2_4_3,
+    carry: Carry = POT_CARRY,
+    shapes: Shapes = SHAPES,
+) -> S:
+    """The rule set value of ``cls`` (a :class:`FamilyRuleSet` naming its ``family``), with
+    what every set of the family shares: the piquet deck, a table of 3 or 4 seats with 3
+    players (the dealer sits out at 4) where no seat is called ``talon`` or a carried key,
+    the score-sheet keys :data:`SHEET_KEYS` and ``sheet_keys`` beside them, the family's
+    options, phases and vocabulary, its API shapes and its positions (forehand, middlehand,
+    rearhand). ``dealing`` and ``carry`` default to wien's deal and a pot in cents."""
+    family = cls.family
+    return cls(
+        name=name,
+        description=description,
+        deck=PIQUET,
+        table=TableShape((3, 4), players=3, reserved=(*carry.keys, "talon")),
+        dealing=dealing,
+        carry=carry,
+        sheet_keys=SHEET_KEYS | frozenset(sheet_keys),
+        examples=examples,
+        carry_examples=carry_examples,
+        options=family.options,
+        phases=family.phases,
+        vocabulary=family.vocabulary(),
+        shapes=shapes,
+        positions=POSITIONS,
+    )
+
+
+__all__ = [
+    "DEAL_3_2_4_3",
+    "DEAL_5_2_5",
+    "POT",
+    "POT_CARRY",
+    "SHEET_KEYS",
+    "FamilyRuleSet",
+    "family_rule_set",
+    "fast_choice",
+    "fast_deal",
+    "play_out",
+]

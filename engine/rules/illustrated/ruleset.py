@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
-from engine.rules.illustrated.rules import ILLUSTRATED, OPTIONS
-from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
+from engine.rules.illustrated.rules import ILLUSTRATED
 
 
 class Illustrated(FamilyRuleSet):
@@ -20,16 +16,13 @@ class Illustrated(FamilyRuleSet):
     family: ClassVar[Family] = ILLUSTRATED
 
 
-RULE_SET = Illustrated(
+RULE_SET = family_rule_set(
+    Illustrated,
     name="illustrated",
     description="Illustrated Préférence: austria-modern plus the no-trump premium contracts "
     "misère, slam, open misère and open slam, each also from the hand "
     "(spec/next/austria-variants.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
-    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
-    carry=Carry(("pot",), "cents", party="pot"),
-    sheet_keys=frozenset({"game", "declarer", "defence", "tricks", "gave_up", "bonuses", "made"}),
+    sheet_keys=("defence", "gave_up", "bonuses", "made"),
     examples=(
         {"variant": "illustrated", "unit": 10, "ante": 100},
         {
@@ -53,10 +46,5 @@ RULE_SET = Illustrated(
         },
     ),
     carry_examples=({"pot": 0}, {"pot": 300}, {"pot": 1000}),
-    options=OPTIONS,
-    phases=ILLUSTRATED.phases,
-    vocabulary=ILLUSTRATED.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``illustrated`` rule set, registered in ``engine.rules``."""

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import PIQUET
-from engine.rules.family.ruleset import FamilyRuleSet
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.spec import Family
-from engine.rules.kurz.rules import KURZ, OPTIONS
-from engine.ruleset import Carry
-from engine.table import Dealing, TableShape
+from engine.rules.kurz.rules import KURZ
 
 
 class Kurz(FamilyRuleSet):
@@ -19,16 +15,13 @@ class Kurz(FamilyRuleSet):
     family: ClassVar[Family] = KURZ
 
 
-RULE_SET = Kurz(
+RULE_SET = family_rule_set(
+    Kurz,
     name="kurz",
     description="The short family rules: 3 players (4 with the dealer sitting out), bids 1 to "
     "3 with hand versions, a cent per trick from the pot, a hand-game premium "
     "(spec/next/kurz.md)",
-    deck=PIQUET,
-    table=TableShape((3, 4), players=3, reserved=("pot", "talon")),
-    dealing=Dealing(((3, ""), (2, "talon"), (4, ""), (3, ""))),
-    carry=Carry(("pot",), "cents", party="pot"),
-    sheet_keys=frozenset({"game", "declarer", "defence", "tricks"}),
+    sheet_keys=("defence",),
     examples=(
         {"variant": "kurz"},
         {
@@ -42,10 +35,5 @@ RULE_SET = Kurz(
         {"variant": "kurz", "hand_premium_from": "opponents"},
     ),
     carry_examples=({"pot": 0}, {"pot": 35}, {"pot": 200}),
-    options=OPTIONS,
-    phases=KURZ.phases,
-    vocabulary=KURZ.vocabulary(),
-    shapes=SHAPES,
-    positions=POSITIONS,
 )
 """The ``kurz`` rule set, registered in ``engine.rules``."""
