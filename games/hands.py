@@ -200,27 +200,6 @@ def _state_before_last(table: Table, hand: Hand) -> HandState:
     return state
 
 
-#: The fields of a finished hand's seat view that are public at its end. Each rule set's view has
-#: its own fields (the three-hand games' ``hand_sizes`` and ``offer``, Preferans's ``hand_due``,
-#: Doppelkopf's ``parties``, which its Result names anyway): a withheld hand's view takes those
-#: of them its view has from the end, and every other field from the view before the last
-#: action (Doppelkopf's reservations stay ``"none"`` or ``"reserved"``).
-PUBLIC_AT_END = (
-    "phase",
-    "to_act",
-    "hand_due",
-    "hand",
-    "hand_sizes",
-    "declarer",
-    "game",
-    "defence",
-    "trick",
-    "last_trick",
-    "tricks",
-    "offer",
-    "parties",
-)
-
 BOARD_NOT_REVEALED = (
     "This board is still being played at other tables; its deal is revealed when every table "
     "has finished it."
@@ -271,18 +250,20 @@ def hand_view(
     caller has asked already).
 
     A withheld hand shows only what the seat saw during play: the engine's view of the position
-    before the last action, with what the end made public (:data:`PUBLIC_AT_END`: phase, the
-    last action, tricks, the seat's own cards left), whichever of those fields the rule set's
-    view has. No ``deal``, no other seat's hand or discard, no talon the seat did not see, no
-    reservation's content; hands that lay open (7 and 8) stay open with the cards they hold
-    now.
+    before the last action, with the view keys the end made public as the rule set names them
+    (``RuleSet.shapes.end_public``: phase, the last action, tricks, the seat's own cards left;
+    the talon family's declarer, game and defence; Doppelkopf's parties, which its Result names
+    anyway), whichever of those its view has. No ``deal``, no other seat's hand or discard, no
+    talon the seat did not see, no reservation's content (Doppelkopf's reservations stay
+    ``"none"`` or ``"reserved"``); hands that lay open (7 and 8) stay open with the cards they
+    hold now.
     """
     seen = engine.view(hand_state(table, hand), seat)
     if not (hand_withheld(table, hand) if withheld is None else withheld):
         return seen
     before = engine.view(_state_before_last(table, hand), seat)
     out = {k: v for k, v in before.items() if k != "legal"}
-    out.update({k: seen[k] for k in PUBLIC_AT_END if k in seen})
+    out.update({k: seen[k] for k in rule_set_of(table).shapes.end_public if k in seen})
     if "open_hands" in before:
         still = seen.get("open_hands", {})
         out["open_hands"] = {s: still[s] for s in before["open_hands"] if s in still}
