@@ -40,6 +40,7 @@ from django.db import transaction
 
 import engine
 from clubs.models import User
+from engine.ruleset import HandState
 from games import hooks
 from games.hands import hand_state
 from games.models import AuditEntry, Hand, Seat, Table
@@ -222,7 +223,7 @@ def notify_user(user_id: int, notification: dict[str, Any]) -> None:
 # hands and tables
 
 
-def hand_moved(table: Table, hand: Hand, state: engine.State) -> None:
+def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
     """A hosted hand was dealt or moved (called inside the service's transaction): after
     commit wake the hand's subscribers, tell each user the hand waits for now
     (``engine.waiting_for``: not a Doppelkopf seat that merely may announce) that it is their

@@ -15,6 +15,7 @@ from django.utils import timezone
 import engine
 from engine.bots import random_bot
 from engine.bots.levels import policy_for
+from engine.ruleset import HandState
 from games.hands import hand_state
 from games.models import (
     Hand,
@@ -29,7 +30,7 @@ from games.services.common import (
 from games.services.hosted import apply_action
 
 
-def bots_to_act(table: Table, state: engine.State) -> list[str]:
+def bots_to_act(table: Table, state: HandState) -> list[str]:
     """The bot seats that may act now, in playing order (``engine.to_act``)."""
     acting = engine.to_act(state)
     return [s for s in state.seats if s in acting and seat_at(table, s).kind == Seat.Kind.BOT]

@@ -19,6 +19,7 @@ from django.utils import timezone
 import engine
 from clubs.models import User
 from config.tasks import send_after_commit
+from engine.ruleset import HandState
 from games import deals, hooks, live, managers, notify, rows
 from games.errors import (
     InvalidInput,
@@ -108,7 +109,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
     return hand
 
 
-def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = True) -> None:
+def _after_move(table: Table, hand: Hand, state: HandState, schedule: bool = True) -> None:
     """On commit: wake long-polling clients; if a bot may act, ask a worker to move."""
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
@@ -118,7 +119,7 @@ def _after_move(table: Table, hand: Hand, state: engine.State, schedule: bool = 
         send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
 
 
-def hand_due(state: engine.State, sender: str) -> str:
+def hand_due(state: HandState, sender: str) -> str:
     """The hand an action of ``sender`` is about when it names none: the one its legal
     actions are about (``sender`` itself, or in Preferans's open play the passer whose cards
     the lone whister sends: ``RuleSet.sender``)."""
