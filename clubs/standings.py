@@ -94,8 +94,10 @@ class HandLine:
     ``played`` is false only for the sitting-out dealer of a four-table; ``declarer`` marks
     the declarer (Spieler); ``made`` says whether the declarer made the game and is ``None``
     on every other line (and when the deal had no declarer, e.g. Ausfechten); ``premium``
-    marks the declarer of a premium game (``game.type == "premium"``). ``hands`` lines of one
-    deal each and one line of ``hands`` deals count the same in every figure (module text).
+    marks the declarer of a premium game. The table's rule set says who declared, whether the
+    game was made and whether it was a premium game (``RuleSet.statistics``). ``hands`` lines
+    of one deal each and one line of ``hands`` deals count the same in every figure (module
+    text).
     """
 
     player: Player

@@ -205,6 +205,10 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     """The names of the active positions of a deal, in order from the first active seat after
     the dealer (wien: ``forehand``, ``middlehand``, ``rearhand``): duplicate scoring compares
     the same position at every table playing a board."""
+    statistics_keys: tuple[str, ...] = ("declarer", "made", "game")
+    """The keys of its ``Result`` that :meth:`statistics` reads (its answer depends on them
+    alone): a server summing a season's deals fetches only these of each stored ``Result`` and
+    asks :meth:`statistics` once for each combination of their values."""
     deal_scores: bool = False
     """Whether a sitting's score is the sum of its deals' Result ``score`` (seat → points),
     not :meth:`sitting_score` of what the last deal left."""
@@ -432,8 +436,9 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     def statistics(self, result: Mapping[str, Any]) -> dict[str, Any]:
         """What season statistics count of a deal with ``result``: ``declarer`` (a seat or
         ``None``), ``made`` (``True``/``False``, ``None`` without a declarer) and ``premium``
-        (whether the game is one of the rule set's premium games). Default: a Result's
-        ``declarer`` and ``made`` keys and :meth:`is_premium` of its ``game``."""
+        (whether the game is one of the rule set's premium games). ``result`` may hold only
+        the :attr:`statistics_keys` of a stored ``Result``. Default: a Result's ``declarer``
+        and ``made`` keys and :meth:`is_premium` of its ``game``."""
         declarer = result.get("declarer")
         made = result.get("made")
         return {

@@ -255,9 +255,6 @@ def table_hands_changed(*, table_id: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # from tables to sittings
 
-# A JSON true read out as text: PostgreSQL says "true", SQLite 1.
-TRUE = ("true", "1", 1, True)
-
 CLOSING_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.SCORE)
 """The money a table's close moves between players (a pot shared out, a pulya's whists paid):
 standings count it beside the deals' amounts. Only rows of no hand: a deal's own transfers may
@@ -266,73 +263,74 @@ counted as the deal's amounts already."""
 
 
 # The parts of a hand's result the standings read, in each database's JSON spelling: ``r`` is
-# the result column, ``doc``/``key`` a JSON object and a seat key (a slug) in it.
+# the result column; ``value`` is one key of it as JSON text, the key (:func:`_value_param`)
+# a statement parameter.
 _JSON = {
     "postgresql": {
-        "delta": "{r} -> 'delta'",
-        "declarer": "{r} ->> 'declarer'",
-        "made": "{r} ->> 'made'",
-        "game": "CAST({r} -> 'game' AS TEXT)",
-        "member": "({doc} ->> {key})",
-        "integer": "trunc(CAST({x} AS numeric))",
+        "delta": "CAST({r} -> 'delta' AS TEXT)",
+        "value": "CAST({r} -> CAST(%s AS TEXT) AS TEXT)",
     },
     "sqlite": {
         "delta": "json_extract({r}, '$.delta')",
-        "declarer": "json_extract({r}, '$.declarer')",
-        "made": "json_extract({r}, '$.made')",
-        "game": "json_quote(json_extract({r}, '$.game'))",
-        "member": "json_extract({doc}, '$.\"' || {key} || '\"')",
-        "integer": "CAST({x} AS INTEGER)",
+        "value": "({r} -> %s)",
     },
 }
 
 
-def _lines_sql(vendor: str, tables: int) -> str:
-    """The statement behind :func:`_summed_lines` for ``tables`` table ids."""
+def _value_param(vendor: str, key: str) -> str:
+    """A result key as the parameter of ``_JSON[vendor]["value"]``."""
+    return key if vendor == "postgresql" else f'$."{key}"'
+
+
+def _hands_sql(vendor: str, tables: int, keys: int) -> str:
+    """The statement behind :func:`_settled_hands` for ``tables`` table ids and ``keys``
+    result keys (its parameters: the keys, the status, the ids). PostgreSQL takes the ids as
+    one array (the client parses a statement's placeholders on every call: a season has
+    hundreds of tables), SQLite as a list."""
     f = _JSON[vendor]
     r = Hand._meta.get_field("result").column
-    # PostgreSQL takes the ids as one array (the client parses a statement's placeholders on
-    # every call: a season has hundreds of tables); SQLite as a list.
     ids = "= ANY(%s)" if vendor == "postgresql" else f"IN ({', '.join(['%s'] * tables)})"
-    seat_amount = f["member"].format(doc="h.delta", key="s.key")
-    own_amount = f["member"].format(doc="h.delta", key="h.declarer")
+    values = "".join(f", {f['value'].format(r=r)}" for _ in range(keys))
     return (
-        "WITH h AS ("
-        f"SELECT table_id, dealer, {f['delta'].format(r=r)} AS delta, "
-        f"{f['declarer'].format(r=r)} AS declarer, {f['made'].format(r=r)} AS made, "
-        f"{f['game'].format(r=r)} AS game "
-        f"FROM {Hand._meta.db_table} WHERE status = %s AND table_id {ids}) "
-        # every seat's amounts but the declarer's, summed by dealer
-        "SELECT h.table_id, h.dealer, s.key, 0, NULL, NULL, "
-        f"SUM({f['integer'].format(x=seat_amount)}), COUNT(*) "
-        f"FROM h JOIN {Seat._meta.db_table} s ON s.table_id = h.table_id "
-        f"WHERE s.table_id {ids} AND {seat_amount} IS NOT NULL "
-        "AND (h.declarer IS NULL OR h.declarer <> s.key) "
-        "GROUP BY h.table_id, h.dealer, s.key "
-        "UNION ALL "
-        # the declarer's, one row a hand (hardly two hands of a table alike: summing them
-        # would cost the database more than it saves)
-        f"SELECT h.table_id, h.dealer, h.declarer, 1, h.made, h.game, "
-        f"{f['integer'].format(x=own_amount)}, 1 "
-        f"FROM h WHERE {own_amount} IS NOT NULL"
+        f"SELECT table_id, dealer, {f['delta'].format(r=r)}{values} "
+        f"FROM {Hand._meta.db_table} WHERE status = %s AND table_id {ids}"
     )
 
 
-def _summed_lines(table_ids: Sequence[int]) -> Iterator[tuple[Any, ...]]:
-    """The settled hands of these tables as the database sums them, as rows (table id, dealer,
-    seat key, 1 for the declarer's line else 0, made, game as JSON text, amount, hands): every
-    seat's amounts in the hands of each dealer, the declarer's apart with whether the game was
-    made and which game it was; ``amount`` is the total of ``hands`` hands alike in all the
-    rest. One statement, whatever the number of hands, and no hand's result is decoded here:
-    the standings need only these sums (``HandLine.hands``)."""
+def _settled_hands(
+    table_ids: Sequence[int], rule_sets: Mapping[int, Any]
+) -> Iterator[tuple[int, str, dict[str, Any], Mapping[str, Any]]]:
+    """The settled hands of these tables (each table's rule set in ``rule_sets``) as (table
+    id, dealer, delta, statistics): the delta decoded, and what the table's rule set answers
+    of the hand's result for season statistics (``RuleSet.statistics``: its declarer, made,
+    premium). One statement, whatever the number of hands, reading of each stored result
+    only its delta and the rule set's ``statistics_keys`` (as JSON text); the rule set is
+    asked once for each combination of those keys' values."""
     if not table_ids:
         return
-    ids: list[Any] = [list(table_ids)] if connection.vendor == "postgresql" else list(table_ids)
+    vendor = connection.vendor
+    ids: list[Any] = [list(table_ids)] if vendor == "postgresql" else list(table_ids)
+    keys = list(dict.fromkeys(k for rs in rule_sets.values() for k in rs.statistics_keys))
     with connection.cursor() as cursor:
         cursor.execute(
-            _lines_sql(connection.vendor, len(table_ids)), [Hand.Status.DONE, *ids, *ids]
+            _hands_sql(vendor, len(table_ids), len(keys)),
+            [*(_value_param(vendor, k) for k in keys), Hand.Status.DONE, *ids],
         )
-        yield from cursor.fetchall()
+        rows = cursor.fetchall()
+    answers: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    for table_id, dealer, delta, *values in rows:
+        rule_set = rule_sets[table_id]
+        known = (rule_set.name, *values)
+        answer = answers.get(known)
+        if answer is None:
+            own = rule_set.statistics_keys
+            result = {
+                k: json.loads(v)
+                for k, v in zip(keys, values, strict=True)
+                if v is not None and k in own
+            }
+            answer = answers[known] = rule_set.statistics(result)
+        yield table_id, dealer, json.loads(delta) if delta else {}, answer
 
 
 _Flags = tuple[str, bool, bool, bool | None, bool]
@@ -447,9 +445,8 @@ def sittings_for_tables(
             keys = [seat_key for seat_key, _ in seats[link.table_id]]
             tables[link.table_id] = _TableLines(by_key, keys, rule_set_of(link.table))
 
-    premium: dict[tuple[str, str | None], bool] = {}
-    for table_id, dealer, seat_key, declarer, made, game, amount, hands in _summed_lines(
-        list(tables)
+    for table_id, dealer, delta, statistics in _settled_hands(
+        list(tables), {table_id: table.rule_set for table_id, table in tables.items()}
     ):
         table = tables[table_id]
         active = table.active.get(dealer)
@@ -457,20 +454,19 @@ def sittings_for_tables(
             active = table.active[dealer] = frozenset(
                 table.rule_set.active_seats(table.keys, dealer)
             )
-        player = table.by_key.get(seat_key)
-        if player is None:
-            continue
-        flags: _Flags
-        if declarer:
-            known = (table.rule_set.name, game)
-            if known not in premium:
-                decoded = None if game is None else json.loads(game)
-                premium[known] = table.rule_set.is_premium(decoded)
-            flags = (player, seat_key in active, True, made in TRUE, premium[known])
-        else:
-            flags = (player, seat_key in active, False, None, False)
-        summed, count = table.alike.get(flags, (0, 0))
-        table.alike[flags] = (summed + int(amount), count + hands)
+        declarer = statistics["declarer"]
+        for seat_key, amount in delta.items():
+            player = table.by_key.get(seat_key)
+            if player is None or amount is None:
+                continue
+            flags: _Flags
+            if seat_key == declarer:
+                made, premium = statistics["made"] is True, bool(statistics["premium"])
+                flags = (player, seat_key in active, True, made, premium)
+            else:
+                flags = (player, seat_key in active, False, None, False)
+            summed, count = table.alike.get(flags, (0, 0))
+            table.alike[flags] = (summed + int(amount), count + 1)
 
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payer, payee, amount in LedgerEntry.objects.filter(

@@ -10,6 +10,7 @@ is the ordinary one."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gc
 import random
@@ -27,6 +28,7 @@ from clubs import standings as core
 from clubs.models import Club, EveningTable, Guest, Season, User
 from clubs.players import PlayerInfo, seat_player
 from clubs.services import seasons
+from engine import rules as registry
 from games import services as games
 from games.errors import TableConflict
 from games.models import Hand, LedgerEntry, Seat, Table
@@ -363,3 +365,37 @@ def test_a_computation_leaves_the_garbage_collector_as_it_found_it(
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_the_statistics_are_the_tables_rule_sets_answers() -> None:
+    """Declarer games, made and premium are what the table's rule set answers of each
+    result (``RuleSet.statistics``), not keys the server reads itself: a copy of wien that
+    counts every declarer's game as premium (registered for the engine only, for this test)
+    makes every declarer line premium; wien itself does not."""
+    w = build_club_world()
+    a_season(w)
+    u = w.users
+    table = table_of(w, WIEN, [u["member"], u["scorer"], u["admin"]])
+    record(w, table, 12, random.Random(37))
+    links = season_links(w)
+    lines = [line for s in seasons.sittings_for_tables(links)[0] for line in s.lines]
+    declarers = sum(line.hands for line in lines if line.declarer)
+    assert declarers and not all(line.premium for line in lines if line.declarer)
+
+    wien = engine.rule_set("wien")
+
+    class AllPremium(type(wien)):  # type: ignore[misc]
+        def statistics(self, result: Any) -> dict[str, Any]:
+            return {**super().statistics(result), "premium": bool(result.get("declarer"))}
+
+    fields = {f.name: getattr(wien, f.name) for f in dataclasses.fields(wien) if f.init}
+    copy = AllPremium(**{**fields, "name": "wien-all-premium"})
+    registry.register(copy, offered=False)
+    try:
+        Table.objects.filter(pk=table.pk).update(rules={**table.rules, "variant": copy.name})
+        again = [line for s in seasons.sittings_for_tables(season_links(w))[0] for line in s.lines]
+    finally:
+        registry._REGISTRY.pop(copy.name, None)  # the registry has no unregister: tests only
+        registry._ENGINE_ONLY.discard(copy.name)
+    assert sum(line.hands for line in again if line.declarer) == declarers
+    assert all(line.premium for line in again if line.declarer)
