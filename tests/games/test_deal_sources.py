@@ -24,9 +24,10 @@ import engine
 from clubs.models import User
 from games import deals, services
 from games.models import Hand, Table
+from tests.cards import cards_in
 from tests.factories import UserFactory
 from tests.games.conftest import hand_url, hands_url
-from tests.games.test_hidden_information import cards_in, cards_in_text
+from tests.games.test_hidden_information import cards_in_text
 from tests.games.test_hosted_hands import act, play_out, start
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +116,7 @@ def unseen_cards(table: Table, hand: Hand, seat: str | None) -> set[str]:
     """The cards ``seat`` (None: a spectator) never saw while the hand was played: not in the
     engine's view of the position before the last action, nor the last card played."""
     before = engine.replay({**services.hand_record_json(table, hand), "actions": hand.actions[:-1]})
-    seen = cards_in(engine.view(before, seat)) | cards_in(hand.actions[-1])
+    seen = cards_in(engine.view(before, seat), CARDS) | cards_in(hand.actions[-1], CARDS)
     return set(CARDS - seen)
 
 

@@ -24,6 +24,7 @@ from games import live, services
 from games.errors import InvalidInput, RuleViolation
 from games.models import Hand, LedgerEntry, Seat, Table
 from games.services.tables import table_balances
+from tests.cards import cards_in
 from tests.openapi import schema_errors
 
 pytestmark = pytest.mark.django_db
@@ -346,18 +347,6 @@ def test_a_seat_not_to_play_announces_over_http_and_the_events_show_it_to_the_ot
         assert announcer in view["parties"]["re" if word == "re" else "kontra"]
     assert [t["seat"] for t in live.your_turns(anna)] == ["anna"]
     assert live.your_turns(carl) == []
-
-
-def cards_in(value: Any, codes: frozenset[str]) -> set[str]:
-    """Every card code among the strings of a JSON value (keys included)."""
-    if isinstance(value, str):
-        return {value} if value in codes else set()
-    if isinstance(value, dict):
-        inside = [cards_in(v, codes) for v in value.values()]
-        return set().union(*inside, cards_in(list(value), codes))
-    if isinstance(value, list):
-        return set().union(set(), *(cards_in(v, codes) for v in value))
-    return set()
 
 
 def test_no_endpoint_shows_a_doppelkopf_seat_cards_it_may_not_see(

@@ -25,6 +25,7 @@ from games import services
 from games.models import Hand, LedgerEntry, Table
 from games.random_entries import random_entry
 from games.rulesets import stored_result
+from tests.cards import cards_in
 from tests.games.conftest import hand_url, hands_url
 from tests.games.test_hosted_hands import play_out
 from tests.openapi import schema_errors
@@ -148,17 +149,6 @@ def test_a_hosted_table_of_each_rule_set_deals_and_plays_a_hand_through_the_api(
 
     closed = clients["anna"].post(table_url(table, "close/"))
     assert closed.status_code == 200, closed.json()
-
-
-def cards_in(value: Any, codes: frozenset[str]) -> set[str]:
-    """Every card code among the strings of a JSON value (keys included)."""
-    if isinstance(value, str):
-        return {value} if value in codes else set()
-    if isinstance(value, dict):
-        return cards_in(list(value), codes) | cards_in(list(value.values()), codes)
-    if isinstance(value, list):
-        return set().union(*(cards_in(v, codes) for v in value))
-    return set()
 
 
 @by_rule_set

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
@@ -23,6 +22,7 @@ import engine
 from engine.rules.wien import Phase, State
 from games import services
 from games.models import Hand
+from tests.cards import cards_in
 from tests.games.test_permissions import ROWS, Row, client_for, resolve
 from tests.games.world import World
 from tests.worlds import fresh_copy, rows_by_world
@@ -31,17 +31,6 @@ pytestmark = pytest.mark.django_db
 
 CARDS = frozenset(engine.PIQUET.codes)
 VIEWERS = ("anonymous", "outsider", "member", "seated", "bert", "carl", "club_admin", "director")
-
-
-def cards_in(value: Any) -> set[str]:
-    """Every card code among the strings of a JSON value."""
-    if isinstance(value, str):
-        return {value} if value in CARDS else set()
-    if isinstance(value, dict):
-        return set().union(*(cards_in(v) for v in value.values()), cards_in(list(value)))
-    if isinstance(value, list):
-        return set().union(*(cards_in(v) for v in value)) if value else set()
-    return set()
 
 
 def cards_in_text(text: str) -> set[str]:
@@ -82,10 +71,10 @@ def test_no_endpoint_shows_a_caller_cards_it_may_not_see(
     response = getattr(client, row.method)(resolve(w, row.path), body, format="json")
 
     after, hand = hosted_hand(w)
-    allowed = cards_in(engine.view(before, seat)) | cards_in(engine.view(after, seat))
+    allowed = cards_in(engine.view(before, seat), CARDS) | cards_in(engine.view(after, seat), CARDS)
     text = response.content.decode()
     if response.get("Content-Type", "").startswith("application/json") and text:
-        shown = cards_in(json.loads(text))
+        shown = cards_in(json.loads(text), CARDS)
     else:
         shown = cards_in_text(text)
     assert shown <= allowed, f"{viewer} was shown {sorted(shown - allowed)}"
@@ -96,5 +85,5 @@ def test_no_endpoint_shows_a_caller_cards_it_may_not_see(
 
 def test_the_check_would_notice_a_leak() -> None:
     """The scanner finds cards in nested JSON and in text, so the test above can fail."""
-    assert cards_in({"deal": {"bert": ["HA", "x"]}, "DK": 1}) == {"HA", "DK"}
+    assert cards_in({"deal": {"bert": ["HA", "x"]}, "DK": 1}, CARDS) == {"HA", "DK"}
     assert cards_in_text("1,HA;DK SEVEN") == {"HA", "DK"}

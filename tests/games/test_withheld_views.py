@@ -20,7 +20,8 @@ import engine
 from clubs.models import User
 from games import services
 from games.models import Hand, Table
-from tests.games.test_every_rule_set import PLAYERS, cards_in, seats_of
+from tests.cards import cards_in
+from tests.games.test_every_rule_set import PLAYERS, seats_of
 from tests.openapi import schema_errors
 
 pytestmark = pytest.mark.django_db
