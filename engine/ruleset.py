@@ -135,13 +135,21 @@ class Shapes:
     the strict schema check holds every key a rule set emits to it.
 
     ``view`` and ``result``: the keys a seat's view and a deal's ``Result`` carry beyond the
-    keys every rule set has (the server documents those), as ``{"properties": {key: schema},
-    "required": [key, …]}``; ``games``: the forms of a ``game`` object (each an object schema
-    whose ``type`` property has one value); ``sheet_row``: the rule set's part of a row of a
-    table's running score sheet (:meth:`RuleSet.sheet_row`), ``None`` when it has none;
-    ``reasons``: every ``why`` word its transfers use; ``end_public``: the view keys the end
-    of a hand makes public to a seat even while the board is withheld (duplicate: other
-    tables still play it).
+    keys the server documents for every rule set (a view's ``seat``, ``phase``, ``to_act``,
+    ``rules``, ``seats``, ``dealer``, ``active``, ``hand``, ``hand_sizes``, ``actions``,
+    ``declarer``, ``game``, ``trick``, ``last_trick``, ``tricks`` (seat → tricks won),
+    ``legal`` and ``deal``, each optional; a Result's ``stake``, ``declarer``, ``game``,
+    ``made``, ``fallen``, ``tricks``, ``delta``, ``pot`` and ``transfers``), as
+    ``{"properties": {key: schema}, "required": [key, …]}`` (``required``: the keys the
+    engine always writes); a key of both replaces the server's (Doppelkopf's ``tricks``, the
+    tricks themselves). ``games``: the forms of a ``game`` object (each an object schema whose
+    ``type`` property has one value; a view's game may carry more than a Result's, as
+    optional keys); ``sheet_row``: the rule set's part of a row of a table's running score
+    sheet (:meth:`RuleSet.sheet_rows`), in the form of ``result``, ``None`` when it has none;
+    ``reasons``: every ``why`` word the transfers of its deals and of closing its table use;
+    ``end_public``: the view keys the end of a hand makes public to a seat even while the
+    board is withheld (duplicate: other tables still play it). The schemas are JSON Schema in
+    the OpenAPI 3.0 dialect (``nullable``), as the options' are.
     """
 
     view: Mapping[str, Any] = field(default_factory=dict)
@@ -150,6 +158,60 @@ class Shapes:
     sheet_row: Mapping[str, Any] | None = None
     reasons: tuple[str, ...] = ()
     end_public: tuple[str, ...] = ()
+
+
+# JSON Schema in the OpenAPI 3.0 dialect (``nullable``), as the options write theirs
+# (``engine.options``): the pieces the rule sets' :class:`Shapes` are made of.
+
+SEAT_SCHEMA: Mapping[str, Any] = {"type": "string", "description": "A seat's key."}
+CARDS_SCHEMA: Mapping[str, Any] = {
+    "type": "array",
+    "items": {"type": "string"},
+    "description": "Card codes.",
+}
+
+
+def object_schema(
+    properties: Mapping[str, Any],
+    *,
+    required: Sequence[str] | None = None,
+    description: str = "",
+) -> dict[str, Any]:
+    """An object of exactly ``properties`` (``required``: all of them unless given)."""
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(properties if required is None else required),
+        "additionalProperties": False,
+    }
+    if description:
+        out["description"] = description
+    return out
+
+
+def by_seat(value: Mapping[str, Any], description: str) -> dict[str, Any]:
+    """An object from seat keys to ``value``."""
+    return {"type": "object", "additionalProperties": dict(value), "description": description}
+
+
+def nullable(schema: Mapping[str, Any], description: str = "") -> dict[str, Any]:
+    """``schema`` or ``null``."""
+    out = {**schema, "nullable": True}
+    if description:
+        out["description"] = description
+    return out
+
+
+def game_form(game_type: str, description: str, /, **properties: Any) -> dict[str, Any]:
+    """A form of a deal's ``game``: ``type`` ``game_type`` and ``properties`` (all required
+    but those marked ``"x-optional": True``, a mark taken off here)."""
+    shown = {k: {n: v for n, v in p.items() if n != "x-optional"} for k, p in properties.items()}
+    required = ["type", *(k for k, p in properties.items() if not p.get("x-optional"))]
+    return object_schema(
+        {"type": {"type": "string", "enum": [game_type]}, **shown},
+        required=required,
+        description=description,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,6 +494,23 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         and the money, in the rule set's own terms (Doppelkopf: the parties, winner, Augen,
         announcements, extras and game points); ``None`` (the default): nothing more."""
         return None
+
+    def sheet_rows(self, results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | None]:
+        """The rule set's part of each row of a table's running score sheet, for the Results
+        of its settled deals in order (:attr:`Shapes.sheet_row` documents it). Default:
+        :meth:`sheet_row` of each; a rule set whose rows run on from the deals before (a
+        running total) overrides it."""
+        return [self.sheet_row(result) for result in results]
+
+    def sheet_columns(self, seats: Sequence[str]) -> list[str]:
+        """The CSV columns of the rule set's part of a sheet row (:meth:`sheet_rows`) at a
+        table of ``seats``, after the columns every sheet has. Default: none."""
+        return []
+
+    def sheet_cells(self, row: Mapping[str, Any], seats: Sequence[str]) -> list[Any]:
+        """A sheet row's part (:meth:`sheet_rows`, not ``None``) as the cells of
+        :meth:`sheet_columns`. Default: none."""
+        return []
 
     def statistics(self, result: Mapping[str, Any]) -> dict[str, Any]:
         """What season statistics count of a deal with ``result``: ``declarer`` (a seat or

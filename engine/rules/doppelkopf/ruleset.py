@@ -37,6 +37,7 @@ from engine.rules.doppelkopf import (
     hand,
     heuristic,
     kasse,
+    schema,
     series,
     views,
 )
@@ -225,6 +226,19 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
             "category": result.get("category"),
             "score": result.get("score"),
         }
+
+    def sheet_rows(self, results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any] | None]:
+        """:meth:`sheet_row` of each deal with ``totals``: each seat's running game points
+        after it (DDV), null under ``doppelkopf``, which scores in money only."""
+        return schema.sheet_rows([self.sheet_row(result) for result in results])
+
+    def sheet_columns(self, seats: Sequence[str]) -> list[str]:
+        """The Re party, the winner, each party's Augen, announcement and extras, then each
+        seat's game points for the deal and running."""
+        return schema.sheet_columns(seats)
+
+    def sheet_cells(self, row: Mapping[str, Any], seats: Sequence[str]) -> list[Any]:
+        return schema.sheet_cells(row, seats)
 
     def is_premium(self, game: Mapping[str, Any] | None) -> bool:
         """Doppelkopf has no premium games."""

@@ -34,6 +34,7 @@ from engine.rules.preferans import (
     hand,
     heuristic,
     pulya,
+    schema,
     scoring,
     settlement,
     simulate,
@@ -292,6 +293,19 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
         if game.get("type") == "contract":
             return f"{game.get('level')}{game.get('strain')}"
         return str(game.get("type", ""))
+
+    def sheet_row(self, result: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The pulya after the deal (pool, mountain and whists per seat, §9–§10); ``None``
+        for a deal scored without a sheet."""
+        sheet = result.get("sheet")
+        return None if sheet is None else dict(sheet)
+
+    def sheet_columns(self, seats: Sequence[str]) -> list[str]:
+        """Each seat's pool and mountain, then each pair's whists (``anna>bert``)."""
+        return schema.sheet_columns(seats)
+
+    def sheet_cells(self, row: Mapping[str, Any], seats: Sequence[str]) -> list[Any]:
+        return schema.sheet_cells(row, seats)
 
     def carry_after(self, result: Mapping[str, Any]) -> dict[str, Any]:
         """The next deal's ``streak``, and its ``sheet`` when the deal had one."""
