@@ -15,7 +15,9 @@ random bot):
   the move answers throughout, every seat's and a spectator's view and the events (the long
   poll's bodies; the websocket sends the same ones, ``games.live``) early in each phase, the
   hand and the hand list at each change of phase, and at the end all of them;
-- a hosted table where bots play the other seats (the task the API sends after a move).
+- a hosted table where bots play the other seats (the task the API sends after a move);
+- a club evening and a tournament round, with entries recorded at their tables: their
+  reads, settlements, standings and the tournament's JSON exports.
 
 Every answer is checked by :mod:`tests.config.strict_schema`: against the response schema
 its operation documents in the generated schema (whatever component that is), every object
@@ -35,6 +37,9 @@ import engine
 from clubs.models import User
 from games.models import Table
 from games.random_entries import random_entry
+from tests.clubs.evening_setup import an_evening_of
+from tests.clubs.evening_setup import record as record_entries
+from tests.clubs.world import build_club_world
 from tests.config.strict_schema import (
     Findings,
     StrictClient,
@@ -328,6 +333,33 @@ def test_a_tournament_round_of_each_rule_set_exports_only_documented_keys(
     ):
         f.get(tail)
     assert "GET /api/v1/tournaments/{tournament_id}/export/hands.json 200" in findings.checked
+    assert not findings.problems, f"{rs.name}: undocumented or wrong\n{findings.report()}"
+
+
+@every_rule_set()
+@pytest.mark.django_db(transaction=True)
+def test_a_club_evening_of_each_rule_set_answers_only_documented_keys(
+    rs: Any, findings: Findings, eager_tasks: None
+) -> None:
+    """A club evening whose round seats the rule set's tables, two entries recorded at each:
+    the evening, its tables and round, the season and its standings (the rule set's
+    statistics), the close and the settlement document each of their keys."""
+    w = build_club_world()
+    tables = an_evening_of(w, rs.examples[0])
+    rng = random.Random(f"strict evening {rs.name}")
+    for table in tables:
+        record_entries(w, table, 2, rng)
+    owner = StrictClient(findings)
+    owner.force_authenticate(w.users["owner"])
+    club = f"/api/v1/clubs/{w.club.pk}/"
+    evening = f"{club}evenings/{w.evening.pk}/"
+    season = f"{club}seasons/{w.extra['season']}/"
+    for path in (evening, evening + "tables/", evening + "rounds/", evening + "rounds/1/"):
+        ok(owner.get(path))
+    ok(owner.post(evening + "close/"))
+    for path in (evening + "settlement/", season, season + "standings/", "/api/v1/me/evenings/"):
+        ok(owner.get(path))
+    assert "GET /api/v1/clubs/{club_id}/seasons/{season_id}/standings/ 200" in findings.checked
     assert not findings.problems, f"{rs.name}: undocumented or wrong\n{findings.report()}"
 
 
