@@ -15,7 +15,16 @@ Actions: each key of a rule set's vocabulary (``RuleSet.vocabulary``) is a compo
 actions are ``<Variant>Action``, one of its keys' components (its keys differ, so exactly one
 fits); an action (``Action``, a legal action as a view lists it and a move's body alike) is any
 of the rule sets' (``{"call": "pass"}`` is an action of several).
-``config.api.schema`` adds the components; ``games.api.rules`` refers to them.
+Hands (:func:`hand_schemas`): each rule set's shapes (``RuleSet.shapes``) give its
+``<Variant>Game`` (one of its game forms by ``type``, a form shared by name where rule sets
+have it alike: ``SuitGame``), ``<Variant>Result`` and ``<Variant>HandView`` (the keys every
+rule set has and its own, nothing else), ``<Variant>SheetRow`` (its part of a score-sheet row),
+``<Variant>ScoreSheetRow`` and ``<Variant>ScoreSheet``; ``HandView`` and ``ScoreSheet`` are one
+of them by ``variant``, ``Result`` and ``Game`` any rule set's; ``WhyEnum`` the rule sets'
+transfer words.
+
+``config.api.schema`` adds the components when the schema is generated (so a rule set
+registered later, a test's, is in it); ``games.api`` refers to them.
 """
 
 from __future__ import annotations
@@ -152,18 +161,23 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
     return out
 
 
-ACTION_SCHEMAS = _action_schemas()
-ACTION_SCHEMAS["Action"] = {
-    "anyOf": [
-        {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"}
-        for rule_set in engine.rule_sets()
-    ],
-    "description": "One action of the table's rule set (``<Variant>Action``), in the record "
-    "vocabulary (``spec/hand-record.md``): one key, its value as that key's form says. A "
-    "hand view's `legal` lists them, and a move sends one of them as it is "
-    "(`ActionInputRequest.action`).",
-}
-"""Every action component, by name, and ``Action``: an action of any registered rule set."""
+def action_schemas() -> dict[str, dict[str, Any]]:
+    """Every action component, by name, and ``Action``: an action of any registered rule set
+    (read when the schema is generated, so a rule set registered after this module was
+    imported, a test's, is in it)."""
+    out = _action_schemas()
+    out["Action"] = {
+        "anyOf": [
+            {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"}
+            for rule_set in engine.rule_sets()
+        ],
+        "description": "One action of the table's rule set (``<Variant>Action``), in the "
+        "record vocabulary (``spec/hand-record.md``): one key, its value as that key's form "
+        "says. A hand view's `legal` lists them, and a move sends one of them as it is "
+        "(`ActionInputRequest.action`).",
+    }
+    return out
+
 
 ACTION = {"$ref": "#/components/schemas/Action"}
 """An action, as a hand view's ``legal`` lists it and a move's body sends it: one named
@@ -197,3 +211,370 @@ def add_sheet_entry_keys(schemas: dict[str, Any]) -> None:
                 "`sheet_keys` in `python -m engine rules`); the engine checks its value and "
                 "names it in a refusal."
             }
+
+
+# --- the shapes of hands: views, Results, games, score sheets ------------------------------
+
+REF = "#/components/schemas/"
+NULL: dict[str, Any] = {"type": "object", "nullable": True, "enum": [None]}
+"""``null`` in OpenAPI 3.0, as a branch of ``anyOf``."""
+TABLE_REASONS = ("carry_in", "carry_out", "split")
+"""The ``why`` words of a table's own ledger entries (``games.models.LedgerEntry``): the pot
+carried in and on between sittings, and shared at the close (which some rule sets' closings
+also write)."""
+LEGACY_SHEET_KEYS: dict[str, tuple[str, ...]] = {
+    "pulya": ("preferans",),
+    "doppelkopf": ("doppelkopf", "doppelkopf-ddv"),
+}
+"""The keys a score-sheet row filed a rule set's details under before ``details`` (API 1.x),
+with the rule sets whose details they held: kept for one API version, deprecated."""
+
+
+def ref(name: str) -> dict[str, Any]:
+    """A reference to the component ``name``."""
+    return {"$ref": f"{REF}{name}"}
+
+
+def or_null(name: str, description: str = "") -> dict[str, Any]:
+    """The component ``name`` or ``null``."""
+    out: dict[str, Any] = {"anyOf": [ref(name), NULL]}
+    if description:
+        out["description"] = description
+    return out
+
+
+def transfer_reasons() -> list[str]:
+    """Every ``why`` word of every registered rule set's transfers (``Shapes.reasons``), in
+    registry order."""
+    return list(dict.fromkeys(r for rs in engine.rule_sets() for r in rs.shapes.reasons))
+
+
+def hand_reasons() -> list[str]:
+    """The ``why`` words of a deal's transfers (a Result's): :func:`transfer_reasons` but the
+    table's own (:data:`TABLE_REASONS`)."""
+    return [r for r in transfer_reasons() if r not in TABLE_REASONS]
+
+
+def _name_enums(schema: Any, stem: str, out: dict[str, Any]) -> Any:
+    """``schema`` with every enum in it (a property's, an alternative's, an array's items', a
+    map's values') a named component in ``out``: ``<stem><Property>Enum``,
+    ``<stem><Values>Enum`` for an alternative, ``<stem>Enum`` for items and values. A
+    nullable enum becomes ``anyOf: [$ref, null]``. Generators name an inline enum after its
+    property, and Swift cannot use ``Type`` as a model's name."""
+    if not isinstance(schema, dict):
+        return schema
+    if "enum" in schema and schema.get("enum") != [None]:
+        bare = {k: v for k, v in schema.items() if k not in ("nullable", "description")}
+        found = _enum_component(f"{stem}Enum", bare, out)
+        if schema.get("nullable"):
+            found = {"anyOf": [found, NULL]}
+            if "description" in schema:
+                found["description"] = schema["description"]
+        return found
+    schema = dict(schema)
+    for key in ("oneOf", "anyOf"):
+        if isinstance(schema.get(key), list):
+            alternatives = []
+            for index, alternative in enumerate(schema[key]):
+                if isinstance(alternative, dict) and "enum" in alternative:
+                    values = "".join(camel(str(v)) for v in alternative["enum"][:2])
+                    alternatives.append(_name_enums(alternative, f"{stem}{values}", out))
+                else:
+                    inner = f"{stem}{_alternative_stem(alternative, index)}"
+                    alternatives.append(_name_enums(alternative, inner, out))
+            schema[key] = alternatives
+    if isinstance(schema.get("properties"), dict):
+        schema["properties"] = {
+            key: _name_enums(value, f"{stem}{camel(key)}", out)
+            for key, value in schema["properties"].items()
+        }
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            schema[key] = _name_enums(schema[key], stem, out)
+    return schema
+
+
+def _object(properties: dict[str, Any], required: list[str], description: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+CARDS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+SEAT_NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+BY_SEAT_INT: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "integer"}}
+
+
+def _game_forms() -> dict[str, dict[str, str]]:
+    """Rule set → form ``type`` → the component of that form: ``<Type>Game`` where every rule
+    set with a form of that type has the same one (``SuitGame``), else ``<Variant><Type>Game``
+    (``DoppelkopfDdvSoloGame``)."""
+    by_type: dict[str, set[str]] = {}
+    for rule_set in engine.rule_sets():
+        for form in rule_set.shapes.games:
+            kind = form["properties"]["type"]["enum"][0]
+            by_type.setdefault(kind, set()).add(json.dumps(form, sort_keys=True))
+    return {
+        rule_set.name: {
+            (kind := form["properties"]["type"]["enum"][0]): (
+                f"{camel(kind)}Game"
+                if len(by_type[kind]) == 1
+                else f"{camel(rule_set.name)}{camel(kind)}Game"
+            )
+            for form in rule_set.shapes.games
+        }
+        for rule_set in engine.rule_sets()
+    }
+
+
+def _own(shape: Any, stem: str, out: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A shape's properties (enums named) and required keys."""
+    properties = {
+        key: _name_enums(value, f"{stem}{camel(key)}", out)
+        for key, value in dict(shape.get("properties", {})).items()
+    }
+    return properties, list(shape.get("required", []))
+
+
+def hand_schemas() -> dict[str, dict[str, Any]]:
+    """The components of hands, from every registered rule set's shapes (``RuleSet.shapes``):
+    per rule set ``<Variant>Game`` (one of its game forms, by ``type``), ``<Variant>Result``,
+    ``<Variant>HandView``, ``<Variant>SheetRow`` (where it has one), ``<Variant>ScoreSheetRow``
+    and ``<Variant>ScoreSheet``; the game forms; and the unions ``HandView`` and
+    ``ScoreSheet`` (by ``variant``), ``Result`` and ``Game`` (any rule set's)."""
+    out: dict[str, Any] = {}
+    forms = _game_forms()
+    out["WhyEnum"] = {"type": "string", "enum": hand_reasons()}
+    out["Transfer"] = _object(
+        {
+            "from": {"type": "string", "description": "A seat, or the pot (Kasse) by its name."},
+            "to": {"type": "string"},
+            "amount": {"type": "integer", "description": "Cents."},
+            "why": ref("WhyEnum"),
+        },
+        ["from", "to", "amount", "why"],
+        "One money movement of a Result.",
+    )
+    out["TrickCard"] = _object(
+        {"seat": {"type": "string"}, "card": {"type": "string"}},
+        ["seat", "card"],
+        "A card played to a trick, and by whom.",
+    )
+    out["SheetSeat"] = _object(
+        {"key": {"type": "string"}, "name": {"type": "string"}},
+        ["key", "name"],
+        "A seat of a score sheet and its player's name.",
+    )
+    views, sheets, results = [], [], {}
+    for rule_set in engine.rule_sets():
+        name, shapes = camel(rule_set.name), rule_set.shapes
+        for form in shapes.games:
+            component = forms[rule_set.name][form["properties"]["type"]["enum"][0]]
+            out[component] = _name_enums(dict(form), component, out)
+        mapping = {kind: f"{REF}{component}" for kind, component in forms[rule_set.name].items()}
+        out[f"{name}Game"] = {
+            "description": f"The game of a {rule_set.name} deal: one of its forms, by `type`.",
+            "oneOf": [{"$ref": target} for target in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+        }
+        own, own_required = _own(shapes.result, f"{name}Result", out)
+        common = {
+            "stake": {
+                "type": "integer",
+                "nullable": True,
+                "description": "wien's stake S; null where the rule set has none.",
+            },
+            "declarer": {"type": "string", "nullable": True},
+            "game": or_null(f"{name}Game", "null: a deal without a game."),
+            "made": {"type": "boolean", "nullable": True},
+            "fallen": SEAT_NAMES,
+            "tricks": {**BY_SEAT_INT, "description": "Tricks per seat ({} where none count)."},
+            "delta": {**BY_SEAT_INT, "description": "Each seat's change (cents)."},
+            "pot": {
+                "type": "integer",
+                "nullable": True,
+                "description": "The money the table "
+                "holds in common after the deal; null where the rule set has none.",
+            },
+            "transfers": {"type": "array", "items": ref("Transfer")},
+        }
+        results[f"{name}Result"] = _object(
+            {**common, **own},
+            [*common, *(k for k in own_required if k not in common)],
+            f'What settling a {rule_set.name} deal gives (`spec/hand-record.md`, "Result"): '
+            "the keys of every Result and the rule set's own.",
+        )
+        own, _ = _own(shapes.view, f"{name}HandView", out)
+        view = {
+            "mode": ref("ModeEnum"),
+            "variant": ref(f"{name}VariantEnum"),
+            "number": {"type": "integer"},
+            "status": ref("HandStatusEnum"),
+            "version": {"type": "integer"},
+            "seat": {"type": "string", "nullable": True, "description": "null: a spectator."},
+            "phase": ref("PhaseEnum"),
+            "to_act": {"type": "string", "nullable": True},
+            "rules": ref(rules_component_name(rule_set.name)),
+            "seats": SEAT_NAMES,
+            "dealer": {"type": "string"},
+            "active": SEAT_NAMES,
+            "hand": {**CARDS, "nullable": True, "description": "Own cards."},
+            "hand_sizes": BY_SEAT_INT,
+            "actions": {
+                "type": "array",
+                "description": "Every action so far as the seat may see it: its `seat` and "
+                "one key of the rule set's vocabulary (another seat's hidden choice shown "
+                "as the rule set's view says, e.g. a discard as null).",
+                "items": {
+                    "type": "object",
+                    "properties": {"seat": {"type": "string"}},
+                    "required": ["seat"],
+                    "additionalProperties": {},
+                },
+            },
+            "declarer": {"type": "string", "nullable": True},
+            "game": or_null(f"{name}Game"),
+            "trick": {"type": "array", "items": ref("TrickCard")},
+            "last_trick": {"type": "array", "items": ref("TrickCard")},
+            "tricks": {**BY_SEAT_INT, "description": "Tricks won so far per seat."},
+            "legal": {
+                "type": "array",
+                "items": ref("Action"),
+                "description": "Your legal actions.",
+            },
+            "deal": {
+                "type": "object",
+                "additionalProperties": CARDS,
+                "description": "After the hand: every hand as dealt (and the talon).",
+            },
+            "entry": {
+                "type": "object",
+                "additionalProperties": {},
+                "description": "Recorded: the complete score-sheet entry.",
+            },
+            "result": or_null(f"{name}Result"),
+            "proof": or_null("Proof"),
+        }
+        view.update(own)
+        out[f"{name}HandView"] = _object(
+            view,
+            ["mode", "variant", "number", "status", "version"],
+            f"A {rule_set.name} hand as the caller may see it. Hosted hands: the engine's seat "
+            "view (`seat` null for a spectator), with `legal` when it is the caller's turn "
+            "and `deal`, `result` and `proof` after the hand; while a deal source withholds "
+            "the board no `deal`, only what the seat saw during play, and `proof` null. "
+            "Recorded hands: the complete entry and its result.",
+        )
+        views.append(rule_set.name)
+        details: dict[str, Any] = NULL
+        if shapes.sheet_row is not None:
+            own, own_required = _own(shapes.sheet_row, f"{name}SheetRow", out)
+            out[f"{name}SheetRow"] = _object(
+                own, own_required, f"A {rule_set.name} deal on the running score sheet."
+            )
+            details = or_null(f"{name}SheetRow")
+        legacy = {
+            key: {
+                **(details if rule_set.name in holders else NULL),
+                "deprecated": True,
+                "description": "Deprecated (API 1.x): `details` at this rule set's tables, "
+                "else null.",
+            }
+            for key, holders in LEGACY_SHEET_KEYS.items()
+        }
+        out[f"{name}ScoreSheetRow"] = _object(
+            {
+                "number": {"type": "integer"},
+                "status": ref("HandStatusEnum"),
+                "dealer": {"type": "string"},
+                "game": {"type": "string", "description": 'e.g. "D", "Geschäft S", "6 Mord".'},
+                "declarer": {"type": "string", "nullable": True},
+                "made": {"type": "boolean", "nullable": True},
+                "fallen": SEAT_NAMES,
+                "balances": {**BY_SEAT_INT, "description": "Seat → running balance after it."},
+                "pot": {
+                    "type": "integer",
+                    "nullable": True,
+                    "description": "The pot after the hand; null where the rule set has none.",
+                },
+                "details": {
+                    **details,
+                    "description": "The rule set's own part of the row; null where it has none.",
+                },
+                **legacy,
+            },
+            [
+                "number",
+                "status",
+                "dealer",
+                "game",
+                "declarer",
+                "made",
+                "fallen",
+                "balances",
+                "pot",
+                "details",
+                *legacy,
+            ],
+            f"One settled hand on a {rule_set.name} table's running sheet.",
+        )
+        out[f"{name}ScoreSheet"] = _object(
+            {
+                "variant": ref(f"{name}VariantEnum"),
+                "seats": {"type": "array", "items": ref("SheetSeat")},
+                "opening_pot": {"type": "integer"},
+                "rows": {"type": "array", "items": ref(f"{name}ScoreSheetRow")},
+            },
+            ["variant", "seats", "opening_pot", "rows"],
+            f"The running score sheet of a {rule_set.name} table (amounts in cents).",
+        )
+        sheets.append(rule_set.name)
+    out.update(results)
+    out["HandView"] = {
+        "description": "A hand as the caller may see it: one of the rule sets' views "
+        "(`<Variant>HandView`), by `variant`.",
+        "oneOf": [ref(f"{camel(v)}HandView") for v in views],
+        "discriminator": {
+            "propertyName": "variant",
+            "mapping": {v: f"{REF}{camel(v)}HandView" for v in views},
+        },
+    }
+    out["ScoreSheet"] = {
+        "description": "The running score sheet of a table: one of the rule sets' "
+        "(`<Variant>ScoreSheet`), by `variant`.",
+        "oneOf": [ref(f"{camel(v)}ScoreSheet") for v in sheets],
+        "discriminator": {
+            "propertyName": "variant",
+            "mapping": {v: f"{REF}{camel(v)}ScoreSheet" for v in sheets},
+        },
+    }
+    out["Result"] = {
+        "description": "What settling a hand gives: the Result of the table's rule set "
+        "(`<Variant>Result`).",
+        "anyOf": _distinct(results, out),
+    }
+    every_form = dict.fromkeys(c for by_kind in forms.values() for c in by_kind.values())
+    out["Game"] = {
+        "description": "The game of a deal: a form of the table's rule set's games.",
+        "oneOf": [ref(component) for component in every_form],
+    }
+    return out
+
+
+def _distinct(results: dict[str, Any], components: dict[str, Any]) -> list[dict[str, Any]]:
+    """References to the ``results``, one for each set of identical ones (read through their
+    ``game``'s forms, the only part that names the rule set)."""
+    seen: dict[str, str] = {}
+    for name, schema in results.items():
+        game = schema["properties"]["game"]["anyOf"][0]["$ref"].removeprefix(REF)
+        forms = components[game]["oneOf"]
+        key = json.dumps(
+            {**schema, "description": "", "properties": {**schema["properties"], "game": forms}},
+            sort_keys=True,
+        )
+        seen.setdefault(key, name)
+    return [ref(name) for name in seen.values()]

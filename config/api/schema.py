@@ -18,7 +18,12 @@ from rest_framework import permissions, serializers, viewsets
 
 import engine
 from config.api.operations import OPERATIONS, TAGS
-from config.api.rule_sets import ACTION_SCHEMAS, add_sheet_entry_keys, rules_component_name
+from config.api.rule_sets import (
+    action_schemas,
+    add_sheet_entry_keys,
+    hand_schemas,
+    rules_component_name,
+)
 
 
 @extend_schema_serializer(component_name="ApiError")
@@ -335,7 +340,8 @@ def finish_schema(
     rules_examples(schemas)
     convention_examples(result.get("paths", {}))
     add_sheet_entry_keys(schemas)
-    schemas.update(ACTION_SCHEMAS)
+    schemas.update(action_schemas())
+    schemas.update(hand_schemas())
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     name_operations(result)
     result["security"] = DEFAULT_SECURITY

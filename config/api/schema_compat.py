@@ -1,6 +1,7 @@
 """The schemas ``make schema-compat`` hands to openapi-diff: each the same API, with every
-``oneOf`` over the rule sets (``Rules``, ``RulesRequest``) replaced by a plain object, and each
-rule set's component reachable from a path of its own instead.
+union over the rule sets (``Rules``, ``RulesRequest``, ``HandView``, ``ScoreSheet``, ``Result``,
+``Game``: ``oneOf`` or ``anyOf``) replaced by a plain object, and each rule set's component
+reachable from a path of its own instead.
 
 openapi-diff compares a ``oneOf`` by trying its alternatives against each other wherever the
 union is used; with eight rule sets' rules in a dozen places it ran for more than twelve minutes
@@ -20,7 +21,7 @@ from typing import Any
 
 import yaml
 
-UNIONS = ("Rules", "RulesRequest")
+UNIONS = ("Rules", "RulesRequest", "HandView", "ScoreSheet", "Result", "Game")
 
 
 def flattened(schema: dict[str, Any]) -> dict[str, Any]:
@@ -30,9 +31,10 @@ def flattened(schema: dict[str, Any]) -> dict[str, Any]:
     paths = schema.setdefault("paths", {})
     for union in UNIONS:
         node = components.get(union)
-        if node is None or "oneOf" not in node:
+        alternatives = node.get("oneOf", node.get("anyOf")) if node is not None else None
+        if not isinstance(alternatives, list):
             continue
-        for one in node["oneOf"]:
+        for one in alternatives:
             name = one["$ref"].rsplit("/", 1)[1]
             body = {"content": {"application/json": {"schema": {"$ref": one["$ref"]}}}}
             if union.endswith("Request"):  # what clients send: compared as a request body

@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 import engine
 from clubs.models import User
+from config.api.rule_sets import TABLE_REASONS, hand_reasons, or_null, ref
 from games import selectors, services
 from games.api.rules import ActionField, RulesSerializer
 from games.api.sheet import seats_in_order, with_sentences
@@ -23,18 +24,16 @@ from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries
 from games.rulesets import rule_set_of
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
-#: What a hand's transfers are for: every ``LedgerEntry.Reason`` but those of closing a table.
-HAND_REASONS = [r for r in LedgerEntry.Reason.values if r not in ("carry_in", "carry_out", "split")]
+#: What a hand's transfers are for: every registered rule set's ``why`` words but the table's.
+HAND_REASONS = hand_reasons()
+#: What a ledger entry is for: a hand's transfers' words and the table's own.
+LEDGER_REASONS = [*HAND_REASONS, *(r for r in TABLE_REASONS if r not in HAND_REASONS)]
 #: ``Hand.Status`` with plain labels: ``HandStatusEnum`` in the schema (``EventsStatusEnum`` is
 #: the same set with the model's labels, named so since API 1.0).
 HAND_STATUSES = tuple(Hand.Status.values)
 HAND_STATUS_TEXT = "The hand's status."
 #: The phases of a hand, every rule set's (``RuleSet.phases``): ``PhaseEnum`` in the schema.
 PHASES = tuple(dict.fromkeys(phase for rs in engine.rule_sets() for phase in rs.phases))
-#: A defender's choices (``spec/hand-record.md``: ``defence``), as the engine checks them.
-DEFENCES = ("play", "home", "invite", "invited", "whist", "pass", "half")
-"""A defender's choice: the talon games' (play, home, invite, invited) and Preferans's whist
-calls (whist, pass, half)."""
 
 
 class WorkerPingSerializer(serializers.ModelSerializer[WorkerPing]):
@@ -70,145 +69,15 @@ class RulesField(serializers.JSONField):
         return value
 
 
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "enum": ["C", "S", "D", "H"]},
-            {"type": "integer", "minimum": 5, "maximum": 8},
-        ],
-        "description": "suit games: the trump suit letter; premium games: 5..8.",
-    }
-)
-class GameLevelField(serializers.JSONField):
-    """A suit letter or a premium level."""
+@extend_schema_field({**or_null("Game"), "description": "null: a deal without a game."})
+class GameField(serializers.JSONField):
+    """A deal's game: one of the forms of the table's rule set (``Game`` in the schema, from
+    the rule sets' shapes); the engine checks it."""
 
 
 def _only(value: str, help_text: str) -> serializers.ChoiceField:
     """The discriminator of one form of a body: the single value that names the form."""
     return serializers.ChoiceField(choices=[value], help_text=help_text)
-
-
-class SuitGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """A suit game: a number game with the talon, or a hand game (Geschäft, herz)."""
-
-    type = _only("suit", "suit")
-    level = serializers.ChoiceField(choices=["C", "S", "D", "H"], help_text="The trump suit.")
-    talon = serializers.BooleanField(help_text="false for a hand game (Geschäft, herz).")
-
-
-class PremiumGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """A premium game, 5 (Bettel) to 8 (Pagat), from the talon or von der Hand."""
-
-    type = _only("premium", "premium")
-    level = serializers.IntegerField(min_value=5, max_value=8)
-    hand = serializers.BooleanField(help_text="Von der Hand (without the talon).")
-
-
-class NotrumpGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """A no-trump contract of the Balkan rule sets (``balkan``, ``danube-swabian``)."""
-
-    type = _only("notrump", "notrump")
-    level = serializers.ChoiceField(choices=["misere", "sans", "uno", "slam"])
-    talon = serializers.BooleanField(help_text="false for a hand contract.")
-
-
-class AusfechtenGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """Ausfechten: everyone passed and the hand is played out without a declarer."""
-
-    type = _only("ausfechten", "ausfechten")
-
-
-class ContractGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """A Preferans contract: 6 to 10 tricks in a strain (``spec/next/preferans.md`` §3–§4)."""
-
-    type = _only("contract", "contract")
-    level = serializers.IntegerField(min_value=6, max_value=10)
-    strain = serializers.ChoiceField(
-        choices=["S", "C", "D", "H", "NT"], help_text="The trump suit, or NT: no trumps."
-    )
-
-
-class MisereGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """Preferans's misère: the declarer must take no trick."""
-
-    type = _only("misere", "misere")
-
-
-class RaspasyGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """Preferans's raspasy: everyone passed; each plays for himself to take few tricks."""
-
-    type = _only("raspasy", "raspasy")
-
-
-class DoppelkopfGameSerializer(serializers.Serializer[dict[str, Any]]):
-    """A Doppelkopf game (``spec/next/doppelkopf.md``, Records): ``normal``, ``hochzeit``,
-    ``solo`` (``doppelkopf``: its ``trump``; ``doppelkopf-ddv``: its ``kind`` and whether it
-    is a ``pflicht`` solo), ``karlchen``, ``secret_solo`` (``doppelkopf``) or ``silent_solo``
-    (DDV)."""
-
-    type = serializers.ChoiceField(
-        choices=["normal", "hochzeit", "solo", "karlchen", "secret_solo", "silent_solo"]
-    )
-    trump = serializers.CharField(
-        required=False, help_text="doppelkopf solos: the trump suit, C, S, H or D."
-    )
-    kind = serializers.CharField(
-        required=False,
-        help_text="doppelkopf-ddv solos: queens, jacks, a suit (C, S, H, D) or fleischlos.",
-    )
-    pflicht = serializers.BooleanField(
-        required=False, help_text="doppelkopf-ddv solos: the soloist's compulsory solo."
-    )
-    announcer = serializers.CharField(
-        required=False, help_text="A hand's public game: the Hochzeit's announcer."
-    )
-    soloist = serializers.CharField(
-        required=False, help_text="A hand's public game: the soloist, once known."
-    )
-    partner = serializers.CharField(
-        required=False,
-        allow_null=True,
-        help_text="A hand's public game: the Hochzeit's partner once clarified (null: alone).",
-    )
-
-
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="Game",
-        serializers={
-            "suit": SuitGameSerializer,
-            "premium": PremiumGameSerializer,
-            "notrump": NotrumpGameSerializer,
-            "ausfechten": AusfechtenGameSerializer,
-            "contract": ContractGameSerializer,
-            "misere": MisereGameSerializer,
-            "raspasy": RaspasyGameSerializer,
-            **dict.fromkeys(
-                ("normal", "hochzeit", "solo", "karlchen", "secret_solo", "silent_solo"),
-                DoppelkopfGameSerializer,
-            ),
-        },
-        resource_type_field_name="type",
-    )
-)
-class GameSerializer(serializers.Serializer[dict[str, Any]]):
-    """The game of a hand: suit (number games, Geschäft, herz, the trump games of the other
-    rule sets), premium, no-trump (Balkan), Ausfechten, or Preferans's contract, misère and
-    raspasy. The schema documents its forms (:class:`SuitGameSerializer`, …); the engine
-    checks what arrives, and which forms the table's rule set has."""
-
-    type = serializers.ChoiceField(
-        choices=[
-            "suit", "premium", "notrump", "ausfechten", "contract", "misere", "raspasy",
-            "normal", "hochzeit", "solo", "karlchen", "secret_solo", "silent_solo",
-        ]
-    )  # fmt: skip
-    level = GameLevelField(required=False)
-    talon = serializers.BooleanField(
-        required=False, help_text="suit games: false for a hand game (Geschäft, herz)."
-    )
-    hand = serializers.BooleanField(required=False, help_text="premium games: von der Hand.")
-    strain = serializers.CharField(required=False, help_text="Preferans contracts: S C D H NT.")
 
 
 class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
@@ -218,7 +87,7 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
     the common part: ``deal`` and ``actions`` instead of the entry's keys; the engine plays
     it through, settles it, and the hand can be analysed (``…/analysis/``)."""
 
-    game = GameSerializer(
+    game = GameField(
         allow_null=True,
         required=False,
         help_text="null: a deal without a game (all passed, thrown in). Required in an entry; "
@@ -239,9 +108,10 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
         required=False, help_text="Seat key; omitted for an Ausfechten."
     )
     defence = serializers.DictField(
-        child=serializers.ChoiceField(choices=DEFENCES),
+        child=serializers.CharField(),
         required=False,
-        help_text="Each defender's choice; omitted for premium games and Ausfechten.",
+        help_text="Each defender's choice, in the words of the table's rule set; omitted where "
+        "it has none.",
     )
     tricks = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=12),
@@ -261,165 +131,10 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
     pot = serializers.IntegerField(required=False, help_text="Optional; must match.")
 
 
-class TransferSerializer(serializers.Serializer[dict[str, Any]]):
-    """One money movement of a result."""
-
-    def get_fields(self) -> Fields:
-        return {
-            "from": serializers.CharField(),
-            "to": serializers.CharField(),
-            "amount": serializers.IntegerField(help_text="Cents."),
-            "why": serializers.ChoiceField(choices=HAND_REASONS),
-        }
-
-
-class PulyaSerializer(serializers.Serializer[dict[str, Any]]):
-    """A Preferans score sheet (``spec/next/preferans.md`` §9–§10): each seat's pool and
-    mountain (points), and the whists each seat writes on each other (writer → target → count;
-    pairs without whists left out)."""
-
-    pool = serializers.DictField(child=serializers.IntegerField())
-    mountain = serializers.DictField(child=serializers.IntegerField())
-    whists = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
-
-
-class PartyWordsSerializer(serializers.Serializer[dict[str, Any]]):
-    re = serializers.CharField(allow_null=True)
-    kontra = serializers.CharField(allow_null=True)
-
-
-class PartyExtrasSerializer(serializers.Serializer[dict[str, Any]]):
-    re = serializers.ListField(child=serializers.CharField())
-    kontra = serializers.ListField(child=serializers.CharField())
-
-
-class PartyAugenSerializer(serializers.Serializer[dict[str, Any]]):
-    re = serializers.IntegerField()
-    kontra = serializers.IntegerField()
-
-
-class DoppelkopfSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
-    """A deal on a Doppelkopf table's sheet (``spec/next/doppelkopf.md``, Records)."""
-
-    re = serializers.ListField(
-        child=serializers.CharField(), help_text="The Re party (a soloist alone)."
-    )
-    winner = serializers.ChoiceField(
-        choices=["re", "kontra"], allow_null=True, help_text="null: nobody won (DDV)."
-    )
-    augen = PartyAugenSerializer(
-        allow_null=True, help_text="Each party's Augen (of 240); null for Karlchen Müller."
-    )
-    announcements = PartyWordsSerializer(
-        help_text="Each party's highest announcement (re, kontra, no90, no60, no30, schwarz) "
-        "or null (doppelkopf-ddv; always null under doppelkopf)."
-    )
-    extras = PartyExtrasSerializer(
-        help_text="Each party's extra points (doppelkopf, fox, karlchen, against_alten)."
-    )
-    category = serializers.CharField(
-        allow_null=True, help_text="doppelkopf: simple, schneider or schwarz; null under DDV."
-    )
-    score = serializers.DictField(
-        child=serializers.IntegerField(),
-        allow_null=True,
-        help_text="Seat → game points of the deal (doppelkopf-ddv); null under doppelkopf, "
-        "which scores in money only.",
-    )
-    totals = serializers.DictField(
-        child=serializers.IntegerField(),
-        allow_null=True,
-        help_text="Seat → running game points after the deal; null without game points.",
-    )
-
-
-class ResultSerializer(serializers.Serializer[dict[str, Any]]):
-    """What settling a hand gives (``spec/hand-record.md``, "Result")."""
-
-    stake = serializers.IntegerField(
-        allow_null=True, help_text="wien's stake S; null where the rule set has none."
-    )
-    declarer = serializers.CharField(allow_null=True)
-    game = GameSerializer(allow_null=True, help_text="null: a deal without a game.")
-    made = serializers.BooleanField(allow_null=True)
-    fallen = serializers.ListField(child=serializers.CharField())
-    tricks = serializers.DictField(child=serializers.IntegerField())
-    delta = serializers.DictField(child=serializers.IntegerField())
-    pot = serializers.IntegerField(
-        allow_null=True, help_text="The pot after the hand; null where the rule set has none."
-    )
-    transfers = TransferSerializer(many=True)
-    defence = serializers.DictField(
-        child=serializers.ChoiceField(choices=DEFENCES),
-        allow_null=True,
-        required=False,
-        help_text="Preferans: the defenders' whist calls; null on raspasy, misère and a "
-        "checked ten.",
-    )
-    entry = PulyaSerializer(
-        required=False, help_text="Preferans: the deal's own entry on the sheet, before help."
-    )
-    help = serializers.ListField(
-        child=serializers.DictField(),
-        required=False,
-        help_text='Preferans: pool points past the target given to others, in order: {"from", '
-        '"to", "points", "whists"}, or {"from", "to": null, "points", "mountain"} for a '
-        "write-off.",
-    )
-    streak = serializers.IntegerField(
-        min_value=0, required=False, help_text="Preferans: raspasy in a row, for the next deal."
-    )
-    sheet = PulyaSerializer(required=False, help_text="Preferans: the pulya after the deal.")
-    game_over = serializers.BooleanField(
-        required=False, help_text="Preferans: every pool is full; the table deals no more."
-    )
-    re = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="Doppelkopf: the Re party."
-    )
-    winner = serializers.ChoiceField(
-        choices=["re", "kontra"],
-        allow_null=True,
-        required=False,
-        help_text="Doppelkopf: the winning party; null: nobody won (DDV).",
-    )
-    points = serializers.DictField(
-        child=serializers.IntegerField(),
-        allow_null=True,
-        required=False,
-        help_text="Doppelkopf: each party's Augen (re, kontra); null for Karlchen Müller.",
-    )
-    announcements = serializers.DictField(
-        child=serializers.CharField(allow_null=True),
-        required=False,
-        help_text="doppelkopf-ddv: each party's highest announcement or null.",
-    )
-    extras = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="doppelkopf-ddv: each party's extra points (doppelkopf, fox, karlchen, "
-        "against_alten).",
-    )
-    value = serializers.DictField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="doppelkopf-ddv: each party's game value.",
-    )
-    score = serializers.DictField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="doppelkopf-ddv: each seat's game points (× point_value: its delta).",
-    )
-    category = serializers.CharField(
-        required=False,
-        allow_null=True,
-        help_text="doppelkopf: simple, schneider or schwarz (null for Karlchen Müller).",
-    )
-    amount = serializers.IntegerField(
-        required=False, help_text="doppelkopf: what each winner is paid from the Kasse (cents)."
-    )
-    kasse = serializers.IntegerField(
-        required=False, help_text="doppelkopf: the Kasse after the deal (cents; also pot)."
-    )
+@extend_schema_field(ref("Result"))
+class ResultField(serializers.JSONField):
+    """A hand's Result: the Result of the table's rule set (``Result`` in the schema, from the
+    rule sets' shapes)."""
 
 
 class ProofSerializer(serializers.Serializer[dict[str, Any]]):
@@ -862,6 +577,12 @@ class LedgerEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
     """One money movement at a table."""
 
     hand = serializers.IntegerField(source="hand.number", read_only=True, allow_null=True)
+    reason = serializers.ChoiceField(
+        choices=LEDGER_REASONS,
+        read_only=True,
+        help_text="What the money moved for: a word of a transfer of the table's rule set "
+        "(a Result's `why`), or the table's own: carry_in, carry_out, split.",
+    )
 
     class Meta:
         model = LedgerEntry
@@ -880,47 +601,6 @@ class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
         model = AuditEntry
         fields = ("id", "at", "user", "action", "hand_number", "before", "after")
         read_only_fields = fields
-
-
-class ScoreSheetRowSerializer(serializers.Serializer[dict[str, Any]]):
-    """One settled hand on the running sheet."""
-
-    number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
-    dealer = serializers.CharField()
-    game = serializers.CharField(help_text='e.g. "D", "Geschäft S", "herz", "6 Mord".')
-    declarer = serializers.CharField(allow_null=True)
-    made = serializers.BooleanField(allow_null=True)
-    fallen = serializers.ListField(child=serializers.CharField())
-    balances = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Seat → running balance after the hand."
-    )
-    pot = serializers.IntegerField(
-        allow_null=True, help_text="The pot after the hand; null where the rule set has none."
-    )
-    pulya = PulyaSerializer(
-        allow_null=True,
-        help_text="A table that keeps a pulya (Preferans, points): pool, mountain and whists "
-        "per seat after the hand; null at the money rule sets' tables.",
-    )
-    doppelkopf = DoppelkopfSheetRowSerializer(
-        allow_null=True,
-        help_text="A Doppelkopf table: the deal's parties, winner, Augen, announcements, "
-        "extras and game points with running totals; null at other tables.",
-    )
-
-
-class SheetSeatSerializer(serializers.Serializer[dict[str, Any]]):
-    key = serializers.CharField()
-    name = serializers.CharField()
-
-
-class ScoreSheetSerializer(serializers.Serializer[dict[str, Any]]):
-    """The running score sheet (amounts in cents)."""
-
-    seats = SheetSeatSerializer(many=True)
-    opening_pot = serializers.IntegerField()
-    rows = ScoreSheetRowSerializer(many=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1034,7 +714,7 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     def get_entry(self, hand: Hand) -> dict[str, Any] | None:
         return None if self._hosted() else hand.entry
 
-    @extend_schema_field(ResultSerializer(allow_null=True))
+    @extend_schema_field(or_null("Result"))
     def get_result(self, hand: Hand) -> dict[str, Any] | None:
         if self._hosted() and hand.status != Hand.Status.DONE:
             return None
@@ -1085,146 +765,6 @@ class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
         min_value=0,
         help_text="The version the client saw; another one is 409 stale_version.",
     )
-
-
-class TrickCardSerializer(serializers.Serializer[dict[str, Any]]):
-    seat = serializers.CharField()
-    card = serializers.CharField()
-
-
-@extend_schema_field(
-    {
-        "anyOf": [
-            {
-                "type": "object",
-                "additionalProperties": {"type": "integer"},
-                "description": "Tricks won so far per seat (the talon games, Preferans).",
-            },
-            {
-                "type": "array",
-                "description": "Doppelkopf: every trick so far in order, the one being played "
-                "last (without winner and augen).",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "leader": {"type": "string"},
-                        "cards": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/TrickCard"},
-                        },
-                        "winner": {"type": "string"},
-                        "augen": {"type": "integer"},
-                    },
-                    "required": ["leader", "cards"],
-                },
-            },
-        ]
-    }
-)
-class ViewTricksField(serializers.JSONField):
-    """A view's ``tricks``: tricks won per seat, or (Doppelkopf) the tricks themselves."""
-
-
-class SeatReservationSerializer(serializers.Serializer[dict[str, Any]]):
-    seat = serializers.CharField()
-    reservation = serializers.JSONField(
-        help_text='"none" or "reserved" until the end of the hand, then the reservation sent '
-        '("none", "hochzeit", {"solo": …}, …).'
-    )
-
-
-class SeatAnnouncementSerializer(serializers.Serializer[dict[str, Any]]):
-    seat = serializers.CharField()
-    announce = serializers.CharField(help_text="re, kontra, no90, no60, no30 or schwarz.")
-
-
-class PartiesSerializer(serializers.Serializer[dict[str, Any]]):
-    re = serializers.ListField(child=serializers.CharField())
-    kontra = serializers.ListField(child=serializers.CharField())
-
-
-class HandViewSerializer(serializers.Serializer[dict[str, Any]]):
-    """A hand as the caller may see it. Hosted hands: the engine's seat view (``seat`` null
-    for a spectator), with ``legal`` when it is the caller's turn and ``deal``, ``result``
-    and ``proof`` after the hand; while a deal source withholds the board (duplicate: other
-    tables still play it) no ``deal``, only what the seat saw during play, and ``proof``
-    null. Recorded hands: the complete entry and its result."""
-
-    mode = serializers.ChoiceField(choices=Table.Mode.choices)
-    number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
-    version = serializers.IntegerField()
-    seat = serializers.CharField(allow_null=True, required=False)
-    phase = serializers.ChoiceField(choices=PHASES, required=False)
-    to_act = serializers.CharField(allow_null=True, required=False)
-    rules = RulesField(required=False)
-    seats = serializers.ListField(child=serializers.CharField(), required=False)
-    dealer = serializers.CharField(required=False)
-    active = serializers.ListField(child=serializers.CharField(), required=False)
-    pot = serializers.IntegerField(required=False, allow_null=True)
-    stake = serializers.IntegerField(required=False, allow_null=True)
-    hand = serializers.ListField(
-        child=serializers.CharField(), allow_null=True, required=False, help_text="Own cards."
-    )
-    hand_sizes = serializers.DictField(child=serializers.IntegerField(), required=False)
-    talon = serializers.ListField(child=serializers.CharField(), allow_null=True, required=False)
-    dealt_talon = serializers.ListField(
-        child=serializers.CharField(), allow_null=True, required=False
-    )
-    open_hands = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False
-    )
-    actions = serializers.ListField(child=serializers.DictField(), required=False)
-    declarer = serializers.CharField(allow_null=True, required=False)
-    game = GameSerializer(allow_null=True, required=False)
-    defence = serializers.DictField(
-        child=serializers.ChoiceField(choices=DEFENCES),
-        required=False,
-        help_text="Each defender's choice so far, by seat.",
-    )
-    trick = TrickCardSerializer(many=True, required=False)
-    last_trick = TrickCardSerializer(many=True, required=False)
-    tricks = ViewTricksField(required=False)
-    own_reservation = serializers.JSONField(
-        required=False, help_text="Doppelkopf: the reservation the caller's seat sent."
-    )
-    reservations = SeatReservationSerializer(
-        many=True,
-        required=False,
-        help_text="Doppelkopf: the reservations sent so far, in playing order.",
-    )
-    parties = PartiesSerializer(
-        required=False,
-        help_text="Doppelkopf: the players publicly known to be Re and Kontra (all four at "
-        "the end).",
-    )
-    announcements = SeatAnnouncementSerializer(
-        many=True, required=False, help_text="doppelkopf-ddv: the announcements so far."
-    )
-    kasse = serializers.IntegerField(
-        required=False, help_text="doppelkopf: the Kasse before the deal (cents)."
-    )
-    offer = serializers.DictField(allow_null=True, required=False)
-    hand_due = serializers.CharField(
-        allow_null=True,
-        required=False,
-        help_text="Preferans: the hand whose action is due (in open play the passer's, which "
-        "the whister, ``to_act``, sends).",
-    )
-    whist_mode = serializers.ChoiceField(
-        choices=["open", "closed"], allow_null=True, required=False, help_text="Preferans."
-    )
-    streak = serializers.IntegerField(min_value=0, required=False, help_text="Preferans.")
-    sheet = PulyaSerializer(required=False, help_text="Preferans: the pulya before this deal.")
-    legal = serializers.ListField(
-        child=ActionField(), required=False, help_text="Your legal actions."
-    )
-    deal = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False
-    )
-    entry = serializers.DictField(required=False, help_text="Recorded: the complete entry.")
-    result = ResultSerializer(allow_null=True, required=False)
-    proof = ProofSerializer(allow_null=True, required=False)
 
 
 class AnalysedCardSerializer(serializers.Serializer[dict[str, Any]]):
@@ -1294,4 +834,4 @@ class HandRecordSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
     record = serializers.DictField(help_text="spec/hand-record.md form 1 or form 2.")
-    result = ResultSerializer()
+    result = ResultField()

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.conf import settings
 
+import engine
+from config.api.rule_sets import LEGACY_SHEET_KEYS
 from config.api.text import DataCSVRenderer
 from games.models import POT, SERIES, Hand, Table
 from games.rulesets import money_key, rule_set_for, rule_set_of
@@ -61,32 +63,28 @@ def game_text(game: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> str:
 
 
 def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
-    """The running sheet: per settled hand (hosted hands still being played are left out) the
-    dealer, game, declarer, made, fallen, each seat's running balance and the pot after; at a
-    table that keeps a pulya (Preferans: points, not money) also the pulya after the hand,
-    pool, mountain and whists per seat (``pulya``, null elsewhere); at a Doppelkopf table the
-    deal's parties, winner, Augen, announcements, extras and game points with their running
-    totals (``doppelkopf``: ``RuleSet.sheet_row``, null elsewhere)."""
+    """The running sheet of the table's rule set (``variant``): per settled hand (hosted hands
+    still being played are left out) the dealer, game, declarer, made, fallen, each seat's
+    running balance and the pot after, and in ``details`` the rule set's own part of the row
+    (``RuleSet.sheet_rows``: a Preferans pulya, a Doppelkopf deal's parties, Augen and game
+    points), null where it has none. ``pulya`` and ``doppelkopf`` repeat ``details`` at the
+    tables of the rule sets whose details API 1.x filed under them (deprecated, null
+    elsewhere)."""
     seats = seats_in_order(table)
     rule_set = rule_set_of(table)
     describe_game = rule_set.describe_game
     pot_key = money_key(rule_set) or "pot"
+    settled = [
+        (hand, hand.result)
+        for hand in hands
+        if hand.status != Hand.Status.PLAYING and hand.result is not None
+    ]
+    details = rule_set.sheet_rows([result for _, result in settled])
     running = {s.key: 0 for s in seats}
-    points = {s.key: 0 for s in seats}  # running game points where the rule set has them
     rows = []
-    for hand in hands:
-        result = hand.result
-        if hand.status == Hand.Status.PLAYING or result is None:
-            continue
+    for (hand, result), own in zip(settled, details, strict=True):
         for key, delta in (result.get("delta") or {}).items():  # a points deal moves no money
             running[key] = running.get(key, 0) + int(delta)
-        details = rule_set.sheet_row(result)
-        if details is not None and details.get("score") is not None:
-            for key, score in details["score"].items():
-                points[key] = points.get(key, 0) + int(score)
-            details = {**details, "totals": dict(points)}
-        elif details is not None:
-            details = {**details, "totals": None}
         rows.append(
             {
                 "number": hand.number,
@@ -98,79 +96,36 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
                 "fallen": list(result.get("fallen", [])),
                 "balances": dict(running),
                 "pot": None if result.get(pot_key) is None else int(result[pot_key]),
-                "pulya": result.get("sheet"),
-                "doppelkopf": details,
+                "details": own,
+                **{
+                    key: own if rule_set.name in holders else None
+                    for key, holders in LEGACY_SHEET_KEYS.items()
+                },
             }
         )
     return {
+        "variant": rule_set.name,
         "seats": [{"key": s.key, "name": s.display_name} for s in seats],
         "opening_pot": table.opening_pot,
         "rows": rows,
     }
 
 
-def pulya_columns(keys: list[str]) -> list[str]:
-    """The CSV columns of a pulya: each seat's pool and mountain, then each pair's whists
-    (``anna>bert``: the whists anna writes on bert)."""
-    return [
-        *(f"{k} pool" for k in keys),
-        *(f"{k} mountain" for k in keys),
-        *(f"{a}>{b}" for a in keys for b in keys if a != b),
-    ]
-
-
-def pulya_cells(pulya: Mapping[str, Any], keys: list[str]) -> list[int]:
-    """A row's pulya in the order of :func:`pulya_columns`."""
-    whists = pulya.get("whists", {})
-    return [
-        *(pulya["pool"].get(k, 0) for k in keys),
-        *(pulya["mountain"].get(k, 0) for k in keys),
-        *(whists.get(a, {}).get(b, 0) for a in keys for b in keys if a != b),
-    ]
-
-
-def doppelkopf_columns(keys: list[str]) -> list[str]:
-    """The CSV columns of a Doppelkopf sheet: the Re party, the winner, each party's Augen,
-    announcement and extras, then each seat's game points for the deal and running."""
-    return [
-        "re", "winner", "re augen", "kontra augen", "re announced", "kontra announced",
-        "re extras", "kontra extras", *(f"{k} points" for k in keys), *(f"{k} total" for k in keys),
-    ]  # fmt: skip
-
-
-def doppelkopf_cells(row: Mapping[str, Any], keys: list[str]) -> list[Any]:
-    """A row's Doppelkopf details in the order of :func:`doppelkopf_columns` (empty cells
-    where a rule set has none: no Augen for Karlchen Müller, no game points under
-    ``doppelkopf``)."""
-    augen = row.get("augen") or {}
-    said = row["announcements"]
-    score = row.get("score") or {}
-    totals = row.get("totals") or {}
-    return [
-        " ".join(row["re"]), row.get("winner") or "", augen.get("re", ""), augen.get("kontra", ""),
-        said.get("re") or "", said.get("kontra") or "", " ".join(row["extras"].get("re", [])),
-        " ".join(row["extras"].get("kontra", [])), *(score.get(k, "") for k in keys),
-        *(totals.get(k, "") for k in keys),
-    ]  # fmt: skip
-
-
 def sheet_csv(sheet: Mapping[str, Any]) -> str:
-    """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no; at a table
-    that keeps a pulya, its pool, mountain and whists after each hand too."""
+    """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no; where the
+    table's rule set has its own part of a row (``details``), its columns after the pot
+    (``RuleSet.sheet_columns``: a Preferans pulya's pool, mountain and whists, a Doppelkopf
+    deal's parties, Augen, announcements, extras and game points), empty in a row without
+    it."""
     keys = [s["key"] for s in sheet["seats"]]
-    pulya = any(row.get("pulya") for row in sheet["rows"])
-    dk = any(row.get("doppelkopf") for row in sheet["rows"])
+    rule_set = engine.rule_set(sheet["variant"])
+    own = rule_set.sheet_columns(keys) if any(r["details"] for r in sheet["rows"]) else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot",
-            *(pulya_columns(keys) if pulya else []),
-            *(doppelkopf_columns(keys) if dk else []),
-        ]
-    )  # fmt: skip
+    writer.writerow(["number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot", *own])
     for row in sheet["rows"]:
         made = "" if row["made"] is None else ("yes" if row["made"] else "no")
+        details = row["details"]
         writer.writerow(
             [
                 row["number"],
@@ -181,8 +136,7 @@ def sheet_csv(sheet: Mapping[str, Any]) -> str:
                 " ".join(row["fallen"]),
                 *(row["balances"].get(k, 0) for k in keys),
                 "" if row["pot"] is None else row["pot"],
-                *(pulya_cells(row["pulya"] or {}, keys) if pulya and row["pulya"] else []),
-                *(doppelkopf_cells(row["doppelkopf"], keys) if dk and row["doppelkopf"] else []),
+                *(rule_set.sheet_cells(details, keys) if own and details else [""] * len(own)),
             ]
         )
     return out.getvalue()

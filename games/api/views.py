@@ -37,6 +37,7 @@ from clubs.models import User
 from config.api.callers import caller, signed_in
 from config.api.filters import IdFilter
 from config.api.pagination import DefaultPagination
+from config.api.rule_sets import ref
 from config.api.schema import ErrorSerializer
 from config.api.text import TextAnswerView, file_answer, text_response
 from games import idempotency, selectors, services
@@ -47,9 +48,7 @@ from games.api.serializers import (
     HandHintSerializer,
     HandRecordSerializer,
     HandSerializer,
-    HandViewSerializer,
     ScoreSheetEntrySerializer,
-    ScoreSheetSerializer,
     SeriesCreateSerializer,
     SeriesSerializer,
     SettlementSerializer,
@@ -468,7 +467,7 @@ class TableViewSet(
         description="The running score sheet: per settled hand the dealer, game, declarer, "
         "made, fallen, every seat's running balance and the pot after (hands being played "
         "are left out). The same sheet as CSV: `GET …/sheet.csv` (`tables_get_sheet_csv`).",
-        responses={(200, "application/json"): ScoreSheetSerializer},
+        responses={(200, "application/json"): ref("ScoreSheet")},
         examples=[
             OpenApiExample(
                 "Two hands",
@@ -476,6 +475,7 @@ class TableViewSet(
                 status_codes=["200"],
                 media_type="application/json",
                 value={
+                    "variant": "wien",
                     "seats": [
                         {"key": "anna", "name": "Anna"},
                         {"key": "bert", "name": "Bert"},
@@ -493,6 +493,7 @@ class TableViewSet(
                             "fallen": ["anna"],
                             "balances": {"anna": -150, "bert": 30, "carl": -80},
                             "pot": 200,
+                            "details": None,
                             "pulya": None,
                             "doppelkopf": None,
                         },
@@ -506,6 +507,7 @@ class TableViewSet(
                             "fallen": ["anna"],
                             "balances": {"anna": -520, "bert": 240, "carl": -20},
                             "pot": 300,
+                            "details": None,
                             "pulya": None,
                             "doppelkopf": None,
                         },
@@ -529,7 +531,7 @@ class TableViewSet(
 def sheet_data(table: Table) -> dict[str, Any]:
     """The table's score sheet as its JSON answer (and the CSV's source)."""
     hands = selectors.hands_for_table(table=table)
-    return dict(ScoreSheetSerializer(score_sheet(table, hands)).data)
+    return score_sheet(table, hands)
 
 
 class TableScopedMixin(generics.GenericAPIView[Any]):
@@ -724,7 +726,12 @@ def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str,
     spectator's when not seated), with result and proof after the end (while a deal source
     withholds the board: what the seat saw during play, the result and a null proof);
     recorded, the complete entry and its result."""
-    head = {"mode": table.mode, "number": hand.number, "status": hand.status}
+    head = {
+        "mode": table.mode,
+        "variant": table.rules["variant"],
+        "number": hand.number,
+        "status": hand.status,
+    }
     if table.mode == Table.Mode.RECORDED:
         entry = {**services.hand_common(table, hand), **(hand.entry or {})}
         return {**head, "version": hand.version, "entry": entry, "result": hand.result}
@@ -746,6 +753,7 @@ HAND_VIEW_EXAMPLE = OpenApiExample(
     status_codes=["200"],
     value={
         "mode": "hosted",
+        "variant": "wien",
         "number": 1,
         "status": "playing",
         "seat": "anna",
@@ -786,14 +794,13 @@ HAND_VIEW_EXAMPLE = OpenApiExample(
 class HandSeatView(HandScopedMixin):
     """The hand from the caller's seat."""
 
-    serializer_class = HandViewSerializer
     permission_classes = [TablePermissions, TableAccess]
     queryset = Hand.objects.none()
 
     @extend_schema(
         summary="The hand as you see it",
         parameters=[TABLE_ID, NUMBER],
-        responses={200: HandViewSerializer},
+        responses={200: ref("HandView")},
         examples=[HAND_VIEW_EXAMPLE],
     )
     def get(self, request: Request, table_id: int, number: int) -> Response:
@@ -818,7 +825,7 @@ class HandActionView(HandScopedMixin):
         request=ActionInputSerializer,
         examples=[*ACTION_EXAMPLES, HAND_VIEW_EXAMPLE],
         responses={
-            200: OpenApiResponse(HandViewSerializer, description="Your new view and version."),
+            200: OpenApiResponse(ref("HandView"), description="Your new view and version."),
             403: OpenApiResponse(ErrorSerializer, description="not_seated or not_your_turn."),
             409: OpenApiResponse(ErrorSerializer, description="hand_over or stale_version."),
             422: IDEMPOTENCY_REUSED,

@@ -207,6 +207,9 @@ def test_the_sheet_shows_parties_winner_augen_announcements_extras_and_game_poin
     client = client_for(anna)
     sheet = client.get(f"/api/v1/tables/{table.pk}/sheet/").json()
     first, second = (row["doppelkopf"] for row in sheet["rows"])
+    assert [row["details"] for row in sheet["rows"]] == [first, second]  # the same, deprecated
+    assert sheet["variant"] == "doppelkopf-ddv" and not schema_errors("ScoreSheet", sheet)
+    assert all(row["pulya"] is None for row in sheet["rows"])
     assert first == {
         "re": ["anna", "carl"], "winner": "re", "augen": {"re": 130, "kontra": 110},
         "announcements": {"re": "re", "kontra": None}, "category": None,

@@ -209,6 +209,9 @@ def test_the_running_sheet_shows_the_pulya_after_each_hand_in_json_and_csv(
     sheet = client.get(f"/api/v1/tables/{table.pk}/sheet/").json()
     assert not schema_errors("ScoreSheet", sheet)
     assert [row["pulya"] for row in sheet["rows"]] == [r["sheet"] for r in results]
+    assert [row["details"] for row in sheet["rows"]] == [r["sheet"] for r in results]
+    assert sheet["variant"] == "preferans" and not schema_errors("PreferansScoreSheet", sheet)
+    assert all(row["doppelkopf"] is None for row in sheet["rows"])
     assert [row["game"] for row in sheet["rows"]] == ["6S", "raspasy"]
     assert all(row["balances"] == {"anna": 0, "bert": 0, "carl": 0} for row in sheet["rows"])
 

@@ -141,7 +141,8 @@ def test_each_rule_sets_actions_phases_and_sheet_keys_are_documented(
     # one component for an action, whether a view lists it as legal or a move sends it
     action = {"$ref": "#/components/schemas/Action"}
     assert schemas["ActionInputRequest"]["properties"]["action"]["allOf"] == [action]
-    assert schemas["HandView"]["properties"]["legal"]["items"] == action
+    view = schemas[f"{camel(rule_set.name)}HandView"]
+    assert view["properties"]["legal"]["items"] == action
     assert {"$ref": f"#/components/schemas/{camel(rule_set.name)}Action"} in schemas["Action"][
         "anyOf"
     ]

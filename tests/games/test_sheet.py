@@ -14,6 +14,7 @@ from clubs.models import User
 from games.api.sheet import game_text
 from games.models import Table
 from tests.games.conftest import AUSFECHTEN, FELL, MADE, hands_url
+from tests.openapi import schema_errors
 
 Client = Callable[[User | None], APIClient]
 
@@ -67,6 +68,21 @@ def test_the_sheet_runs_each_seats_balance_and_the_pot(
     assert rows[-1]["balances"] == {k: balances[k] for k in ("anna", "bert", "carl")}
     assert rows[-1]["pot"] == balances["pot"]
     assert all(r["pulya"] is None for r in rows)  # a money table keeps no pulya
+
+
+@pytest.mark.django_db
+def test_a_sheet_names_its_variant_and_a_rule_set_without_a_sheet_row_has_no_details(
+    client_for: Client, played: Table, anna: User
+) -> None:
+    """``variant`` picks the sheet's form in the schema (``ScoreSheet``: one per rule set);
+    wien has no part of its own in a row, so ``details`` and the deprecated keys are null."""
+    sheet = client_for(anna).get(f"/api/v1/tables/{played.pk}/sheet/").json()
+    assert sheet["variant"] == "wien"
+    assert all(r["details"] is None for r in sheet["rows"])
+    assert all(r["pulya"] is None and r["doppelkopf"] is None for r in sheet["rows"])
+    assert not schema_errors("ScoreSheet", sheet)
+    assert not schema_errors("WienScoreSheet", sheet)
+    assert schema_errors("PreferansScoreSheet", sheet)  # the discriminator's other branches
 
 
 @pytest.mark.django_db

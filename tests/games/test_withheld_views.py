@@ -79,7 +79,8 @@ def test_a_withheld_finished_hand_shows_each_seat_only_what_it_saw_during_play(
         assert cards_in(shown, codes) <= seen, (seat, sorted(cards_in(shown, codes) - seen))
         for key in ("hand_sizes", "open_hands", "reservations", "parties", "tricks"):
             assert (key in shown) == (key in revealed), key  # the rule set's own fields
-        head = {"mode": "hosted", "number": 1, "status": "done", "version": hand.version}
+        head = {"mode": "hosted", "variant": rs.name, "number": 1, "status": "done"}
+        head["version"] = hand.version
         body = {**head, **shown, "result": hand.result, "proof": None}
         assert not schema_errors("HandView", body), schema_errors("HandView", body)
 
