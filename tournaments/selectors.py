@@ -183,6 +183,7 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
     for seat in RoundSeat.objects.filter(round__tournament=t).select_related("entry__user"):
         seats[seat.round_table_id].append(seat)
     hands = _counted_hands(t, [link.table_id for link in links])
+    rule_set = rule_set_for(t.rules)
     out = []
     for link in links:
         at_table = sorted(seats[link.pk], key=lambda s: s.position)
@@ -190,6 +191,7 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
             result = hand["result"]
             delta = result.get("delta") or {}
             game = result.get("game")
+            statistics = rule_set.statistics(result)
             out.append(
                 {
                     "round": link.round.number,
@@ -197,9 +199,9 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
                     "games_table": link.table_id,
                     "hand": hand["number"],
                     "dealer": hand["dealer"],
-                    "declarer": result.get("declarer"),
+                    "declarer": statistics["declarer"],
                     "game": game.get("type") if isinstance(game, dict) else game,
-                    "made": result.get("made"),
+                    "made": statistics["made"],
                     "players": [
                         {
                             "seat": s.seat,

@@ -20,12 +20,13 @@ are ``pending`` instead of showing the round with no points).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
-from django.db.models.fields.json import KT
+from django.db import connection, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from clubs.services.seasons import should_compute
@@ -45,8 +46,16 @@ from tournaments.models import (
 )
 from tournaments.selectors import hand_cap, in_round, score_unit
 
-TRUE = ("true", "1", 1, True)
 COUNTED = (Round.Status.SEATED, Round.Status.PLAYING, Round.Status.CLOSED)
+
+
+def _json_text(key: str) -> RawSQL:
+    """A hand's result key as JSON text (``true`` stays ``true``: SQLite's ``JSON_EXTRACT``,
+    behind Django's key lookups, reads it as 1)."""
+    column = Hand._meta.get_field("result").column
+    if connection.vendor == "postgresql":
+        return RawSQL(f"CAST({column} -> CAST(%s AS TEXT) AS TEXT)", (key,))
+    return RawSQL(f"({column} -> %s)", (f'$."{key}"',))
 
 
 def inputs(
@@ -100,20 +109,27 @@ def inputs(
             )
         return sittings, boards, players
 
+    # Declarer games won: what the rule set answers of each result (RuleSet.statistics), from
+    # the result keys it reads.
+    rule_set = rule_set_for(t.rules)
+    keys = rule_set.statistics_keys
     hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for table_id, number, dealer, delta, declarer, made in (
+    for table_id, number, dealer, delta, *values in (
         Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.DONE, **in_round(t))
         .order_by("table_id", "number")
+        .annotate(**{f"statistics_{i}": _json_text(k) for i, k in enumerate(keys)})
         .values_list(
             "table_id",
             "number",
             "dealer",
             "result__delta",
-            KT("result__declarer"),
-            KT("result__made"),
+            *(f"statistics_{i}" for i in range(len(keys))),
         )
     ):
-        hands[table_id].append((number, dealer, delta, declarer, made))
+        answer = rule_set.statistics(
+            {k: json.loads(v) for k, v in zip(keys, values, strict=True) if v is not None}
+        )
+        hands[table_id].append((number, dealer, delta, answer["declarer"], answer["made"]))
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payee, amount in LedgerEntry.objects.filter(
         table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
@@ -131,10 +147,8 @@ def inputs(
         )
     duplicate = t.scoring == Tournament.Scoring.DUPLICATE
     finished: dict[int, set[int]] = {}
-    rule_set = None
     if duplicate:
         finished = finished_boards(t, links, hands)
-        rule_set = rule_set_for(t.rules)
     for link in links:
         by_seat = seats[link.table_id]
         if not by_seat:
@@ -153,9 +167,9 @@ def inputs(
             for seat, amount in (delta or {}).items() if not scores else ():
                 if seat in by_seat:
                     amounts[by_seat[seat]] += int(amount)
-            if declarer in by_seat and made in TRUE:
+            if declarer in by_seat and made is True:
                 wins[by_seat[declarer]] += 1
-            if rule_set is not None:
+            if duplicate:
                 active = rule_set.active_seats(keys, dealer)
                 for direction, seat in zip(rule_set.positions, active, strict=True):
                     boards.append(
