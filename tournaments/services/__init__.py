@@ -3,7 +3,7 @@
 - :mod:`.tournaments`: format, lifecycle, directors, entries, the waitlist.
 - :mod:`.rounds`: seating (in the worker), starting and closing rounds, duplicate boards.
 - :mod:`.results`: offline table totals, what follows a table's hands, board reveals.
-- :mod:`.standings`: computing and storing the standings.
+- :mod:`.standings`: asking for, computing and storing the standings.
 - :mod:`.money`: the money settlement.
 """
 
@@ -25,7 +25,7 @@ from tournaments.services.rounds import (
     round_start,
     table_progress,
 )
-from tournaments.services.standings import compute, tournament_recompute
+from tournaments.services.standings import compute, request_standings, tournament_recompute
 from tournaments.services.tournaments import (
     director_add,
     director_remove,
@@ -35,7 +35,6 @@ from tournaments.services.tournaments import (
     entry_withdraw,
     invitation_accept,
     invitation_decline,
-    request_standings,
     tournament_create,
     tournament_delete,
     tournament_finish,

@@ -35,7 +35,7 @@ from tournaments.permissions import is_director
 from tournaments.selectors import in_round
 from tournaments.services import common
 from tournaments.services.common import lock, log
-from tournaments.services.tournaments import request_standings
+from tournaments.services.standings import request_standings
 
 
 def _check_amounts(link: RoundTable, amounts: Mapping[str, Any], wins: Mapping[str, Any]) -> None:

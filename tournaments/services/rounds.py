@@ -53,6 +53,7 @@ from tournaments.names import entry_display_name
 from tournaments.selectors import round_deals
 from tournaments.services import common
 from tournaments.services.common import lock, log, require_director, require_status
+from tournaments.services.standings import request_standings
 
 
 def _players(t: Tournament, number: int, byes: Sequence[int]) -> list[Entry]:
@@ -599,8 +600,6 @@ def round_close(*, user: User, round: Round) -> Round:
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
         log(t, user, "round_close", round_number=rnd.number)
-        from tournaments.services.tournaments import request_standings
-
         request_standings(t.pk)
         live.tournament_changed(t.pk, "round_closed", round=rnd.number)
     return rnd

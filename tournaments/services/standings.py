@@ -25,11 +25,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from clubs.services.seasons import should_compute
+from config.tasks import send_after_commit
 from games.models import Hand, LedgerEntry, Table
 from games.rulesets import rule_set_for
 from games.selectors import sitting_scores
@@ -45,6 +47,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import hand_cap, in_round, score_unit
+from tournaments.services import common
 
 COUNTED = (Round.Status.SEATED, Round.Status.PLAYING, Round.Status.CLOSED)
 
@@ -112,22 +115,22 @@ def inputs(
     # Declarer games won: what the rule set answers of each result (RuleSet.statistics), from
     # the result keys it reads.
     rule_set = rule_set_for(t.rules)
-    keys = rule_set.statistics_keys
+    read = rule_set.statistics_keys
     hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for table_id, number, dealer, delta, *values in (
         Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.DONE, **in_round(t))
         .order_by("table_id", "number")
-        .annotate(**{f"statistics_{i}": _json_text(k) for i, k in enumerate(keys)})
+        .annotate(**{f"statistics_{i}": _json_text(k) for i, k in enumerate(read)})
         .values_list(
             "table_id",
             "number",
             "dealer",
             "result__delta",
-            *(f"statistics_{i}" for i in range(len(keys))),
+            *(f"statistics_{i}" for i in range(len(read))),
         )
     ):
         answer = rule_set.statistics(
-            {k: json.loads(v) for k, v in zip(keys, values, strict=True) if v is not None}
+            {k: json.loads(v) for k, v in zip(read, values, strict=True) if v is not None}
         )
         hands[table_id].append((number, dealer, delta, answer["declarer"], answer["made"]))
     splits: dict[int, dict[str, int]] = defaultdict(dict)
@@ -327,6 +330,17 @@ def entrant_rows(entries: Iterable[Entry]) -> list[dict[str, Any]]:
         }
         for position, e in enumerate(field, 1)
     ]
+
+
+def request_standings(tournament_id: int) -> None:
+    """Ask the worker for new standings (coalesced: the newest request or the first since the
+    last computation computes, :func:`tournament_recompute`)."""
+    from tournaments.tasks import recompute_standings
+
+    version = common.bump_version(tournament_id)
+    send_after_commit(
+        recompute_standings, tournament_id, version, countdown=settings.STANDINGS_COALESCE_SECONDS
+    )
 
 
 def tournament_recompute(*, tournament_id: int, version: int | None = None) -> bool:

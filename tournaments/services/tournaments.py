@@ -29,7 +29,6 @@ import engine
 from clubs.models import Club, User
 from clubs.models.people import DEFAULT_RULES
 from config.slugs import slug_of
-from config.tasks import send_after_commit
 from games.rulesets import parse_offered_rules, rule_set_for
 from tournaments import live, permissions, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
@@ -37,6 +36,7 @@ from tournaments.models import Entry, Invitation, Tournament
 from tournaments.permissions import is_director
 from tournaments.services import common
 from tournaments.services.common import lock, log, require_director, require_status
+from tournaments.services.standings import request_standings
 
 FORMAT_FIELDS = (
     "rules",
@@ -635,20 +635,3 @@ def entry_withdraw(*, user: User, entry: Entry, reason: str = "") -> Entry:
         if before != Entry.Status.WAITLISTED:
             _fill_from_waitlist(t, user)
     return entry
-
-
-# ---------------------------------------------------------------------------------------------
-# standings requests (the worker computes; see tournaments.services.standings)
-
-
-def request_standings(tournament_id: int) -> None:
-    """Ask the worker for new standings (coalesced: the newest request or the first since the
-    last computation computes, ``standings.tournament_recompute``)."""
-    from django.conf import settings
-
-    from tournaments.tasks import recompute_standings
-
-    version = common.bump_version(tournament_id)
-    send_after_commit(
-        recompute_standings, tournament_id, version, countdown=settings.STANDINGS_COALESCE_SECONDS
-    )
