@@ -11,11 +11,40 @@ starts with what this one left.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+import engine
+from config.api.rule_sets import TABLE_REASONS
+
 POT = "pot"
 SERIES = "series"
+CARRY_IN, CARRY_OUT, SPLIT = TABLE_REASONS
+"""The table's own ledger reasons: the series' pot carried in, the pot carried on to the
+series, the pot shared at the close (which rule sets' closings write too)."""
+
+
+def ledger_reasons() -> frozenset[str]:
+    """Every reason a ledger row may give: the ``why`` words of every registered rule set's
+    transfers (``Shapes.reasons``, a rule set registered later included) and the table's own
+    (:data:`TABLE_REASONS`). Asked when called, never a closed list: a new rule set's words
+    need no model change."""
+    return frozenset(
+        (
+            *TABLE_REASONS,
+            *(r for rs in engine.rule_sets(include_engine_only=True) for r in rs.shapes.reasons),
+        )
+    )
+
+
+def validate_reason(value: str) -> None:
+    """A ledger row's reason is one of :func:`ledger_reasons`."""
+    if value not in ledger_reasons():
+        raise ValidationError(
+            f"{value!r} is no registered rule set's transfer reason nor the table's own.",
+            code="unknown_reason",
+        )
 
 
 class WorkerPing(models.Model):
@@ -239,30 +268,9 @@ class LedgerEntry(models.Model):
     """One money movement: ``payer`` pays ``payee`` ``amount`` cents for ``reason``.
 
     Parties are seat keys, ``"pot"`` (this table's pot) and ``"series"`` (the pot carried
-    between sittings).
+    between sittings). ``reason`` is a word of :func:`ledger_reasons`; the services that write
+    rows check it (``games.services.common.ledger_entry``).
     """
-
-    class Reason(models.TextChoices):
-        DEALER = "dealer", "Dealer contribution"
-        GAME = "game", "Game"
-        TRICKS = "tricks", "Tricks"
-        FALL = "fall", "Fall"
-        PREMIUM = "premium", "Premium"
-        AUSFECHTEN = "ausfechten", "Ausfechten"
-        CARRY_IN = "carry_in", "Pot carried in"
-        CARRY_OUT = "carry_out", "Pot carried on"
-        SPLIT = "split", "Pot shared at close"
-        # the Austrian family (spec/next/austria-variants.md) and Doppelkopf (doppelkopf.md)
-        ANTE = "ante", "Ante"
-        BETE = "bete", "Bête"
-        GIVEUP = "giveup", "Given up"
-        BONUS = "bonus", "Bonus"
-        ARTWORK = "artwork", "Artwork"
-        OFFER = "offer", "Offer"
-        REFILL = "refill", "Kasse refilled"
-        KARLCHEN = "karlchen", "Karlchen"
-        WIN = "win", "Won"
-        SCORE = "score", "Score"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="ledger")
     hand = models.ForeignKey(
@@ -271,7 +279,7 @@ class LedgerEntry(models.Model):
     payer = models.CharField(max_length=40)
     payee = models.CharField(max_length=40)
     amount = models.PositiveIntegerField()
-    reason = models.CharField(max_length=16, choices=Reason.choices)
+    reason = models.CharField(max_length=16, validators=[validate_reason])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

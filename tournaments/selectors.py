@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 from clubs.models import Membership, User
 from clubs.permissions import AnyUser
 from games import rows
-from games.models import Hand, LedgerEntry, Table
+from games.models import SPLIT, Hand, LedgerEntry, Table
 from games.rulesets import rule_set_for
 from games.selectors import sitting_scores
 from tournaments import permissions
@@ -303,7 +303,7 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
         shares: dict[tuple[int, str], int] = defaultdict(int)
         if t.scoring != Tournament.Scoring.DUPLICATE:
             for table_id, payee, amount in LedgerEntry.objects.filter(
-                table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
+                table_id__in=table_ids, reason=SPLIT
             ).values_list("table_id", "payee", "amount"):
                 shares[(table_id, payee)] += amount
         scores: dict[int, dict[str, int]] = {}

@@ -255,12 +255,6 @@ def table_hands_changed(*, table_id: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # from tables to sittings
 
-CLOSING_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.SCORE)
-"""The money a table's close moves between players (a pot shared out, a pulya's whists paid):
-standings count it beside the deals' amounts. Only rows of no hand: a deal's own transfers may
-have the same reason (the DDV rules pay each deal's ``score`` player to player) and are
-counted as the deal's amounts already."""
-
 
 # The parts of a hand's result the standings read, in each database's JSON spelling: ``r`` is
 # the result column; ``value`` is one key of it as JSON text, the key (:func:`_value_param`)
@@ -468,9 +462,13 @@ def sittings_for_tables(
             summed, count = table.alike.get(flags, (0, 0))
             table.alike[flags] = (summed + int(amount), count + 1)
 
+    # The money a table's close moves between players (a pot shared out, a pulya's whists paid):
+    # standings count it beside the deals' amounts. Only rows of no hand (a deal's own transfers
+    # are the deal's amounts already), and of them only the seats' side (the pot carried in and
+    # on moves between the pot and the series).
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payer, payee, amount in LedgerEntry.objects.filter(
-        table_id__in=table_ids, reason__in=CLOSING_REASONS, hand__isnull=True
+        table_id__in=table_ids, hand__isnull=True
     ).values_list("table_id", "payer", "payee", "amount"):
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
         splits[table_id][payer] = splits[table_id].get(payer, 0) - amount

@@ -24,10 +24,9 @@ from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries
 from games.rulesets import rule_set_of
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
-#: What a hand's transfers are for: every registered rule set's ``why`` words but the table's.
-HAND_REASONS = hand_reasons()
-#: What a ledger entry is for: a hand's transfers' words and the table's own.
-LEDGER_REASONS = [*HAND_REASONS, *(r for r in TABLE_REASONS if r not in HAND_REASONS)]
+#: What a ledger entry is for (``ReasonEnum``): every registered rule set's ``why`` words
+#: (``Shapes.reasons``), then the table's own; ``games.models.ledger_reasons`` as a list.
+LEDGER_REASONS = [*hand_reasons(), *TABLE_REASONS]
 #: ``Hand.Status`` with plain labels: ``HandStatusEnum`` in the schema (``EventsStatusEnum`` is
 #: the same set with the model's labels, named so since API 1.0).
 HAND_STATUSES = tuple(Hand.Status.values)

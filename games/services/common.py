@@ -26,6 +26,7 @@ from games.models import (
     LedgerEntry,
     Seat,
     Table,
+    ledger_reasons,
 )
 from games.permissions import can_write
 from games.rulesets import ledger_party, money_key, rule_set_of
@@ -77,22 +78,45 @@ def keep_carry(table: Table, hand: Hand, carry: Mapping[str, Any]) -> None:
         setattr(hand, column, value)
 
 
-def write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
-    """The ledger rows of a hand's transfers (the rule set's common money as ``pot``)."""
-    rule_set = rule_set_of(table)
-    rows.insert(
-        [
-            LedgerEntry(
-                table=table,
-                hand=hand,
-                payer=ledger_party(rule_set, t["from"]),
-                payee=ledger_party(rule_set, t["to"]),
-                amount=t["amount"],
-                reason=t["why"],
-            )
-            for t in transfers
-        ]
+def ledger_entry(
+    table: Table, hand: Hand | None, *, payer: str, payee: str, amount: int, reason: str
+) -> LedgerEntry:
+    """A ledger row to write, its ``reason`` checked against the registered rule sets' words
+    and the table's own (``games.models.ledger_reasons``): a word no rule set declares in its
+    shapes (``Shapes.reasons``) is a bug in that rule set, refused loudly (``ValueError``)
+    rather than stored unexplained."""
+    if reason not in ledger_reasons():
+        raise ValueError(
+            f"ledger reason {reason!r} is neither the table's own nor a registered rule set's "
+            "(its shapes' reasons)"
+        )
+    return LedgerEntry(
+        table=table, hand=hand, payer=payer, payee=payee, amount=amount, reason=reason
     )
+
+
+def transfer_entries(
+    table: Table, hand: Hand | None, transfers: Sequence[Mapping[str, Any]]
+) -> list[LedgerEntry]:
+    """The ledger rows of the rule set's transfers (a hand's, or a close's with no hand): its
+    common money as ``pot`` (:func:`ledger_entry`)."""
+    rule_set = rule_set_of(table)
+    return [
+        ledger_entry(
+            table,
+            hand,
+            payer=ledger_party(rule_set, t["from"]),
+            payee=ledger_party(rule_set, t["to"]),
+            amount=t["amount"],
+            reason=t["why"],
+        )
+        for t in transfers
+    ]
+
+
+def write_ledger(table: Table, hand: Hand, transfers: Sequence[Mapping[str, Any]]) -> None:
+    """The ledger rows of a hand's transfers (:func:`transfer_entries`)."""
+    rows.insert(transfer_entries(table, hand, transfers))
 
 
 def write_audit(

@@ -26,8 +26,8 @@ from games.errors import (
 )
 from games.hands import carry_after, carry_for, common_part, dealer_for, hand_common
 from games.models import (
+    CARRY_OUT,
     Hand,
-    LedgerEntry,
     Table,
 )
 from games.permissions import can_write, seat_of
@@ -41,7 +41,7 @@ from games.services.common import (
     write_audit,
     write_ledger,
 )
-from games.services.tables import close_pot, settlement_for
+from games.services.tables import close_pot, closing_rows, settlement_for
 
 
 def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[str, Any]:
@@ -174,11 +174,9 @@ def _close_again(table: Table, user: User) -> None:
     settlement. Refused when a later sitting of the series already took the pot on."""
     if table.status != Table.Status.CLOSED:
         return
-    closing = table.ledger.filter(
-        hand__isnull=True, reason__in=(LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.CARRY_OUT)
-    )
+    closing = closing_rows(table)
     if (
-        closing.filter(reason=LedgerEntry.Reason.CARRY_OUT).exists()
+        closing.filter(reason=CARRY_OUT).exists()
         and Table.objects.filter(series_id=table.series_id, pk__gt=table.pk).exists()
     ):
         raise TableConflict(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 import engine
@@ -21,6 +22,8 @@ from games.errors import (
 )
 from games.hands import carry_after, seat_keys
 from games.models import (
+    CARRY_IN,
+    CARRY_OUT,
     POT,
     SERIES,
     Hand,
@@ -38,14 +41,16 @@ from games.permissions import (
     may_seat,
     visible_club,
 )
-from games.rulesets import ledger_party, money_key, parse_offered_rules, rule_set_of
+from games.rulesets import money_key, parse_offered_rules, rule_set_of
 from games.selectors import series_for_user, sitting_scores
 from games.services.common import (
     BOT_LEVELS,
     bot_levels,
     check_writable,
+    ledger_entry,
     lock_table,
     rule_violation,
+    transfer_entries,
     write_audit,
 )
 from games.settlement import settle
@@ -259,9 +264,9 @@ def table_create(
         if carried:
             table.opening_pot = carried
             table.save(update_fields=["opening_pot"])
-            LedgerEntry.objects.create(
-                table=table, payer=SERIES, payee=POT, amount=carried, reason="carry_in"
-            )
+            ledger_entry(
+                table, None, payer=SERIES, payee=POT, amount=carried, reason=CARRY_IN
+            ).save()
         write_audit(
             table, user, "table_create", after={"name": name, "seats": keys, "rules": table.rules}
         )
@@ -348,24 +353,13 @@ def close_pot(table: Table) -> None:
         closing = rule_set.close(engine.parse_rules(table.rules), seat_keys(table), carry)
     except engine.EngineError as e:
         raise rule_violation(e) from None
-    LedgerEntry.objects.bulk_create(
-        LedgerEntry(
-            table=table,
-            payer=ledger_party(rule_set, t["from"]),
-            payee=ledger_party(rule_set, t["to"]),
-            amount=t["amount"],
-            reason=t["why"],
-        )
-        for t in closing.transfers
-    )
+    LedgerEntry.objects.bulk_create(transfer_entries(table, None, closing.transfers))
     # What the ledger's pot still holds goes to the series: in the pot games what the close
     # leaves in it; where the rule set keeps no pot, any pot the table was given when tables
     # of such rule sets still took the series' pot in (its ``carry_in``), so none stays behind.
     left = closing.carry.get(pot_key, 0) if pot_key else table_balances(table)[POT]
     if left:
-        LedgerEntry.objects.create(
-            table=table, payer=POT, payee=SERIES, amount=left, reason=LedgerEntry.Reason.CARRY_OUT
-        )
+        ledger_entry(table, None, payer=POT, payee=SERIES, amount=left, reason=CARRY_OUT).save()
 
 
 def table_close(*, table_id: int, user: User) -> Table:
@@ -391,8 +385,11 @@ def table_close(*, table_id: int, user: User) -> Table:
     return table
 
 
-#: Ledger reasons of the rows a close writes (no hand): what a reopen takes back.
-CLOSE_REASONS = (LedgerEntry.Reason.SPLIT, LedgerEntry.Reason.CARRY_OUT, LedgerEntry.Reason.SCORE)
+def closing_rows(table: Table) -> QuerySet[LedgerEntry]:
+    """The ledger rows a close wrote (:func:`close_pot`): every row of no hand but the series'
+    pot carried in when the table opened (``carry_in``), whatever the rule set's closing calls
+    them. What a reopen, or a correction of a closed table's hands, takes back."""
+    return table.ledger.filter(hand__isnull=True).exclude(reason=CARRY_IN)
 
 
 def table_reopen(*, table_id: int, user: User) -> Table:
@@ -416,7 +413,7 @@ def table_reopen(*, table_id: int, user: User) -> Table:
         reason = managers.frozen(table.pk)
         if reason:
             raise TableConflict(reason)
-        rows = table.ledger.filter(hand__isnull=True, reason__in=CLOSE_REASONS)
+        rows = closing_rows(table)
         taken_back = [
             {"from": r.payer, "to": r.payee, "amount": r.amount, "why": r.reason} for r in rows
         ]

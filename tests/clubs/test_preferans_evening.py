@@ -109,7 +109,7 @@ def test_a_preferans_evening_ranks_by_whists_and_settles_each_pulya_into_money()
         paid[by_name[payment["to_name"]]] += payment["amount"]
     assert paid == nets
     for table in tables:
-        score_rows = LedgerEntry.objects.filter(table=table, reason=LedgerEntry.Reason.SCORE)
+        score_rows = LedgerEntry.objects.filter(table=table, reason="score")
         assert sum(e.amount for e in score_rows) == sum(
             max(0, whists[player_of(s)]) * WHIST_VALUE for s in table.seats.all()
         )

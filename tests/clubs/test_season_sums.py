@@ -190,9 +190,7 @@ def hand_by_hand(
                     )
                 )
         extra: dict[str, int] = defaultdict(int)
-        for entry in LedgerEntry.objects.filter(
-            table=table, hand__isnull=True, reason__in=seasons.CLOSING_REASONS
-        ):
+        for entry in LedgerEntry.objects.filter(table=table, hand__isnull=True):
             extra[entry.payee] += entry.amount
             extra[entry.payer] -= entry.amount
         score = scores.get(table.pk)

@@ -7,12 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from clubs.models import User
 from games import services
-from games.models import Hand, LedgerEntry, Table
+from games.models import Hand, LedgerEntry, Table, ledger_reasons
+from games.services.common import ledger_entry
 from tests.games.conftest import AUSFECHTEN, FELL, MADE, SPLIT_RULES, hand_url, hands_url
+from tests.trickgame.results import REASONS as TRICKGAME_REASONS
 
 Client = Callable[[User | None], APIClient]
 
@@ -189,3 +192,31 @@ def test_the_settlement_says_its_payments_are_proven_fewest(
     del stored["payments_proven"]
     Table.objects.filter(pk=recorded.pk).update(closing=stored)
     assert client.get(url(recorded, "")).json()["closing"]["payments_proven"] is None
+
+
+@pytest.mark.django_db
+def test_a_ledger_row_for_a_word_no_rule_set_declares_is_refused(recorded: Table) -> None:
+    """A reason is checked against the registered rule sets' words and the table's own when a
+    row is written, and by the model's validator: an undeclared word never reaches the
+    ledger."""
+    with pytest.raises(ValueError, match="'bogus'"):
+        ledger_entry(recorded, None, payer="anna", payee="pot", amount=10, reason="bogus")
+    with pytest.raises(ValidationError, match="bogus"):
+        LedgerEntry(
+            table=recorded, payer="anna", payee="pot", amount=10, reason="bogus"
+        ).full_clean()
+    assert "bogus" not in ledger_reasons()
+    assert not LedgerEntry.objects.filter(reason="bogus").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("reason", [*TRICKGAME_REASONS, "carry_in", "carry_out", "split", "dealer"])
+def test_a_ledger_row_takes_a_registered_rule_sets_word_or_the_tables_own(
+    recorded: Table, reason: str
+) -> None:
+    """The words of a rule set the test suite registers (trickgame's ``exact``, ``nil``) count
+    as wien's do: the list is asked of the registry when a row is written."""
+    row = ledger_entry(recorded, None, payer="anna", payee="bert", amount=10, reason=reason)
+    row.full_clean()
+    row.save()
+    assert LedgerEntry.objects.get(pk=row.pk).reason == reason

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from clubs.services.seasons import should_compute
 from config.tasks import send_after_commit
-from games.models import Hand, LedgerEntry, Table
+from games.models import SPLIT, Hand, LedgerEntry, Table
 from games.rulesets import rule_set_for
 from games.selectors import sitting_scores
 from tournaments import live, scoring
@@ -135,7 +135,7 @@ def inputs(
         hands[table_id].append((number, dealer, delta, answer["declarer"], answer["made"]))
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payee, amount in LedgerEntry.objects.filter(
-        table_id__in=table_ids, reason=LedgerEntry.Reason.SPLIT
+        table_id__in=table_ids, reason=SPLIT
     ).values_list("table_id", "payee", "amount"):
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
 
