@@ -10,8 +10,15 @@ schema of this code (``tests/config/test_schema.py`` keeps docs/openapi.yaml equ
 - every call of a generated function or constructor gives only parameters it has, in Swift
   every one without a default, in Kotlin no more arguments than it takes;
 - every member a snippet reads (``.handsCount``, ``.hosted``) is a generated property or enum
-  case (or one of the few standard ones the snippets use);
-- a legal action is sent as it is: a hand view's ``legal`` holds the type a move's body
+  case (or one of the few standard ones the snippets use, or one the snippet declares);
+- a hand view is one type per game (``HandView``: a Swift enum with a case per
+  ``<Variant>HandView``, a Kotlin sealed interface with a wrapper per game), so a snippet reads
+  a view's keys after choosing the game: on a value it declares a ``HandView`` it reads only
+  what the snippet's own extension adds, every case or wrapper it matches is a generated one,
+  and every game's view it gathers into its common view (a Swift protocol that the views
+  conform to, a Kotlin data class built from a view's keys) has each key with the type the
+  snippet gives it;
+- a legal action is sent as it is: every game's view's ``legal`` holds the type a move's body
   (``ActionInputRequest.action``) takes, and a snippet that writes a legal action's type
   writes that one.
 
@@ -135,6 +142,8 @@ class Declared:
     members: set[str] = field(default_factory=set)
     property_types: dict[tuple[str, str], str] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
+    # a oneOf type → its Swift enum cases or Kotlin wrapper classes → the type each holds
+    alternatives: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def balanced(text: str, start: int) -> str:
@@ -204,6 +213,10 @@ def swift_declared(root: Path) -> Declared:
         out.members |= set(re.findall(r"\b(?:var|let|case)\s+(\w+)", text))
         for name, kind in re.findall(r"\bvar\s+(\w+):\s*([^{=\n]+)", text):
             out.property_types[(path.stem, name)] = kind.strip()
+        if re.search(rf"\benum\s+{path.stem}\b", text):  # ``case typeWienHandView(WienHandView)``
+            cases = re.findall(r"^\s*case\s+(\w+)\((\w+)\)\s*$", text, re.MULTILINE)
+            if cases:
+                out.alternatives[path.stem] = dict(cases)
     return out
 
 
@@ -227,6 +240,11 @@ def kotlin_declared(root: Path) -> Declared:
         out.members |= set(re.findall(r"^\s*(\w+)\(\"[^\"]*\"\)[,;]?\s*$", text, re.MULTILINE))
         for name, kind in re.findall(r"\bval\s+(\w+):\s*([^=\n]+)", without_annotations(text)):
             out.property_types[(path.stem, name)] = kind.strip().rstrip(",")
+        # ``value class WienWrapper(val value: WienHandView) : HandView``
+        for wrapper, kind, union in re.findall(
+            r"\bvalue\s+class\s+(\w+)\(val\s+value:\s*([\w.]+)\)\s*:\s*(\w+)", text
+        ):
+            out.alternatives.setdefault(union, {})[wrapper] = kind.split(".")[-1]
     return out
 
 
@@ -253,9 +271,9 @@ KOTLIN = Language(
     "kotlin",
     "fun",
     r"^(\w+)\s*=(?!=)",
-    frozenset({"String", "Int", "Pair", "UUID"}),
+    frozenset({"String", "Int", "Pair", "UUID", "List"}),
     frozenset(
-        {"java", "util", "randomUUID", "toString", "body", "code", "firstOrNull", "to"}
+        {"java", "util", "randomUUID", "toString", "body", "code", "firstOrNull", "to", "run"}
         | {"createService", "errorBody"}
     ),
 )
@@ -264,7 +282,12 @@ KOTLIN = Language(
 LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
 KEYWORDS = frozenset(
     {"if", "for", "guard", "while", "return", "catch", "throws", "let", "val", "var"}
+    | {"switch", "when", "get"}
 )
+# What a snippet declares itself: its types (a protocol, a data class) and their members,
+# and the properties its extensions add (``var common`` in Swift, ``val HandView.common``).
+OWN_TYPES = re.compile(r"\b(?:protocol|struct|class|enum|interface|object|typealias)\s+(\w+)")
+OWN_MEMBERS = re.compile(r"\b(?:var|val|let)\s+(?:\w+\.)?(\w+)")
 
 
 def strip(code: str) -> str:
@@ -284,15 +307,19 @@ def unknown_names(code: str, language: Language, declared: Declared) -> list[str
         if generated_file and name not in declared.files:
             wrong.append(f"import {name}: no such generated file")
     body = re.sub(r"^import\s+[\w.]+\s*$", "", code, flags=re.MULTILINE)
-    types = set(re.findall(r"\b([A-Z]\w*)\b", body)) - language.own_types
+    own_types = set(OWN_TYPES.findall(body))
+    types = set(re.findall(r"\b([A-Z]\w*)\b", body)) - language.own_types - own_types
     wrong += [f"type {t}" for t in sorted(types - declared.types)]
+    cases = {case for held in declared.alternatives.values() for case in held}
     for found in re.finditer(r"(?<![\w.])([A-Za-z]\w*)\s*\(|\.(\w+)\s*\(", body):
         name = found.group(1) or found.group(2)
-        if name in own_functions or name in language.own_members:
+        if name in own_functions or name in language.own_members or name in own_types:
             continue
         if name in KEYWORDS:
             continue
         if name in language.own_types:  # UUID(), a standard constructor
+            continue
+        if found.group(2) and name in cases:  # Swift: ``case .typeWienHandView(let view)``
             continue
         args = top_level(balanced(body, found.end() - 1))
         labels = [m.group(1) for a in args if (m := re.match(language.label, a))]
@@ -304,8 +331,9 @@ def unknown_names(code: str, language: Language, declared: Declared) -> list[str
             continue
         if not any(fits(p, labels, len(args), language) for p in candidates):
             wrong.append(f"call {name}({', '.join(labels)}; {len(args)} arguments)")
-    # what the snippet names itself: its tuples' labels and its parameters (``view: HandView``)
-    own_members = set(re.findall(r"\b(\w+)\s*:\s*[A-Z]", body))
+    # what the snippet names itself: its tuples' labels and its parameters (``view: HandView``),
+    # its types' properties and its extensions'
+    own_members = set(re.findall(r"\b(\w+)\s*:\s*[A-Z]", body)) | set(OWN_MEMBERS.findall(body))
     for member in set(re.findall(r"\.\s*([a-z]\w*)\b(?!\s*\()", body)):
         if member not in declared.members | own_members | language.own_members:
             wrong.append(f"member .{member}")
@@ -331,18 +359,33 @@ def element(kind: str) -> str:
     return kind.split(".")[-1].rstrip("?")
 
 
-def legal_and_action(declared: Declared) -> tuple[str, str]:
-    """The type of a hand view's legal actions, and of a move's ``action``."""
-    return (
-        element(declared.property_types[("HandView", "legal")]),
-        element(declared.property_types[("ActionInputRequest", "action")]),
-    )
+def unqualified(kind: str) -> str:
+    """A type as a snippet writes it: ``kotlin.collections.List<Action>?`` → ``List<Action>?``."""
+    return re.sub(r"\b(?:kotlin\.collections\.|kotlin\.)", "", kind).replace(" ", "")
+
+
+def view_types(declared: Declared) -> dict[str, str]:
+    """Each game's hand view type (``WienHandView``), by its Swift case or Kotlin wrapper."""
+    return declared.alternatives.get("HandView", {})
+
+
+def legal_types(declared: Declared) -> dict[str, str]:
+    """The type of the legal actions of each game's hand view, by the view's type."""
+    return {
+        view: element(declared.property_types[(view, "legal")])
+        for view in view_types(declared).values()
+    }
+
+
+def action_type(declared: Declared) -> str:
+    """The type of a move's ``action``."""
+    return element(declared.property_types[("ActionInputRequest", "action")])
 
 
 def wrong_legal_types(code: str, declared: Declared) -> list[str]:
     """A value the snippet declares with a type, taken from a legal action list
-    (``view.legal?.firstOrNull()``), whose type is not the legal action's."""
-    legal, _ = legal_and_action(declared)
+    (``hand.legal?.firstOrNull()``), whose type is not the legal action's."""
+    legal = action_type(declared)
     wrong = []
     for name, kind in re.findall(
         r"\b(?:val|let|var)\s+(\w+)\s*:\s*([^=]+?)\s*=\s*[\w.]*\.legal\b", strip(code)
@@ -352,13 +395,113 @@ def wrong_legal_types(code: str, declared: Declared) -> list[str]:
     return wrong
 
 
+def named_types(code: str) -> dict[str, str]:
+    """The snippet's values whose type it writes (``view: HandView``), and in Kotlin those it
+    takes apart from a ``Pair`` one of its functions returns (``val (table, view) = …``)."""
+    named = dict(re.findall(r"\b(\w+)\s*:\s*([A-Z]\w*)\b(?!\s*[.<])", code))
+    returns = dict(re.findall(r"\bfun\s+(\w+)\([^)]*\)\s*:\s*Pair<\s*(\w+\s*,\s*\w+)\s*>", code))
+    for first, second, function in re.findall(r"\bval\s+\((\w+),\s*(\w+)\)\s*=\s*(\w+)\(", code):
+        if function in returns:
+            kinds = [kind.strip() for kind in returns[function].split(",")]
+            named.update({first: kinds[0], second: kinds[1]})
+    return named
+
+
+def wrong_union_reads(code: str, declared: Declared) -> list[str]:
+    """A member read on a value the snippet declares of a oneOf type (a ``HandView``) that is
+    no case of it and no property the snippet's own extension gives it: a Swift enum and a
+    Kotlin sealed interface have none of their alternatives' keys (``view.legal`` fails)."""
+    code = strip(code)
+    extended: dict[str, set[str]] = {}
+    for found in re.finditer(r"\bextension\s+(\w+)\s*\{", code):
+        body = balanced(code, found.end() - 1)
+        extended.setdefault(found.group(1), set()).update(OWN_MEMBERS.findall(body))
+    for union, name in re.findall(r"\b(?:val|var)\s+(\w+)\.(\w+)", code):
+        extended.setdefault(union, set()).add(name)
+    wrong = []
+    for name, kind in named_types(code).items():
+        if kind not in declared.alternatives:
+            continue
+        allowed = extended.get(kind, set()) | set(declared.alternatives[kind])
+        for member in re.findall(rf"(?<!\w){name}\s*\.\s*(\w+)", code):
+            if member not in allowed:
+                wrong.append(f"{name}.{member}: {kind} has no {member} (choose the game first)")
+    return wrong
+
+
+def wrong_common_views(code: str, language: Language, declared: Declared) -> list[str]:
+    """The snippet's common view of the games' views, checked against each game's view.
+
+    Swift: every generated type the snippet makes conform to its protocol (``extension
+    WienHandView: CommonHandView {}``) has each property the protocol requires, with that
+    type, and every case it matches (``case .typeWienHandView(let view): return view``) holds
+    a type that conforms. Kotlin: every wrapper it matches (``is HandView.WienWrapper ->
+    value.run { CommonView(number, version, …) }``) holds a type whose properties of those
+    names have the types of the data class's parameters in that order."""
+    code = strip(code)
+    wrong: list[str] = []
+    if language is SWIFT:
+        protocols = {
+            found.group(1): re.findall(
+                r"\bvar\s+(\w+)\s*:\s*(.+?)\s*\{\s*get\s*\}", balanced(code, found.end() - 1)
+            )
+            for found in re.finditer(r"\bprotocol\s+(\w+)\s*\{", code)
+        }
+        conforming: dict[str, str] = {}
+        for kind, protocol in re.findall(r"\bextension\s+(\w+)\s*:\s*(\w+)\s*\{\s*\}", code):
+            if protocol not in protocols:
+                continue
+            conforming[kind] = protocol
+            for name, required in protocols[protocol]:
+                has = declared.property_types.get((kind, name))
+                if has is None or unqualified(has) != unqualified(required):
+                    wrong.append(f"{kind}.{name} is {has}, {protocol} requires {required}")
+        held = {c: k for cases in declared.alternatives.values() for c, k in cases.items()}
+        for case in re.findall(r"\bcase\s+\.(\w+)\(let\s+\w+\)", code):
+            if held.get(case) not in conforming:
+                wrong.append(
+                    f"case .{case} holds {held.get(case)}, which the snippet does not conform"
+                )
+        return wrong
+    classes = {
+        found.group(1): re.findall(
+            r"\bval\s+(\w+)\s*:\s*([^,]+?)\s*(?:,|$)", balanced(code, found.end() - 1)
+        )
+        for found in re.finditer(r"\bdata\s+class\s+(\w+)\s*\(", code)
+    }
+    for union, wrapper, made, args in re.findall(
+        r"\bis\s+(\w+)\.(\w+)\s*->\s*value\.run\s*\{\s*(\w+)\(([^()]*)\)\s*\}", code
+    ):
+        kind = declared.alternatives.get(union, {}).get(wrapper)
+        if kind is None:
+            wrong.append(f"{union}.{wrapper}: no such wrapper")
+            continue
+        params = classes.get(made)
+        if params is None:
+            continue
+        names = [arg.strip() for arg in args.split(",")]
+        if len(names) != len(params):
+            wrong.append(f"{made}({args}): {len(params)} parameters")
+            continue
+        for name, (param, wanted) in zip(names, params, strict=True):
+            has = declared.property_types.get((kind, name))
+            if has is None or unqualified(has) != unqualified(wanted):
+                wrong.append(f"{kind}.{name} is {has}, {made}.{param} is {wanted}")
+    return wrong
+
+
 # --- the tests ----------------------------------------------------------------------------------
 
 
-def test_a_legal_action_is_the_type_a_move_sends(generated: Generated) -> None:
+def test_a_legal_action_of_every_game_is_the_type_a_move_sends(generated: Generated) -> None:
+    games = {
+        ref["$ref"].rsplit("/", 1)[-1]
+        for ref in generated_schema()["components"]["schemas"]["HandView"]["oneOf"]
+    }
     for declared in (swift_declared(generated.swift), kotlin_declared(generated.kotlin)):
-        legal, action = legal_and_action(declared)
-        assert legal == action, f"a legal action is {legal}, a move's action {action}"
+        assert set(view_types(declared).values()) == games  # one case or wrapper per game
+        action = action_type(declared)
+        assert legal_types(declared) == dict.fromkeys(games, action)
 
 
 @pytest.mark.parametrize("language", [SWIFT, KOTLIN], ids=lambda lang: lang.name)
@@ -374,3 +517,5 @@ def test_the_snippets_name_only_what_the_generated_client_has(
     for code in found:
         assert unknown_names(code, language, declared) == []
         assert wrong_legal_types(code, declared) == []
+        assert wrong_union_reads(code, declared) == []
+        assert wrong_common_views(code, language, declared) == []
