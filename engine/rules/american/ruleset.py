@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from engine.rules.american.rules import AMERICAN
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 
 
@@ -39,5 +40,6 @@ RULE_SET = family_rule_set(
         {"variant": "american", "unit": 1, "ante": 1, "discard_first": True},
     ),
     carry_examples=({"pot": 0}, {"pot": 100}, {"pot": 1000}),
+    shapes=family_shapes((SUIT_GAME,), (), ("ante", "game", "fall", "offer")),
 )
 """The ``american`` rule set, registered in ``engine.rules``."""

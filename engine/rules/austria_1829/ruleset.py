@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from engine.rules.austria_1829.rules import AUSTRIA_1829
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import PLAY_HOME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 
 
@@ -39,5 +40,6 @@ RULE_SET = family_rule_set(
         {"variant": "austria-1829", "unit": 1, "ante": 50, "forced_player": "throw_in"},
     ),
     carry_examples=({"pot": 0}, {"pot": 720}, {"pot": 1000}),
+    shapes=family_shapes((SUIT_GAME,), PLAY_HOME, ("ante", "game", "tricks", "fall", "bete")),
 )
 """The ``austria-1829`` rule set, registered in ``engine.rules``."""

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from engine.rules.austria_modern.rules import MODERN
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import INVITING, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 
 
@@ -52,5 +53,8 @@ RULE_SET = family_rule_set(
         },
     ),
     carry_examples=({"pot": 0}, {"pot": 300}, {"pot": 1000}),
+    shapes=family_shapes(
+        (SUIT_GAME,), INVITING, ("ante", "game", "tricks", "fall", "giveup", "bonus")
+    ),
 )
 """The ``austria-modern`` rule set, registered in ``engine.rules``."""

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from engine.rules.balkan.rules import BALKAN
 from engine.rules.family.ruleset import DEAL_5_2_5, FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import INVITING, NOTRUMP_GAME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 
@@ -62,5 +63,11 @@ RULE_SET = family_rule_set(
         },
     ),
     carry_examples=({"pot": 0}, {"pot": 1000}, {"pot": 5000}),
+    shapes=family_shapes(
+        (SUIT_GAME, NOTRUMP_GAME),
+        INVITING,
+        ("ante", "game", "tricks", "fall", "giveup"),
+        refe=True,
+    ),
 )
 """The ``balkan`` rule set, registered in ``engine.rules``."""

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from engine.rules.danube_swabian.rules import DANUBE
 from engine.rules.family.ruleset import DEAL_5_2_5, FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import NOTRUMP_GAME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
 
@@ -44,5 +45,6 @@ RULE_SET = family_rule_set(
         {"variant": "danube-swabian", "unit": 1, "contracts": "sans_slam", "contra": False},
     ),
     carry_examples=({},),
+    shapes=family_shapes((SUIT_GAME, NOTRUMP_GAME), (), ("game", "artwork"), pot=False),
 )
 """The ``danube-swabian`` rule set, registered in ``engine.rules``."""

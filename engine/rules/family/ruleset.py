@@ -21,7 +21,7 @@ from engine.rules.family.game import MISERE, NORMAL, SLAM, Rules, read_rules
 from engine.rules.family.hand import ORDERS, Hand
 from engine.rules.family.outcome import Outcome
 from engine.rules.family.phases import AUCTION, DISCARD, DONE, PHASE_WORDS, PLAY
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.family.schema import POSITIONS
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import FLAG_STEPS, Family
 from engine.rules.family.state import State
@@ -368,14 +368,15 @@ def family_rule_set(
     carry_examples: tuple[dict[str, Any], ...],
     dealing: Dealing = DEAL_3_2_4_3,
     carry: Carry = POT_CARRY,
-    shapes: Shapes = SHAPES,
+    shapes: Shapes,
 ) -> S:
     """The rule set value of ``cls`` (a :class:`FamilyRuleSet` naming its ``family``), with
     what every set of the family shares: the piquet deck, a table of 3 or 4 seats with 3
     players (the dealer sits out at 4) where no seat is called ``talon`` or a carried key,
     the score-sheet keys :data:`SHEET_KEYS` and ``sheet_keys`` beside them, the family's
-    options, phases and vocabulary, its API shapes and its positions (forehand, middlehand,
-    rearhand). ``dealing`` and ``carry`` default to wien's deal and a pot in cents."""
+    options, phases and vocabulary, and its positions (forehand, middlehand, rearhand);
+    ``shapes``: the set's own (``family_shapes``). ``dealing`` and ``carry`` default to wien's
+    deal and a pot in cents."""
     family = cls.family
     return cls(
         name=name,

@@ -4,8 +4,8 @@ What a seat's view and a deal's Result carry beyond the keys the server document
 rule set: the pot (and wien's stake and offer), the talon as the seat sees it, open hands and
 each defender's choice; Balkan's open refe. The game forms: a suit game (every set), a
 premium game (wien, ``illustrated``), Balkan's no-trump contracts (``balkan``,
-``danube-swabian``) and wien's Ausfechten. :data:`SHAPES_OF` gives each set its own;
-:data:`SHAPES` is every key and form of the family at once.
+``danube-swabian``) and wien's Ausfechten. Each set states its own in its package
+(``shapes=family_shapes(…)``) from these parts.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ REFE = by_seat(
 REFE_WRITTEN = {"type": "integer", "minimum": 0, "description": "Balkan: refe written so far."}
 
 
-def _shapes(
+def family_shapes(
     games: tuple[dict[str, Any], ...],
     defences: tuple[str, ...],
     reasons: tuple[str, ...],
@@ -120,51 +120,6 @@ def _shapes(
 
 
 PLAY_HOME = ("play", "home")
+"""The defenders' choices of a set without invitations."""
 INVITING = ("play", "home", "invite", "invited")
-
-SHAPES_OF: dict[str, Shapes] = {
-    "wien": _shapes(
-        (SUIT_GAME, PREMIUM_GAME, AUSFECHTEN_GAME),
-        INVITING,
-        ("dealer", "game", "tricks", "fall", "premium", "ausfechten", "split"),
-        wien=True,
-    ),
-    "kurz": _shapes((SUIT_GAME,), PLAY_HOME, ("dealer", "game", "tricks", "fall", "premium")),
-    "austria-modern": _shapes(
-        (SUIT_GAME,), INVITING, ("ante", "game", "tricks", "fall", "giveup", "bonus")
-    ),
-    "illustrated": _shapes(
-        (SUIT_GAME, PREMIUM_GAME),
-        INVITING,
-        ("ante", "game", "tricks", "fall", "premium", "giveup", "bonus"),
-    ),
-    "austria-1829": _shapes((SUIT_GAME,), PLAY_HOME, ("ante", "game", "tricks", "fall", "bete")),
-    "american": _shapes((SUIT_GAME,), (), ("ante", "game", "fall", "offer")),
-    "balkan": _shapes(
-        (SUIT_GAME, NOTRUMP_GAME),
-        INVITING,
-        ("ante", "game", "tricks", "fall", "giveup"),
-        refe=True,
-    ),
-    "danube-swabian": _shapes((SUIT_GAME, NOTRUMP_GAME), (), ("game", "artwork"), pot=False),
-}
-"""Each family set's shapes, by its name."""
-
-SHAPES = Shapes(
-    view={
-        "properties": {
-            key: value
-            for shapes in SHAPES_OF.values()
-            for key, value in shapes.view["properties"].items()
-            if key != "defence"
-        }
-        | {"defence": by_seat({"type": "string", "enum": list(INVITING)}, "Each choice.")},
-        "required": [],
-    },
-    result=SHAPES_OF["balkan"].result,
-    games=(SUIT_GAME, PREMIUM_GAME, NOTRUMP_GAME, AUSFECHTEN_GAME),
-    reasons=tuple(dict.fromkeys(r for s in SHAPES_OF.values() for r in s.reasons)),
-    end_public=END_PUBLIC,
-)
-"""Every key, game form and word of the family's sets at once: what a set not yet given its
-own (:data:`SHAPES_OF`) documents."""
+"""The defenders' choices of a set with invitations."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import INVITING, PREMIUM_GAME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.rules.illustrated.rules import ILLUSTRATED
 
@@ -46,5 +47,10 @@ RULE_SET = family_rule_set(
         },
     ),
     carry_examples=({"pot": 0}, {"pot": 300}, {"pot": 1000}),
+    shapes=family_shapes(
+        (SUIT_GAME, PREMIUM_GAME),
+        INVITING,
+        ("ante", "game", "tricks", "fall", "premium", "giveup", "bonus"),
+    ),
 )
 """The ``illustrated`` rule set, registered in ``engine.rules``."""

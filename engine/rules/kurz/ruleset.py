@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
+from engine.rules.family.schema import PLAY_HOME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.rules.kurz.rules import KURZ
 
@@ -35,5 +36,6 @@ RULE_SET = family_rule_set(
         {"variant": "kurz", "hand_premium_from": "opponents"},
     ),
     carry_examples=({"pot": 0}, {"pot": 35}, {"pot": 200}),
+    shapes=family_shapes((SUIT_GAME,), PLAY_HOME, ("dealer", "game", "tricks", "fall", "premium")),
 )
 """The ``kurz`` rule set, registered in ``engine.rules``."""

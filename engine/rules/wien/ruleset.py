@@ -11,7 +11,14 @@ from engine.bots.belief import Belief
 from engine.bots.policy import Decide
 from engine.cards import PIQUET
 from engine.errors import EngineError
-from engine.rules.family.schema import POSITIONS, SHAPES
+from engine.rules.family.schema import (
+    AUSFECHTEN_GAME,
+    INVITING,
+    POSITIONS,
+    PREMIUM_GAME,
+    SUIT_GAME,
+    family_shapes,
+)
 from engine.rules.wien import (
     belief,
     bot,
@@ -176,7 +183,12 @@ RULE_SET = Wien(
     carry_examples=({"pot": 0}, {"pot": 200}, {"pot": 1000}),
     options=OPTIONS,
     vocabulary=VOCABULARY,
-    shapes=SHAPES,
+    shapes=family_shapes(
+        (SUIT_GAME, PREMIUM_GAME, AUSFECHTEN_GAME),
+        INVITING,
+        ("dealer", "game", "tricks", "fall", "premium", "ausfechten", "split"),
+        wien=True,
+    ),
     positions=POSITIONS,
     phases=tuple(phase.value for phase in Phase),
 )
