@@ -10,9 +10,10 @@ A rule set may be registered *engine only* (``register(rs, offered=False)``: one
 apps cannot carry yet, as ``preferans`` was until its pulya reached the club and tournament
 standings; ``doppelkopf`` and ``doppelkopf-ddv`` are now): the engine knows it by name
 (:func:`rule_set`, ``parse_rules``, the CLI, ``python -m engine rules``, the conformance suite), but
-:func:`rule_sets` leaves it out unless asked (``rule_sets(include_engine_only=True)``) and
-:data:`VARIANTS` lists only the offered ones, so the Django apps, which iterate
-:func:`rule_sets`, do not offer it.
+:func:`rule_sets` leaves it out unless asked (``rule_sets(include_engine_only=True)``), so
+the Django apps, which iterate :func:`rule_sets`, do not offer it. The registry is asked when
+a question arrives, never copied at import: a rule set registered later (the test suite's
+``tests/trickgame``) counts everywhere.
 ``family/`` is a library the talon-family sets share, not a rule set. The core looks rule sets
 up here by name (:func:`rule_set`) and never imports a rule set's package itself
 (``tests/engine/test_seam.py``); ``engine/README.md`` says how they meet the seam.
@@ -89,10 +90,6 @@ register(_PREFERANS)
 register(_DOPPELKOPF)
 register(_DOPPELKOPF_DDV)
 
-VARIANTS: tuple[str, ...] = tuple(rs.name for rs in rule_sets())
-"""The offered variant names (a rules object's ``variant``, which ``parse_rules`` requires;
-it also knows the engine-only ones)."""
-
 
 def parse_rules(data: Any) -> RuleOptions:
     """The options value of a record's ``rules`` object, validated by the rule set its
@@ -104,7 +101,6 @@ def parse_rules(data: Any) -> RuleOptions:
 
 
 __all__ = [
-    "VARIANTS",
     "AnyRuleSet",
     "parse_rules",
     "register",

@@ -246,5 +246,5 @@ def test_without_the_preview_no_club_evening_or_tournament_may_choose_an_engine_
 def test_preferans_is_offered_to_tables_clubs_evenings_and_tournaments(
     choose: Callable[[dict[str, Any]], Any],
 ) -> None:
-    assert "preferans" in engine.rules.VARIANTS
+    assert "preferans" in {rs.name for rs in engine.rule_sets()}
     choose(PREFERANS)  # accepted
