@@ -50,13 +50,15 @@ def test_it_documents_the_maximum_of_each_bounded_number(
 def test_it_documents_the_format_bounds_the_service_enforces(
     spec: dict[str, Any], method: str
 ) -> None:
-    """A tournament seats at least 3 (up to 10,000); each seat deals equally often: deals per
-    round a multiple of 3 from 3 to 96 (tournaments.services.tournaments)."""
+    """A tournament seats at least 3 (up to 10,000); a round has 1 to 96 deals at each table
+    (tournaments.services.tournaments), and no fixed multiple: which numbers let each seat deal
+    equally often depends on the rule set (``RuleSet.deal_cycle``), which the service checks."""
     path = "/tournaments/" if method == "post" else "/tournaments/{tournament_id}/"
     fields = request_schema(spec, method, path)["properties"]
     assert (fields["capacity"]["minimum"], fields["capacity"]["maximum"]) == (3, 10_000)
     deals = fields["deals_per_round"]
-    assert (deals["minimum"], deals["maximum"], deals["multipleOf"]) == (3, 96, 3)
+    assert (deals["minimum"], deals["maximum"]) == (1, 96)
+    assert "multipleOf" not in deals
 
 
 def test_it_documents_the_idempotency_key_length(spec: dict[str, Any]) -> None:

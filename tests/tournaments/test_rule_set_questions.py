@@ -22,13 +22,15 @@ import pytest
 import engine
 from engine import rules as registry
 from games.models import Hand
-from tests.tournaments.setup import make_field, play, seat
-from tournaments.errors import TournamentConflict
+from tests.factories import UserFactory
+from tests.tournaments.setup import RULES, make_field, play, seat
+from tournaments.errors import InvalidInput, TournamentConflict
 from tournaments.models import RoundSeat, RoundTable, Tournament
 from tournaments.selectors import score_price
-from tournaments.services import rounds, standings
+from tournaments.services import rounds, standings, tournaments
 
 AnyRuleSet = engine.RuleSet[Any, Any, Any]
+TRICKGAME = {"variant": "trickgame"}
 PREFERANS = {"variant": "preferans", "convention": "sochi", "pool_target": 20, "whist_value": 10}
 
 
@@ -133,3 +135,34 @@ def test_duplicate_boards_compare_the_rule_sets_positions(rs: AnyRuleSet) -> Non
     assert len(at) == 2 * deals
     assert all(directions == Counter(rs.positions) for directions in at.values())
     assert len(rs.positions) == rs.table.players
+
+
+@pytest.mark.django_db
+def test_a_tournaments_deals_per_round_suit_a_table_its_rule_set_seats() -> None:
+    """Each seat deals equally often at some table of the rule set (``RuleSet.deal_cycle`` of
+    one of its table sizes), not at a fixed table of three: wien's tables of 3 and of 4 take 9
+    or 4 deals, trickgame's tables of four take 4; a number that suits no table is a 400
+    naming the multiples."""
+    director = UserFactory.create(username="td")
+    for rules, deals in ((RULES, 9), (RULES, 4), (TRICKGAME, 4)):
+        t = tournaments.tournament_create(
+            user=director, name=f"{rules['variant']} {deals}", rules=rules, deals_per_round=deals
+        )
+        assert t.deals_per_round == deals
+    with pytest.raises(InvalidInput) as refused:
+        tournaments.tournament_create(
+            user=director, name="wien 10", rules=RULES, deals_per_round=10
+        )
+    assert refused.value.message == (
+        "Each seat deals equally often: give a multiple of 3 (for a table of 3) or 4 (for a "
+        "table of 4) deals per round, a multiple of 12 where any of them may be needed; 10 "
+        "suits no table of wien."
+    )
+    assert refused.value.fields == {"deals_per_round": [refused.value.message]}
+    t = tournaments.tournament_create(user=director, name="trick", rules=TRICKGAME)
+    with pytest.raises(InvalidInput) as refused:
+        tournaments.tournament_update(user=director, tournament=t, deals_per_round=6)
+    assert refused.value.message == (
+        "Each seat deals equally often: give a multiple of 4 (for a table of 4) deals per "
+        "round; 6 suits no table of trickgame."
+    )

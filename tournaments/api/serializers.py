@@ -28,15 +28,15 @@ def lots_commitment(seed: int) -> str:
 MAX_CAPACITY = 10_000
 
 
-@extend_schema_field(
-    {"type": "integer", "minimum": 3, "maximum": MAX_DEALS, "multipleOf": 3},
-)
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_DEALS})
 class DealsPerRoundField(serializers.IntegerField):
-    """Deals per round: each seat deals equally often (a multiple of 3; of 12 where a table of
-    4 may be needed, which the service checks with the field)."""
+    """Deals per round: each seat deals equally often, so a multiple of the rule set's deal
+    cycle at a table it seats (``RuleSet.deal_cycle``: wien's tables of 3 and 4 take multiples
+    of 3 and 4, 12 for both), which the service checks with the rules and, when a round is
+    seated, with the tables it needs."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(min_value=3, max_value=MAX_DEALS, **kwargs)
+        super().__init__(min_value=1, max_value=MAX_DEALS, **kwargs)
 
 
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."

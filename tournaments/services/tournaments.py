@@ -17,6 +17,7 @@ withdrawn, before the first round or between rounds.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +30,7 @@ import engine
 from clubs.models import Club, User
 from clubs.models.people import DEFAULT_RULES
 from config.slugs import slug_of
+from engine.table import words
 from games.rulesets import parse_offered_rules, rule_set_for
 from tournaments import live, permissions, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
@@ -87,14 +89,8 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
             raise _bad("rules", f"The rules are not valid: {e}") from None
     if "rounds_planned" in out and not 1 <= out["rounds_planned"] <= MAX_ROUNDS:
         raise _bad("rounds_planned", f"A tournament has 1 to {MAX_ROUNDS} rounds.")
-    if "deals_per_round" in out:
-        deals = out["deals_per_round"]
-        if not 3 <= deals <= MAX_DEALS or deals % 3:
-            raise _bad(
-                "deals_per_round",
-                f"Each seat deals equally often: give a multiple of 3 from 3 to {MAX_DEALS} "
-                "(a multiple of 12 when a table of 4 may be needed).",
-            )
+    if "deals_per_round" in out and not 1 <= out["deals_per_round"] <= MAX_DEALS:
+        raise _bad("deals_per_round", f"A round has 1 to {MAX_DEALS} deals at each table.")
     if "tiebreaks" in out:
         names = out["tiebreaks"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -121,6 +117,26 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _check_deal_cycle(rule_set: engine.RuleSet[Any, Any, Any], deals: int) -> None:
+    """Each seat deals equally often: ``deals`` must be a multiple of the deal cycle
+    (``RuleSet.deal_cycle``) of at least one size of table the rule set seats. Which tables a
+    round needs is known only when it is seated (``rounds.check_deals`` names them then)."""
+    cycles = {size: rule_set.deal_cycle(size) for size in rule_set.table.seats}
+    if any(deals % cycle == 0 for cycle in cycles.values()):
+        return
+    each = words([f"{c} (for a table of {s})" for s, c in cycles.items()], "or")
+    any_size = (
+        f", a multiple of {math.lcm(*cycles.values())} where any of them may be needed"
+        if len(cycles) > 1
+        else ""
+    )
+    raise _bad(
+        "deals_per_round",
+        f"Each seat deals equally often: give a multiple of {each} deals per round{any_size}; "
+        f"{deals} suits no table of {rule_set.name}.",
+    )
+
+
 def _check_combination(t: Tournament) -> None:
     if t.scoring == Tournament.Scoring.DUPLICATE and t.results == Tournament.Results.TOTALS:
         raise _bad(
@@ -135,6 +151,8 @@ def _check_combination(t: Tournament) -> None:
             f"A round of {rule_set.name} counts {rule_set.round_deals} deals at each table: "
             f"set deals_per_round to {rule_set.round_deals}.",
         )
+    if rule_set.round_deals is None:
+        _check_deal_cycle(rule_set, t.deals_per_round)
     if rule_set.score_unit is not None and t.scoring == Tournament.Scoring.DUPLICATE:
         raise _bad(
             "scoring",
