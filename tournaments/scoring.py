@@ -18,10 +18,11 @@ Terms:
   (``SCORINGS``):
 
   - ``balance``: the sum of the player's amounts;
-  - ``table_rank``: per sitting, places by amount, highest first, worth 3/2/1 at a three-table
-    and 4/3/2/1 at a four-table (``TABLE_RANK_POINTS``); players tied on a place split the
+  - ``table_rank``: per sitting, places by amount, highest first, worth as many points as the
+    table has players down to 1: 3/2/1 at a three-table, 4/3/2/1 at a four-table, at a table of
+    any size the rule set seats (:func:`table_rank_worth`); players tied on a place split the
     points of the places they cover exactly ((3 + 2) / 2 each for two sharing first at a
-    three-table); points are the sum over sittings; other table sizes are an error;
+    three-table); points are the sum over sittings; a table of one player is an error;
   - ``duplicate``: per board, the player's amount is compared with every other player of the
     same (round, board, direction); 2 matchpoints per player beaten, 1 per tie, 0 per loss;
     the board's percentage is matchpoints / (2 x comparisons) x 100, or 50 with nobody to
@@ -62,8 +63,13 @@ Direction: TypeAlias = int | str
 SCORINGS = ("balance", "table_rank", "duplicate")
 """The scoring modes (module text)."""
 
-TABLE_RANK_POINTS: Mapping[int, tuple[int, ...]] = MappingProxyType({3: (3, 2, 1), 4: (4, 3, 2, 1)})
-"""``table_rank`` points for places 1, 2, ... by table size."""
+
+def table_rank_worth(size: int) -> tuple[int, ...]:
+    """``table_rank`` points for places 1, 2, ... at a table of ``size`` players: ``size``
+    for the first place down to 1 for the last (3/2/1, 4/3/2/1), so a place is worth one
+    point per player it beats plus one, whatever table sizes the rule set seats."""
+    return tuple(range(size, 0, -1))
+
 
 NO_COMPARISON_PERCENT = Fraction(50)
 """A duplicate board's percentage when nobody else held the same cards."""
@@ -196,15 +202,15 @@ def points_text(value: Fraction) -> str:
 
 def table_rank_points(sitting: Sitting) -> dict[Player, Fraction]:
     """``table_rank`` points of each player at a sitting: places by amount, highest first,
-    worth ``TABLE_RANK_POINTS``; players tied on a place split the points of all the places
+    worth :func:`table_rank_worth`; players tied on a place split the points of all the places
     they cover equally (three tied for second at a four-table: (3 + 2 + 1) / 3 each)."""
     size = len(sitting.players)
-    if size not in TABLE_RANK_POINTS:
+    if size < 2:
         raise ValueError(
-            f"round {sitting.round}, table {sitting.table}: table_rank scores tables of "
-            f"3 or 4 players, not {size}"
+            f"round {sitting.round}, table {sitting.table}: table_rank ranks the players of a "
+            f"table, and it has {size}"
         )
-    worth = TABLE_RANK_POINTS[size]
+    worth = table_rank_worth(size)
     points: dict[Player, Fraction] = {}
     for amount in set(sitting.amounts.values()):
         tied = [p for p in sitting.players if sitting.amount(p) == amount]

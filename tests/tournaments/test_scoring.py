@@ -58,9 +58,17 @@ def test_it_splits_table_rank_points_of_a_tie_at_a_four_table() -> None:
     assert table_rank_points(sit(1, 1, anna=9, b=0, c=0, d=0))["b"] == 2
 
 
-def test_it_rejects_table_rank_at_a_table_of_two() -> None:
-    with pytest.raises(ValueError, match="3 or 4 players"):
-        table_rank_points(sit(1, 1, anna=1, bert=-1))
+def test_it_ranks_a_table_of_any_size_the_rule_set_seats() -> None:
+    """Places are worth the table's size down to 1, at a table of two or of five as at the
+    talon games' three and four."""
+    assert table_rank_points(sit(1, 1, anna=1, bert=-1)) == {"anna": 2, "bert": 1}
+    five = table_rank_points(sit(1, 1, a=30, b=10, c=10, d=-20, e=-30))
+    assert five == {"a": 5, "b": F(7, 2), "c": F(7, 2), "d": 2, "e": 1}
+
+
+def test_it_rejects_table_rank_at_a_table_of_one() -> None:
+    with pytest.raises(ValueError, match="it has 1"):
+        table_rank_points(sit(1, 1, anna=0))
 
 
 def test_it_sums_table_rank_points_over_rounds() -> None:
