@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tournaments.setup import RULES
 from tournaments.models import Tournament
 from tournaments.services.standings import tournament_recompute
 
@@ -12,7 +13,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_results_faster_than_the_coalescing_wait_still_move_the_standings() -> None:
-    t = Tournament.objects.create(name="Wiener Open", slug="wiener-open", status="running")
+    t = Tournament.objects.create(
+        name="Wiener Open", slug="wiener-open", status="running", rules=RULES
+    )
     computed = 0
     for step in range(1, 21):
         Tournament.objects.filter(pk=t.pk).update(requested_version=step)
@@ -24,7 +27,9 @@ def test_results_faster_than_the_coalescing_wait_still_move_the_standings() -> N
 
 
 def test_a_task_already_answered_computes_nothing() -> None:
-    t = Tournament.objects.create(name="Wiener Open", slug="wiener-open", status="running")
+    t = Tournament.objects.create(
+        name="Wiener Open", slug="wiener-open", status="running", rules=RULES
+    )
     Tournament.objects.filter(pk=t.pk).update(requested_version=3)
     assert tournament_recompute(tournament_id=t.pk, version=1)  # the first since: all of 1-3
     assert not tournament_recompute(tournament_id=t.pk, version=2)
