@@ -92,6 +92,22 @@ def money_key(rule_set: engine.RuleSet[Any, Any, Any]) -> str | None:
     return carry.party if carry.party is not None and carry.party in carry.keys else None
 
 
+def shares_pot_at_close(rules: Mapping[str, Any]) -> bool:
+    """Whether closing a table of ``rules`` shares out the money it holds in common
+    (:func:`money_key`) rather than keeping it for the table's next sitting: wien's
+    ``pot_at_close`` and Doppelkopf's ``kasse_at_close`` ``"split"``. Asked of the rule set's
+    close (``RuleSet.close``, as ``games.services.tables.close_pot`` closes a table) with a pot
+    at a table of its fewest seats; ``False`` where it keeps no such money."""
+    rule_set = rule_set_for(rules)
+    pot_key = money_key(rule_set)
+    if pot_key is None:
+        return False
+    seats = [f"seat-{i}" for i in range(min(rule_set.table.seats))]
+    carry = rule_set.read_carry({pot_key: 100 * len(seats)})
+    closing = rule_set.close(engine.parse_rules(dict(rules)), seats, carry)
+    return not closing.carry.get(pot_key, 0)
+
+
 def ledger_party(rule_set: engine.RuleSet[Any, Any, Any], party: str) -> str:
     """The ledger's name of a party of ``rule_set``'s transfers: its common money (a pot, a
     Kasse) is the ledger's ``pot``; seats keep their keys."""

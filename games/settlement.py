@@ -102,12 +102,13 @@ def format_money(amount: int, currency: str = "€") -> str:
 POT = "pot"
 
 
-def pot_keeper(*, pot_at_close: str, club: bool) -> str:
-    """Who holds the money paid into the pot, as the sentences say it. A table's pot is a house
-    rule at the end of a sitting (wien.md, "End of a sitting"): ``"split"`` shares it among the
-    sitting's players at the close; ``"carry"`` keeps it for the table's next sitting, which at
-    a club's tables (and so for a club evening) means the club keeps it."""
-    if pot_at_close == "split":
+def pot_keeper(*, shared: bool, club: bool) -> str:
+    """Who holds the money paid into the pot, as the sentences say it. What happens to a pot at
+    the end of a sitting is the rule set's (``games.rulesets.shares_pot_at_close``; wien.md,
+    "End of a sitting"): ``shared`` among the sitting's players at the close, or else kept for
+    the table's next sitting, which at a club's tables (and so for a club evening) means the
+    club keeps it."""
+    if shared:
         return "shared among the players at the close"
     return "kept by the club" if club else "kept for the table's next sitting"
 

@@ -50,7 +50,7 @@ from clubs.services.seasons import season_evenings
 from config.slugs import slug_of
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
-from games.rulesets import rule_set_for, rule_set_of
+from games.rulesets import rule_set_for, rule_set_of, shares_pot_at_close
 from games.selectors import sitting_scores
 from games.settlement import describe, pot_keeper, settle
 
@@ -479,7 +479,7 @@ def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any
 
 def _pot_keeper(evening: Evening) -> str:
     """Who holds the evening's pot: its tables are the club's (games.settlement.pot_keeper)."""
-    return pot_keeper(pot_at_close=evening_rules(evening).get("pot_at_close", "carry"), club=True)
+    return pot_keeper(shared=shares_pot_at_close(evening_rules(evening)), club=True)
 
 
 def _settle(

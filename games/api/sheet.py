@@ -16,7 +16,7 @@ import engine
 from config.api.rule_sets import LEGACY_SHEET_KEYS
 from config.api.text import DataCSVRenderer
 from games.models import POT, SERIES, Hand, Table
-from games.rulesets import money_key, rule_set_for, rule_set_of
+from games.rulesets import money_key, rule_set_for, rule_set_of, shares_pot_at_close
 from games.settlement import Payment, describe, pot_keeper
 
 POT_NAME = "the pot"
@@ -40,9 +40,7 @@ def with_sentences(table: Table, settlement: Mapping[str, Any]) -> dict[str, Any
     """A settlement (``services.settlement_for``) with a sentence for each payment."""
     names = party_names(table)
     currency = settings.CURRENCY_SYMBOL
-    keeper = pot_keeper(
-        pot_at_close=table.rules.get("pot_at_close", "carry"), club=table.club_id is not None
-    )
+    keeper = pot_keeper(shared=shares_pot_at_close(table.rules), club=table.club_id is not None)
     payments = [
         {
             **p,

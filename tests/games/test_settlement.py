@@ -84,17 +84,17 @@ def test_a_payment_reads_as_a_sentence() -> None:
 
 
 @pytest.mark.parametrize(
-    ("pot_at_close", "club", "keeper"),
+    ("shared", "club", "keeper"),
     [
-        ("carry", True, "kept by the club"),  # wien.md "End of a sitting": stays with the table
-        ("carry", False, "kept for the table's next sitting"),
-        ("split", True, "shared among the players at the close"),
+        (False, True, "kept by the club"),  # wien.md "End of a sitting": stays with the table
+        (False, False, "kept for the table's next sitting"),
+        (True, True, "shared among the players at the close"),
     ],
 )
 def test_a_payment_into_or_out_of_the_pot_says_who_holds_the_pot(
-    pot_at_close: str, club: bool, keeper: str
+    shared: bool, club: bool, keeper: str
 ) -> None:
-    assert pot_keeper(pot_at_close=pot_at_close, club=club) == keeper
+    assert pot_keeper(shared=shared, club=club) == keeper
     names = {"e": "Emil", "a": "Anna", "pot": "the pot"}
     into = describe(Payment("e", "pot", 7850), names, pot_keeper=keeper)
     assert into == f"Emil pays 78.50 € into the pot ({keeper})"
