@@ -104,24 +104,18 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
         help_text='A full record\'s actions in order ({"seat": "anna", "call": "pass"}, …).',
     )
     declarer = serializers.CharField(
-        required=False, help_text="Seat key; omitted for an Ausfechten."
-    )
-    defence = serializers.DictField(
-        child=serializers.CharField(),
         required=False,
-        help_text="Each defender's choice, in the words of the table's rule set; omitted where "
-        "it has none.",
+        help_text="Seat key of the deal's declarer, where the table's rule set has one; omitted "
+        "where the deal has none.",
     )
     tricks = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=12),
+        child=serializers.IntegerField(min_value=0),
         required=False,
-        help_text="Tricks of every player who played; omitted (or {}) where nobody played "
-        "(both defenders home in the rule sets beyond wien, a thrown-in deal, a given-up "
-        'game). Doppelkopf: each party\'s tricks ({"re": 7, "kontra": 5}).',
+        help_text="Tricks each player (or each party, where the rule set plays in parties) took, "
+        "in the words of the table's rule set; omitted (or {}) where nobody played.",
     )
-    negotiated = serializers.BooleanField(
-        required=False, help_text="The split was agreed (Aushandeln)."
-    )
+    # The rule sets' own keys (``RuleSet.sheet_keys``: a defence, a negotiated split, bids, …)
+    # are documented from the registry (``config.api.rule_sets.add_sheet_entry_keys``).
     rules = RulesField(required=False, help_text="Optional; must equal the table's.")
     seats = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Optional; must match."
