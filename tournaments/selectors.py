@@ -200,6 +200,7 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
                     "hand": hand["number"],
                     "dealer": hand["dealer"],
                     "declarer": statistics["declarer"],
+                    # every rule set's game forms name themselves by ``type`` (Shapes.games)
                     "game": game.get("type") if isinstance(game, dict) else game,
                     "made": statistics["made"],
                     "players": [
