@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,184 @@ def test_the_rule_set_guard_sees_what_it_forbids() -> None:
         "from engine.rules import rule_set\n"
     )
     assert [u.split(":")[0] for u in _rule_set_uses(source)] == [f"line {n}" for n in range(2, 8)]
+
+
+# --- rule-set words in Django code (issue 37) -----------------------------------------------
+
+#: Keys the API documents for every rule set (``engine.ruleset.Shapes``: a view's and a
+#: Result's common keys) and the seam's own answers (``RuleSet.statistics``: ``declarer``,
+#: ``made``, ``premium``): every rule set has them, so Django may use them.
+SHARED_WORDS = frozenset(
+    (
+        *("seat", "phase", "to_act", "rules", "seats", "dealer", "active", "hand", "hand_sizes"),
+        *("actions", "declarer", "game", "trick", "last_trick", "tricks", "legal", "deal"),
+        *("stake", "made", "fallen", "delta", "pot", "transfers", "premium"),
+    )
+)
+#: Words the apps use for their own things that some rule set also uses as a key: a ledger
+#: row's ``amount``, a tournament's ``entry``, ``points``, ``score``, ``totals`` and price
+#: ``unit``, a table's ``mode``, a field's ``value``, a rules example's ``base``, a management
+#: command's ``help``.
+OWN_WORDS = frozenset(
+    ("amount", "entry", "mode", "points", "score", "value", "unit", "base", "totals", "help")
+)
+#: (file, word) → why it may stay; ``*``: every word of the file.
+RULE_WORDS_ALLOWED = {
+    ("clubs/management/commands/demo_data.py", "*"): "demo data: a wien club's evenings",
+    ("clubs/management/demo_evenings.py", "*"): "demo data: the evenings' score-sheet entries",
+    ("clubs/models/people.py", "*"): "DEFAULT_RULES: the product's default club rules (wien)",
+    ("config/api/rule_sets.py", "preferans"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
+    ("config/api/rule_sets.py", "doppelkopf"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
+    ("config/api/rule_sets.py", "doppelkopf-ddv"): "LEGACY_SHEET_KEYS: the deprecated keys",
+    ("config/api/schema.py", "convention"): "examples: one table example per rules example",
+    ("games/api/serializers.py", "misere"): "the solver's analysis goal (engine.solver)",
+    ("games/api/serializers.py", "taken"): "the solver's analysis: the tricks taken",
+    ("games/hands.py", "open_hands"): "withheld views: to move to the rule set's shapes (H3)",
+    ("games/services/hosted.py", "game_over"): "the server's error code, not the Result key",
+    ("clubs/api/people.py", "invitation"): "the URL name of a club's invitation",
+    ("clubs/seating/planner.py", "gave_up"): "the seating search's own flag",
+}
+
+
+def _rule_set_words() -> dict[str, str]:
+    """Every word that names a registered rule set or one of its things, asked of the registry
+    at test time (a rule set the tests register, trickgame, counts): its name, its options,
+    the keys of its view, Result and sheet row, its game forms' types and its score-sheet keys
+    (``RuleSet.sheet_keys``); but :data:`SHARED_WORDS` and :data:`OWN_WORDS`. Word → where it
+    comes from."""
+    import engine  # the registry with the test settings' rule sets
+
+    out: dict[str, str] = {}
+    for rs in engine.rule_sets(include_engine_only=True):
+        shapes = rs.shapes
+        found = {
+            rs.name: "a rule set's name",
+            **{o.name: "an option" for o in rs.options},
+            **dict.fromkeys(shapes.view.get("properties", {}), "a view key"),
+            **dict.fromkeys(shapes.result.get("properties", {}), "a Result key"),
+            **dict.fromkeys((shapes.sheet_row or {}).get("properties", {}), "a sheet-row key"),
+            **dict.fromkeys(rs.sheet_keys, "a score-sheet key"),
+            **{
+                value: "a game form"
+                for form in shapes.games
+                for value in form.get("properties", {}).get("type", {}).get("enum", ())
+            },
+        }
+        for word, what in found.items():
+            out.setdefault(word, f"{rs.name}'s {what.removeprefix('a ').removeprefix('an ')}")
+    return {w: v for w, v in out.items() if w not in SHARED_WORDS | OWN_WORDS}
+
+
+def _is_example(node: ast.AST) -> bool:
+    """An example of the schema: an ``OpenApiExample(…)``, an ``examples=`` argument, or a
+    value assigned to a name ending in ``EXAMPLE`` or ``EXAMPLES``."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) == (
+            "OpenApiExample"
+        )
+    if isinstance(node, ast.keyword):
+        return node.arg == "examples"
+    if isinstance(node, ast.Assign | ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(
+            isinstance(t, ast.Name) and t.id.endswith(("EXAMPLE", "EXAMPLES")) for t in targets
+        )
+    return False
+
+
+def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
+    """(line, word) for each use of a rule-set word in ``source``'s code: a string literal that
+    is the word, an attribute, a keyword argument, a class attribute (a serializer's field).
+    Docstrings and schema examples are left out: they may name a rule set as an example."""
+    tree = ast.parse(source)
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for first, second in zip([None, *body], body, strict=False):
+                docstring = isinstance(second, ast.Expr) and isinstance(second.value, ast.Constant)
+                if docstring and (first is None or isinstance(first, ast.Assign | ast.AnnAssign)):
+                    skip.add(id(second.value))
+        if _is_example(node):
+            skip.update(id(n) for n in ast.walk(node))
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            word = node.value
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, ast.keyword) and node.arg:
+            word = node.arg
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                targets = (
+                    statement.targets
+                    if isinstance(statement, ast.Assign)
+                    else [statement.target]
+                    if isinstance(statement, ast.AnnAssign)
+                    else []
+                )
+                for t in targets:
+                    if isinstance(t, ast.Name) and t.id in words:
+                        found.add((statement.lineno, t.id))
+            continue
+        else:
+            continue
+        if word in words:
+            found.add((getattr(node, "lineno", 0), word))
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for app in (*APPS_WITH_API, "config") for p in _sources(app)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_django_code_names_no_rule_set_and_none_of_its_options_or_keys(path: Path) -> None:
+    """Issue 37: games, clubs, tournaments and config ask the table's rule set (its shapes,
+    options, statistics, close) instead of naming a rule set, an option, or a key of its view,
+    Result, sheet row, game forms or score sheet. Docstrings, help texts and schema examples
+    may name one as an example; the few other uses are :data:`RULE_WORDS_ALLOWED`, each with
+    its reason."""
+    name = str(path.relative_to(ROOT))
+    if (name, "*") in RULE_WORDS_ALLOWED:
+        return
+    words = _rule_set_words()
+    hits = [
+        f"line {line}: {word!r} ({words[word]})"
+        for line, word in _rule_words(path.read_text(), words)
+        if (name, word) not in RULE_WORDS_ALLOWED
+    ]
+    assert not hits, f"{name}: {hits}; ask the table's rule set instead"
+
+
+def test_the_rule_word_guard_sees_what_it_forbids() -> None:
+    words = _rule_set_words()
+    assert {"wien", "trickgame", "pot_at_close", "kasse", "negotiated", "bids"} <= set(words)
+    assert not {"seat", "declarer", "tricks", "amount"} & set(words)
+    source = (
+        '"""A module about wien\'s pot_at_close (a docstring may say so)."""\n'
+        "def keeper(table):\n"
+        '    """Asks ``pot_at_close``."""\n'
+        '    return table.rules.get("pot_at_close", "carry")\n'
+        "x = result.kasse\n"
+        "f(pot_at_close=1)\n"
+        "class EntrySerializer:\n"
+        "    negotiated = Field()\n"
+        "    declarer = Field()\n"
+        'EXAMPLE = {"variant": "wien"}\n'
+        'OpenApiExample("A table", value={"variant": "trickgame"})\n'
+        'if rules["variant"] == "trickgame": pass\n'
+        'y = {"bids": 3, "seat": "anna"}\n'
+    )
+    assert _rule_words(source, words) == [
+        (4, "pot_at_close"),
+        (5, "kasse"),
+        (6, "pot_at_close"),
+        (8, "negotiated"),
+        (12, "trickgame"),
+        (13, "bids"),
+    ]
