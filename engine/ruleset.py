@@ -148,8 +148,10 @@ class Shapes:
     sheet (:meth:`RuleSet.sheet_rows`), in the form of ``result``, ``None`` when it has none;
     ``reasons``: every ``why`` word the transfers of its deals and of closing its table use;
     ``end_public``: the view keys the end of a hand makes public to a seat even while the
-    board is withheld (duplicate: other tables still play it). The schemas are JSON Schema in
-    the OpenAPI 3.0 dialect (``nullable``), as the options' are.
+    board is withheld (duplicate: other tables still play it); ``kept_open``: view keys that
+    map seat → cards (hands that lie open) which a withheld view keeps only for the seats they
+    already showed before the last action, with the cards those seats hold at the end. The
+    schemas are JSON Schema in the OpenAPI 3.0 dialect (``nullable``), as the options' are.
     """
 
     view: Mapping[str, Any] = field(default_factory=dict)
@@ -158,6 +160,7 @@ class Shapes:
     sheet_row: Mapping[str, Any] | None = None
     reasons: tuple[str, ...] = ()
     end_public: tuple[str, ...] = ()
+    kept_open: tuple[str, ...] = ()
 
 
 # JSON Schema in the OpenAPI 3.0 dialect (``nullable``), as the options write theirs

@@ -255,18 +255,21 @@ def hand_view(
     the talon family's declarer, game and defence; Doppelkopf's parties, which its Result names
     anyway), whichever of those its view has. No ``deal``, no other seat's hand or discard, no
     talon the seat did not see, no reservation's content (Doppelkopf's reservations stay
-    ``"none"`` or ``"reserved"``); hands that lay open (7 and 8) stay open with the cards they
-    hold now.
+    ``"none"`` or ``"reserved"``); hands that lay open before the last action stay open with
+    the cards they hold now (``RuleSet.shapes.kept_open``: the talon family's premium games 7
+    and 8, Preferans's open whist).
     """
     seen = engine.view(hand_state(table, hand), seat)
     if not (hand_withheld(table, hand) if withheld is None else withheld):
         return seen
     before = engine.view(_state_before_last(table, hand), seat)
     out = {k: v for k, v in before.items() if k != "legal"}
-    out.update({k: seen[k] for k in rule_set_of(table).shapes.end_public if k in seen})
-    if "open_hands" in before:
-        still = seen.get("open_hands", {})
-        out["open_hands"] = {s: still[s] for s in before["open_hands"] if s in still}
+    shapes = rule_set_of(table).shapes
+    out.update({k: seen[k] for k in shapes.end_public if k in seen})
+    for key in shapes.kept_open:
+        if key in before:
+            still = seen.get(key, {})
+            out[key] = {s: still[s] for s in before[key] if s in still}
     last = dict(seen["actions"][-1])
     if "discard" in last and last["seat"] != seat:
         last["discard"] = None  # never the last action of a hand; kept hidden all the same

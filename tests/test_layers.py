@@ -247,7 +247,6 @@ RULE_WORDS_ALLOWED = {
     ("config/api/schema.py", "convention"): "examples: one table example per rules example",
     ("games/api/serializers.py", "misere"): "the solver's analysis goal (engine.solver)",
     ("games/api/serializers.py", "taken"): "the solver's analysis: the tricks taken",
-    ("games/hands.py", "open_hands"): "withheld views: to move to the rule set's shapes (H3)",
     ("games/services/hosted.py", "game_over"): "the server's error code, not the Result key",
     ("clubs/api/people.py", "invitation"): "the URL name of a club's invitation",
     ("clubs/seating/planner.py", "gave_up"): "the seating search's own flag",

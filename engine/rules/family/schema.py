@@ -116,6 +116,7 @@ def family_shapes(
         games=games,
         reasons=reasons,
         end_public=END_PUBLIC,
+        kept_open=("open_hands",),
     )
 
 

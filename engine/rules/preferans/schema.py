@@ -119,6 +119,7 @@ SHAPES = Shapes(
     sheet_row=SHEET_ROW,
     reasons=("score",),
     end_public=END_PUBLIC,
+    kept_open=("open_hands",),
 )
 
 
