@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from games.models import Hand, Table
+from clubs.models import User
+from games import services as games
+from games.models import Hand, LedgerEntry, Seat, Table
 from games.random_entries import random_entry
 from games.services import table_balances
 from tests.tournaments.setup import RULES, Field, another_entry, make_field, play, seat
@@ -82,6 +84,78 @@ def test_it_lets_a_director_correct_a_hand_after_the_round_closed(
     exported = f.get("export/hands.json")["hands"]
     (corrected,) = [h for h in exported if h["table"] == 1 and h["hand"] == 2]
     assert {p["seat"]: p["amount"] for p in corrected["players"]} == delta
+
+
+def ledger_of(table: Table) -> list[tuple[int, str, str, str, int]]:
+    """Every ledger row of ``table`` as (hand number, 0 for the table's own rows such as its
+    close, reason, payer, payee, amount)."""
+    rows = LedgerEntry.objects.filter(table=table).select_related("hand")
+    return sorted(
+        ((r.hand.number if r.hand else 0), r.reason, r.payer, r.payee, r.amount) for r in rows
+    )
+
+
+def closed_fresh(table: Table, director: User) -> Table:
+    """A new recorded table with ``table``'s rules, seats and first dealer, its hands recorded
+    as ``table`` now holds them, and closed."""
+    seats = table.seats.order_by("position")
+    first = table.hands.get(number=1)
+    fresh = games.table_create(
+        user=director,
+        name="fresh",
+        mode=Table.Mode.RECORDED,
+        rules=table.rules,
+        seats=[games.SeatSpec(key=s.key, kind=Seat.Kind.USER, user=s.user) for s in seats],
+        first_dealer=first.dealer,
+    )
+    for hand in table.hands.order_by("number"):
+        games.table_record_hand(table_id=fresh.pk, user=director, entry=hand.entry or {})
+    return games.table_close(table_id=fresh.pk, user=director)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        pytest.param(
+            {
+                "variant": "preferans",
+                "convention": "leningrad",
+                "pool_target": 30,
+                "whist_value": 5,
+            },
+            id="preferans-score",
+        ),
+        pytest.param({**RULES, "pot_at_close": "split"}, id="wien-split"),
+    ],
+)
+def test_correcting_a_closed_table_leaves_the_ledger_of_closing_it_fresh(
+    rules: dict[str, object], settings
+) -> None:
+    """The close is taken back whole and written again from the corrected hands: no closing
+    row twice (Preferans's ``score`` rows were once left behind and written again)."""
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(6, real_money=True, deals_per_round=3, scoring="balance", rules=rules)
+    table = closed_round(f)
+    closing_before = [r for r in ledger_of(table) if r[0] == 0]
+    assert closing_before  # the close wrote rows (score or split) that a correction takes back
+    stored_entry = Hand.objects.get(table=table, number=2).entry
+    entry = next(
+        e
+        for e in (random_entry(table, random.Random(seed), 2) for seed in range(200))
+        if e != stored_entry
+    )
+
+    answer = f.boss().put(hand_url(table.pk, 2), entry, format="json")
+
+    assert answer.status_code == 200, answer.content
+    fresh = closed_fresh(table, f.director)
+    closing = [r for r in ledger_of(table) if r[0] == 0]
+    assert len({r[1:4] for r in closing}) == len(closing)  # each reason, payer, payee once
+    assert ledger_of(table) == ledger_of(fresh)
+    assert table_balances(table) == table_balances(fresh)
+    table.refresh_from_db()
+    assert table.closing and fresh.closing
+    assert table.closing["nets"] == fresh.closing["nets"]
 
 
 def test_it_lets_a_director_correct_a_hand_after_the_tournament_was_reopened(settings) -> None:
