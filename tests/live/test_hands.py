@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 import engine
+from engine.cards import PIQUET
 from games import services
 from games.models import Hand
+from tests.cards import cards_in
 from tests.factories import UserFactory
-from tests.games.test_hidden_information import cards_in, cards_in_text
+from tests.games.test_hidden_information import cards_in_text
 from tests.live.conftest import token_for
 from tests.live.play import move
 from tests.live.server import LiveServer, Socket, socket_to
@@ -81,8 +83,8 @@ def test_no_socket_ever_shows_a_card_its_listener_may_not_see(live: LiveServer) 
                 state = engine.replay(
                     {**record, "actions": record["actions"][: message["version"]]}
                 )
-                allowed = cards_in(engine.view(state, seat))
-                shown = cards_in(message)
+                allowed = cards_in(engine.view(state, seat), PIQUET.codes)
+                shown = cards_in(message, PIQUET.codes)
                 assert shown <= allowed, (name, message["version"], shown - allowed)
                 if not state.is_over:
                     hidden_seen.setdefault(name, set()).update(shown)
