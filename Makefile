@@ -200,9 +200,10 @@ clients-mobile: $(STAMP) ## Generate Swift (swift6) and Kotlin (Retrofit, kotlin
 # docs/openapi-released.yaml is the schema clients were last given (make schema-release). A
 # change that breaks them (openapi-diff: a removed path, field or enum value, a newly required
 # input) fails unless info.version changed with it; say what changed in docs/api-changelog.md.
-# openapi-diff reads copies in which the union of the rule sets' rules is a plain object and
-# each rule set's rules a path of its own (config/api/schema_compat.py: the union took it more
-# than twelve minutes).
+# openapi-diff reads copies in which each union of the rule sets' components (their rules,
+# hand views, score sheets, results and games: schema_compat.UNIONS) is a plain object and
+# each alternative a path of its own (config/api/schema_compat.py: the rules' union alone took
+# it more than twelve minutes).
 schema-compat: $(STAMP) $(NPM_STAMP) ## Fail on changes to docs/openapi.yaml that break released clients.
 	@mkdir -p clients; released=$$($(PY) -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["info"]["version"])' docs/openapi-released.yaml); \
 	current=$$($(PY) -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["info"]["version"])' docs/openapi.yaml); \
