@@ -46,6 +46,8 @@ def parse_offered_rules(rules: Mapping[str, Any]) -> Any:
     offered = offered_variants()
     if variant not in offered:
         known = ", ".join(sorted(offered))
+        if variant is None:  # the engine's words for a missing variant, naming the offered ones
+            raise engine.EngineError("rules.variant", f"rules must name a variant (known: {known})")
         raise engine.EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
     return engine.parse_rules(dict(rules))
 

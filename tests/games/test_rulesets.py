@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from games.rulesets import rule_set_for, shares_pot_at_close, whose_turn
+from games.rulesets import parse_offered_rules, rule_set_for, shares_pot_at_close, whose_turn
 
 
 def test_the_rules_variant_names_the_rule_set() -> None:
@@ -14,6 +14,14 @@ def test_the_rules_variant_names_the_rule_set() -> None:
         rule_set_for({})  # no favourite: a missing variant is an error, never wien
     with pytest.raises(engine.EngineError, match="unknown variant"):
         rule_set_for({"variant": "skat"})
+
+
+def test_a_rules_object_a_club_may_choose_names_its_variant() -> None:
+    with pytest.raises(engine.EngineError, match="^rules.variant: rules must name a variant"):
+        parse_offered_rules({"dealer_contribution": 100})
+    with pytest.raises(engine.EngineError, match="^rules.variant: unknown variant 'skat'"):
+        parse_offered_rules({"variant": "skat"})
+    assert parse_offered_rules(WIEN).variant == "wien"
 
 
 @pytest.mark.parametrize(
