@@ -259,7 +259,8 @@ def _name_enums(schema: Any, stem: str, out: dict[str, Any]) -> Any:
     """``schema`` with every enum in it (a property's, an alternative's, an array's items', a
     map's values') a named component in ``out``: ``<stem><Property>Enum``,
     ``<stem><Values>Enum`` for an alternative, ``<stem>Enum`` for items and values. A
-    nullable enum becomes ``anyOf: [$ref, null]``. Generators name an inline enum after its
+    nullable enum becomes ``anyOf: [$ref, null]``, a nullable ``oneOf``/``anyOf`` without a
+    ``type`` gets ``null`` as one more alternative. Generators name an inline enum after its
     property, and Swift cannot use ``Type`` as a model's name."""
     if not isinstance(schema, dict):
         return schema
@@ -283,6 +284,11 @@ def _name_enums(schema: Any, stem: str, out: dict[str, Any]) -> Any:
                     inner = f"{stem}{_alternative_stem(alternative, index)}"
                     alternatives.append(_name_enums(alternative, inner, out))
             schema[key] = alternatives
+            if schema.get("nullable") and "type" not in schema:
+                # OpenAPI 3.0 allows ``nullable`` only beside a ``type``: null is one more
+                # alternative
+                del schema["nullable"]
+                schema[key] = [*alternatives, NULL]
     if isinstance(schema.get("properties"), dict):
         schema["properties"] = {
             key: _name_enums(value, f"{stem}{camel(key)}", out)

@@ -99,3 +99,25 @@ def test_an_undocumented_key_fails_the_schema() -> None:
     assert not schema_errors("KurzResult", result)
     assert schema_errors("KurzResult", {**result, "surprise": 1})
     assert schema_errors("Result", {**result, "surprise": 1})
+
+
+def _untyped_nullables(node: Any, path: str) -> list[str]:
+    """The places in ``node`` where ``nullable`` stands without a ``type``."""
+    found = []
+    if isinstance(node, dict):
+        if node.get("nullable") is True and "type" not in node:
+            found.append(path)
+        for key, value in node.items():
+            found += _untyped_nullables(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _untyped_nullables(value, f"{path}/{index}")
+    return found
+
+
+def test_a_nullable_part_of_a_rule_sets_shapes_states_its_type(schemas: dict[str, Any]) -> None:
+    """OpenAPI 3.0 allows ``nullable`` only beside a ``type`` (openapi-typescript refuses the
+    schema otherwise): a rule set's nullable ``oneOf`` gets ``null`` as an alternative."""
+    assert _untyped_nullables(schemas, "#/components/schemas") == []
+    doppelkopf = schemas["DoppelkopfHandView"]["properties"]["own_reservation"]
+    assert {"type": "object", "nullable": True, "enum": [None]} in doppelkopf["oneOf"]
