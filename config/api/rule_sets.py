@@ -346,6 +346,19 @@ def _own(shape: Any, stem: str, out: dict[str, Any]) -> tuple[dict[str, Any], li
     return properties, list(shape.get("required", []))
 
 
+def _by_variant(part: str, variants: list[str], description: str) -> dict[str, Any]:
+    """One of the rule sets' ``<Variant><part>`` components, picked by the answer's
+    ``variant`` (an OpenAPI discriminator)."""
+    return {
+        "description": description,
+        "oneOf": [ref(f"{camel(v)}{part}") for v in variants],
+        "discriminator": {
+            "propertyName": "variant",
+            "mapping": {v: f"{REF}{camel(v)}{part}" for v in variants},
+        },
+    }
+
+
 def hand_schemas() -> dict[str, dict[str, Any]]:
     """The components of hands, from every registered rule set's shapes (``RuleSet.shapes``):
     per rule set ``<Variant>Game`` (one of its game forms, by ``type``), ``<Variant>Result``,
@@ -540,24 +553,18 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
         )
         sheets.append(rule_set.name)
     out.update(results)
-    out["HandView"] = {
-        "description": "A hand as the caller may see it: one of the rule sets' views "
-        "(`<Variant>HandView`), by `variant`.",
-        "oneOf": [ref(f"{camel(v)}HandView") for v in views],
-        "discriminator": {
-            "propertyName": "variant",
-            "mapping": {v: f"{REF}{camel(v)}HandView" for v in views},
-        },
-    }
-    out["ScoreSheet"] = {
-        "description": "The running score sheet of a table: one of the rule sets' "
-        "(`<Variant>ScoreSheet`), by `variant`.",
-        "oneOf": [ref(f"{camel(v)}ScoreSheet") for v in sheets],
-        "discriminator": {
-            "propertyName": "variant",
-            "mapping": {v: f"{REF}{camel(v)}ScoreSheet" for v in sheets},
-        },
-    }
+    out["HandView"] = _by_variant(
+        "HandView",
+        views,
+        "A hand as the caller may see it: one of the rule sets' views (`<Variant>HandView`), "
+        "by `variant`.",
+    )
+    out["ScoreSheet"] = _by_variant(
+        "ScoreSheet",
+        sheets,
+        "The running score sheet of a table: one of the rule sets' (`<Variant>ScoreSheet`), "
+        "by `variant`.",
+    )
     out["Result"] = {
         "description": "What settling a hand gives: the Result of the table's rule set "
         "(`<Variant>Result`).",
