@@ -116,6 +116,7 @@ def inputs(
     # the result keys it reads.
     rule_set = rule_set_for(t.rules)
     read = rule_set.statistics_keys
+    answers: dict[tuple[Any, ...], dict[str, Any]] = {}
     hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for table_id, number, dealer, delta, *values in (
         Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.DONE, **in_round(t))
@@ -129,9 +130,12 @@ def inputs(
             *(f"statistics_{i}" for i in range(len(read))),
         )
     ):
-        answer = rule_set.statistics(
-            {k: json.loads(v) for k, v in zip(read, values, strict=True) if v is not None}
-        )
+        key = tuple(values)
+        answer = answers.get(key)
+        if answer is None:  # few combinations of values: the rule set is asked once for each
+            answer = answers[key] = rule_set.statistics(
+                {k: json.loads(v) for k, v in zip(read, values, strict=True) if v is not None}
+            )
         hands[table_id].append((number, dealer, delta, answer["declarer"], answer["made"]))
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payee, amount in LedgerEntry.objects.filter(
