@@ -200,8 +200,8 @@ def seed(out: Path) -> None:
                 )
                 pot = table.opening_pot
                 for n in range(1, DEALS + 1):
-                    entry = entry_for(table, n, pot, rng)
-                    record = {**services.common_part(table, n, pot), **entry}
+                    entry = entry_for(table, n, {"pot": pot}, rng)  # wien carries its pot
+                    record = {**services.common_part(table, n, {"pot": pot}), **entry}
                     result = engine.settle(record)
                     rows.append(
                         Hand(
