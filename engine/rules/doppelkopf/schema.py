@@ -46,6 +46,17 @@ SCORE = by_seat({"type": "integer"}, "Seat → game points of the deal.")
 EXTRAS = ("doppelkopf", "fox", "karlchen", "against_alten")
 
 
+def party_words(description: str) -> dict[str, Any]:
+    """Each party's highest announcement (``re``, ``kontra``), or null."""
+    return object_schema({"re": nullable(WORD), "kontra": nullable(WORD)}, description=description)
+
+
+def party_extras(description: str) -> dict[str, Any]:
+    """Each party's extra points (``re``, ``kontra``: lists of extras)."""
+    extras = {"type": "array", "items": {"type": "string", "enum": list(EXTRAS)}}
+    return object_schema({"re": extras, "kontra": dict(extras)}, description=description)
+
+
 def _reservation(plain: tuple[str, ...], solos: tuple[str, ...], shown: bool) -> dict[str, Any]:
     """A reservation as a view shows it: a word or ``{"solo": …}`` (``shown``: also
     ``"reserved"``, another seat's before the end of the hand)."""
@@ -106,17 +117,8 @@ def _result(ddv: bool) -> dict[str, Any]:
         result |= {
             "winner": nullable(PARTY, "The winning party; null: nobody won."),
             "points": {**PAIR, "description": "Each party's Augen."},
-            "announcements": object_schema(
-                {"re": nullable(WORD), "kontra": nullable(WORD)},
-                description="Each party's highest announcement, or null.",
-            ),
-            "extras": object_schema(
-                {
-                    "re": {"type": "array", "items": {"type": "string", "enum": list(EXTRAS)}},
-                    "kontra": {"type": "array", "items": {"type": "string", "enum": list(EXTRAS)}},
-                },
-                description="Each party's extra points.",
-            ),
+            "announcements": party_words("Each party's highest announcement, or null."),
+            "extras": party_extras("Each party's extra points."),
             "value": {**PAIR, "description": "Each party's game value."},
             "score": {**SCORE, "description": "Each seat's game points (× point_value: delta)."},
         }
@@ -185,17 +187,10 @@ SHEET_ROW: dict[str, Any] = {
         "re": {**SEATS, "description": "The Re party (a soloist alone)."},
         "winner": nullable(PARTY, "null: nobody won (DDV)."),
         "augen": nullable(PAIR, "Each party's Augen (of 240); null for Karlchen Müller."),
-        "announcements": object_schema(
-            {"re": nullable(WORD), "kontra": nullable(WORD)},
-            description="Each party's highest announcement or null (always null under doppelkopf).",
+        "announcements": party_words(
+            "Each party's highest announcement or null (always null under doppelkopf)."
         ),
-        "extras": object_schema(
-            {
-                "re": {"type": "array", "items": {"type": "string", "enum": list(EXTRAS)}},
-                "kontra": {"type": "array", "items": {"type": "string", "enum": list(EXTRAS)}},
-            },
-            description="Each party's extra points (none under doppelkopf).",
-        ),
+        "extras": party_extras("Each party's extra points (none under doppelkopf)."),
         "category": nullable(
             {"type": "string", "enum": ["simple", "schneider", "schwarz"]},
             "doppelkopf: simple, schneider or schwarz; null under DDV.",
