@@ -150,8 +150,11 @@ class Shapes:
     ``end_public``: the view keys the end of a hand makes public to a seat even while the
     board is withheld (duplicate: other tables still play it); ``kept_open``: view keys that
     map seat → cards (hands that lie open) which a withheld view keeps only for the seats they
-    already showed before the last action, with the cards those seats hold at the end. The
-    schemas are JSON Schema in the OpenAPI 3.0 dialect (``nullable``), as the options' are.
+    already showed before the last action, with the cards those seats hold at the end;
+    ``round``: where a table stands in the rule set's round of deals as the API shows it
+    (:attr:`TableRound.status`, ``<Variant>TableRound``), ``None`` where it keeps no rounds
+    (:attr:`RuleSet.round_deals`). The schemas are JSON Schema in the OpenAPI 3.0 dialect
+    (``nullable``), as the options' are.
     """
 
     view: Mapping[str, Any] = field(default_factory=dict)
@@ -161,6 +164,7 @@ class Shapes:
     reasons: tuple[str, ...] = ()
     end_public: tuple[str, ...] = ()
     kept_open: tuple[str, ...] = ()
+    round: Mapping[str, Any] | None = None
 
 
 # JSON Schema in the OpenAPI 3.0 dialect (``nullable``), as the options write theirs

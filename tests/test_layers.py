@@ -11,9 +11,11 @@ consumer and ``config`` reach the database through selectors and services, never
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -230,35 +232,54 @@ SHARED_WORDS = frozenset(
     )
 )
 #: Words the apps use for their own things that some rule set also uses as a key: a ledger
-#: row's ``amount``, a tournament's ``entry``, ``points``, ``score``, ``totals`` and price
-#: ``unit``, a table's ``mode``, a field's ``value``, a rules example's ``base``, a management
-#: command's ``help``.
+#: row's ``amount``, a transfer's ``from`` and ``to`` (the server's ``Transfer``), a trick's
+#: ``card`` and ``cards`` (the server's ``TrickCard``), a tournament's ``entry``, ``round``,
+#: ``points``, ``score``, ``totals`` and price ``unit``, a table's ``mode``, a seat's ``kind``,
+#: a bot's (and a log's) ``level``, a JSON object's ``type``, a field's ``value``, a rules
+#: example's ``base``, a management command's ``help``.
 OWN_WORDS = frozenset(
-    ("amount", "entry", "mode", "points", "score", "value", "unit", "base", "totals", "help")
+    (
+        *("amount", "from", "to", "card", "cards", "entry", "round", "points", "score"),
+        *("totals", "unit", "mode", "kind", "level", "type", "value", "base", "help"),
+    )
 )
 #: (file, word) → why it may stay; ``*``: every word of the file.
 RULE_WORDS_ALLOWED = {
     ("clubs/management/commands/demo_data.py", "*"): "demo data: a wien club's evenings",
     ("clubs/management/demo_evenings.py", "*"): "demo data: the evenings' score-sheet entries",
     ("clubs/models/people.py", "*"): "DEFAULT_RULES: the product's default club rules (wien)",
+    ("tournaments/management/commands/demo_tournament.py", "*"): "demo data: a tournament",
     ("config/api/rule_sets.py", "preferans"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
     ("config/api/rule_sets.py", "doppelkopf"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
     ("config/api/rule_sets.py", "doppelkopf-ddv"): "LEGACY_SHEET_KEYS: the deprecated keys",
     ("config/api/schema.py", "convention"): "examples: one table example per rules example",
-    ("games/api/serializers.py", "misere"): "the solver's analysis goal (engine.solver)",
     ("games/api/serializers.py", "taken"): "the solver's analysis: the tricks taken",
     ("games/services/hosted.py", "game_over"): "the server's error code, not the Result key",
     ("clubs/api/people.py", "invitation"): "the URL name of a club's invitation",
-    ("clubs/seating/planner.py", "gave_up"): "the seating search's own flag",
 }
+
+
+def _keys(schema: Any) -> set[str]:
+    """Every property name in ``schema`` and in the schemas nested in it (an object's
+    properties', an array's items', a map's values', each alternative's)."""
+    if isinstance(schema, list | tuple):
+        return {key for part in schema for key in _keys(part)}
+    if not isinstance(schema, Mapping):
+        return set()
+    properties = schema.get("properties") or {}
+    out = set(properties) | _keys(list(properties.values()))
+    for key in ("items", "additionalProperties", "oneOf", "anyOf", "allOf"):
+        out |= _keys(schema.get(key))
+    return out
 
 
 def _rule_set_words() -> dict[str, str]:
     """Every word that names a registered rule set or one of its things, asked of the registry
     at test time (a rule set the tests register, trickgame, counts): its name, its options,
-    the keys of its view, Result and sheet row, its game forms' types and its score-sheet keys
-    (``RuleSet.sheet_keys``); but :data:`SHARED_WORDS` and :data:`OWN_WORDS`. Word → where it
-    comes from."""
+    every key of its view, Result, sheet row, game forms and table round at any depth, its game
+    forms' types, its score-sheet keys (``RuleSet.sheet_keys``) and the keys it carries from
+    deal to deal (``RuleSet.carry``); but :data:`SHARED_WORDS` and :data:`OWN_WORDS`. Word →
+    where it comes from."""
     import engine  # the registry with the test settings' rule sets
 
     out: dict[str, str] = {}
@@ -267,10 +288,13 @@ def _rule_set_words() -> dict[str, str]:
         found = {
             rs.name: "a rule set's name",
             **{o.name: "an option" for o in rs.options},
-            **dict.fromkeys(shapes.view.get("properties", {}), "a view key"),
-            **dict.fromkeys(shapes.result.get("properties", {}), "a Result key"),
-            **dict.fromkeys((shapes.sheet_row or {}).get("properties", {}), "a sheet-row key"),
+            **dict.fromkeys(_keys(shapes.view), "a view key"),
+            **dict.fromkeys(_keys(shapes.result), "a Result key"),
+            **dict.fromkeys(_keys(shapes.sheet_row), "a sheet-row key"),
+            **dict.fromkeys(_keys(shapes.games), "a game form's key"),
+            **dict.fromkeys(_keys(shapes.round), "a table round's key"),
             **dict.fromkeys(rs.sheet_keys, "a score-sheet key"),
+            **dict.fromkeys((*rs.carry.keys, *rs.carry.optional), "a carried key"),
             **{
                 value: "a game form"
                 for form in shapes.games
@@ -280,6 +304,19 @@ def _rule_set_words() -> dict[str, str]:
         for word, what in found.items():
             out.setdefault(word, f"{rs.name}'s {what.removeprefix('a ').removeprefix('an ')}")
     return {w: v for w, v in out.items() if w not in SHARED_WORDS | OWN_WORDS}
+
+
+def _names_in_prose(words: Mapping[str, str]) -> frozenset[str]:
+    """The words a sentence (a help text, a message) must not use either: the rule sets'
+    names and the words written as identifiers (``pot_at_close``); a plain English word that
+    is also a key (``talon``, ``whists``) may describe the server's own things."""
+    return frozenset(w for w in words if "_" in w or "-" in w or w in _rule_set_names())
+
+
+def _rule_set_names() -> frozenset[str]:
+    import engine
+
+    return frozenset(rs.name for rs in engine.rule_sets(include_engine_only=True))
 
 
 def _is_example(node: ast.AST) -> bool:
@@ -302,8 +339,10 @@ def _is_example(node: ast.AST) -> bool:
 
 def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
     """(line, word) for each use of a rule-set word in ``source``'s code: a string literal that
-    is the word, an attribute, a keyword argument, a class attribute (a serializer's field).
-    Docstrings and schema examples are left out: they may name a rule set as an example."""
+    is the word, an attribute, a keyword argument, a class attribute (a serializer's field),
+    and in a sentence (a help text, a description, a message) a rule set's name in any case or
+    a word written as an identifier (:func:`_names_in_prose`). Docstrings and schema examples
+    are left out: they may name a rule set as an example."""
     tree = ast.parse(source)
     skip: set[int] = set()
     for node in ast.walk(tree):
@@ -316,11 +355,18 @@ def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
         if _is_example(node):
             skip.update(id(n) for n in ast.walk(node))
     found: set[tuple[int, str]] = set()
+    prose = _names_in_prose(words)
+    names = _rule_set_names() & set(words)
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             word = node.value
+            found.update(
+                (node.lineno, token.lower() if token.lower() in names else token)
+                for token in re.findall(r"[\w-]+", word)
+                if token != word and (token in prose or token.lower() in names)
+            )
         elif isinstance(node, ast.Attribute):
             word = node.attr
         elif isinstance(node, ast.keyword) and node.arg:
@@ -353,9 +399,11 @@ def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
 def test_django_code_names_no_rule_set_and_none_of_its_options_or_keys(path: Path) -> None:
     """Issue 37: games, clubs, tournaments and config ask the table's rule set (its shapes,
     options, statistics, close) instead of naming a rule set, an option, or a key of its view,
-    Result, sheet row, game forms or score sheet. Docstrings, help texts and schema examples
-    may name one as an example; the few other uses are :data:`RULE_WORDS_ALLOWED`, each with
-    its reason."""
+    Result, sheet row, game forms, table round or score sheet, also in the sentences a client
+    reads (help texts, descriptions, messages): those say what the rule set's own answers
+    (``GET /api/v1/rules/``, the generated ``<Variant>…`` components) hold. Docstrings and
+    schema examples may name one as an example; the few other uses are
+    :data:`RULE_WORDS_ALLOWED`, each with its reason."""
     name = str(path.relative_to(ROOT))
     if (name, "*") in RULE_WORDS_ALLOWED:
         return
@@ -371,6 +419,8 @@ def test_django_code_names_no_rule_set_and_none_of_its_options_or_keys(path: Pat
 def test_the_rule_word_guard_sees_what_it_forbids() -> None:
     words = _rule_set_words()
     assert {"wien", "trickgame", "pot_at_close", "kasse", "negotiated", "bids"} <= set(words)
+    # keys at any depth, carried from deal to deal, and of a table's round
+    assert {"pflicht_owed", "vorfuehrung", "counted", "parties"} <= set(words)
     assert not {"seat", "declarer", "tricks", "amount"} & set(words)
     source = (
         '"""A module about wien\'s pot_at_close (a docstring may say so)."""\n'
@@ -386,6 +436,9 @@ def test_the_rule_word_guard_sees_what_it_forbids() -> None:
         'OpenApiExample("A table", value={"variant": "trickgame"})\n'
         'if rules["variant"] == "trickgame": pass\n'
         'y = {"bids": 3, "seat": "anna"}\n'
+        'n = f(help_text="Applies pot_at_close, as Preferans tables do.")\n'
+        'w = status["pflicht_owed"]\n'
+        'v = f(help_text="A seat, a trick or the pot: the words of every rule set.")\n'
     )
     assert _rule_words(source, words) == [
         (4, "pot_at_close"),
@@ -394,4 +447,7 @@ def test_the_rule_word_guard_sees_what_it_forbids() -> None:
         (8, "negotiated"),
         (12, "trickgame"),
         (13, "bids"),
+        (14, "pot_at_close"),
+        (14, "preferans"),
+        (15, "pflicht_owed"),
     ]

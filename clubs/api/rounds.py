@@ -238,7 +238,8 @@ class RoundCreateSerializer(serializers.Serializer[dict[str, Any]]):
         min_value=0,
         max_value=rounds.MAX_BOTS,
         help_text="Bots to fill empty seats this round, one a table at most (a count that "
-        "does not split, e.g. 5 players at wien, plays with one bot); their tables are hosted "
+        "does not split into the rule set's tables, such as 5 players at tables of 3, plays "
+        "with one bot); their tables are hosted "
         "(dealt and played through the API). Bots are never ranked, rated or settled as "
         "players: what they win or lose is the club's (`bots_net`). Omitted: none.",
     )
@@ -274,9 +275,9 @@ class PlayerNetSerializer(serializers.Serializer[dict[str, Any]]):
     score = serializers.IntegerField(
         allow_null=True,
         required=False,
-        help_text="Where some table of the evening scores its sitting as a whole (Russian "
-        "Preferans): the player's score over those tables in `score_unit` (whists: each pulya "
-        "settled, as it stands while its table is open); null otherwise.",
+        help_text="Where some table of the evening scores its sitting as a whole (its rule "
+        "set's `score_unit`): the player's score over those tables in `score_unit`, each "
+        "sitting as it stands while its table is open; null otherwise.",
     )
 
 
@@ -287,9 +288,9 @@ class EveningSettlementSerializer(serializers.Serializer[dict[str, Any]]):
     score_unit = serializers.CharField(
         allow_null=True,
         required=False,
-        help_text='The unit of the players\' `score` ("whists"); null when no table of the '
-        "evening is scored as a whole. A pulya moves money (its whist price) when its table "
-        "closes.",
+        help_text="The unit of the players' `score` (the rule set's `score_unit`); null when "
+        "no table of the evening is scored as a whole. Such a sitting moves money (its price "
+        "per unit) when its table closes.",
     )
     players = PlayerNetSerializer(many=True)
     pot_net = serializers.IntegerField(help_text="What the pot keeps (carried on) this evening.")
@@ -361,7 +362,8 @@ class RoundListView(generics.GenericAPIView[Any]):
     @extend_schema(
         summary="Plan the next round",
         description="Seats the players checked in now at tables of the rule set's shapes "
-        "(wien: 3, with 4s only where the count needs them), with the fewest repeated "
+        "(its `seats` in GET /api/v1/rules/: the smallest table, with larger ones only where "
+        "the count needs them), with the fewest repeated "
         "opponents this evening and in the season; a count that cannot be seated is a 400 "
         "`unsplittable` saying what would work (fewer or more players, byes, or `bots` to fill "
         "the empty seats). The round is *planned*: swap players by hand, then start it to open "
@@ -520,7 +522,8 @@ def _seat_entry(seat: Seat) -> dict[str, str]:
 class EveningCloseView(APIView):
     @extend_schema(
         summary="Close and settle an evening",
-        description="Closes every open table of the evening (its pot_at_close applied) and "
+        description="Closes every open table of the evening (its rules' closing applied: a pot "
+        "shared or carried on) and "
         "settles each player's net over the whole evening; a table with a hand being played "
         "or awaiting confirmation refuses (409) and nothing closes.",
         parameters=[CLUB_ID, EVENING_ID],
@@ -615,8 +618,8 @@ class EveningSettlementCSVView(TextAnswerView):
         summary="An evening's settlement as CSV",
         description="The settlement of `evenings_get_settlement` as CSV (UTF-8): the payments "
         "(`from,to,amount,sentence`, amounts in minor units), a blank line, then each player's "
-        "net (`player,net`; with a third column of scores named by their unit, "
-        "`player,net,whists`, where a table is scored as a whole). Members only, also on "
+        "net (`player,net`; with a third column of scores named by their unit, the rule "
+        "set's `score_unit`, where a table is scored as a whole). Members only, also on "
         "public clubs; errors answer JSON.",
         parameters=[CLUB_ID, EVENING_ID],
         responses={(200, "text/csv"): text_response("The payments, then each player's net.")},

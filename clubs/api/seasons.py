@@ -160,14 +160,15 @@ class StandingsSerializer(serializers.Serializer[dict[str, Any]]):
     ranked_by = serializers.ChoiceField(
         choices=standings.RANKED_BY,
         help_text="league_points when the season has league points; else score when every "
-        "table sitting of the season is scored as a whole (Russian Preferans: its pulya "
-        "settled into whists), else balance (money, in minor units).",
+        "table sitting of the season is scored as a whole (its rule set's `score_unit`), else "
+        "balance (money, in minor units).",
     )
     score_unit = serializers.CharField(
         allow_null=True,
-        help_text="The unit of the rows' `score` (\"whists\": Preferans tables' pulyas, settled "
-        "as they stand); null when no table of the season is scored as a whole (`score` is then "
-        "0). A pulya's money (with a whist price) counts in `balance` once its table closes.",
+        help_text="The unit of the rows' `score` (the rule set's `score_unit`: sittings scored "
+        "as a whole, as they stand); null when no table of the season is scored as a whole "
+        "(`score` is then 0). Such a sitting's money counts in `balance` once its table "
+        "closes.",
     )
     rows = StandingRowSerializer(many=True)
 

@@ -43,7 +43,7 @@ class Season(models.Model):
         blank=True,
         default="",
         help_text="The unit of the rows' score when some table's sitting is scored as a whole "
-        '(Preferans: "whists"), as of the last computation; empty: none is.',
+        "(the rule set's score unit), as of the last computation; empty: none is.",
     )
     by_score = models.BooleanField(
         default=False,

@@ -348,7 +348,7 @@ def _largest_clique(pairs: list[tuple[int, int]]) -> list[int]:
 
 
 def _apart_error(
-    request: PlanRequest, problem: Problem, sizes: list[int], gave_up: bool
+    request: PlanRequest, problem: Problem, sizes: list[int], stopped_early: bool
 ) -> SeatingError:
     players = request.players
     present = set(players)
@@ -368,7 +368,7 @@ def _apart_error(
             code="forbidden_unsatisfiable",
             players=tuple(players[i] for i in clique),
         )
-    if gave_up:
+    if stopped_early:
         message = (
             f"No seating of {len(players)} players at {tables} was found that keeps these "
             f"pairs apart: {pairs}. Allow one of them to meet."
@@ -423,7 +423,7 @@ def plan(request: PlanRequest) -> Plan:
             except TimeoutError:
                 apart = random_round(range(n), sizes, rng)
             if apart is None:
-                raise _apart_error(request, problem, sizes, gave_up=False)
+                raise _apart_error(request, problem, sizes, stopped_early=False)
             rounds.append(apart)
         return rounds
 
@@ -457,7 +457,7 @@ def plan(request: PlanRequest) -> Plan:
     if current is not None and not better(state.key, current.key, EPSILON):
         state, method = current, CURRENT_PLAN
     if state.forbidden_meetings():
-        raise _apart_error(request, problem, sizes, gave_up=not proven)
+        raise _apart_error(request, problem, sizes, stopped_early=not proven)
     planned_rounds = _finish(state, everyone, rng)
     if method == CURRENT_PLAN:  # as announced: same tables, same seat order
         kept = tuple(tuple(tuple(t) for t in r) for r in request.current_plan[:planned])

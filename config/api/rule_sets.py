@@ -21,7 +21,8 @@ have it alike: ``SuitGame``), ``<Variant>Result`` and ``<Variant>HandView`` (the
 rule set has and its own, nothing else), ``<Variant>SheetRow`` (its part of a score-sheet row),
 ``<Variant>ScoreSheetRow`` and ``<Variant>ScoreSheet``; ``HandView`` and ``ScoreSheet`` are one
 of them by ``variant``, ``Result`` and ``Game`` any rule set's; ``WhyEnum`` the rule sets'
-transfer words.
+transfer words; ``<Variant>TableRound`` (a rule set that keeps rounds of deals) and
+``TableRound``, any of them.
 
 ``config.api.schema`` adds the components when the schema is generated (so a rule set
 registered later, a test's, is in it); ``games.api`` refers to them.
@@ -145,8 +146,8 @@ def _action_schemas() -> dict[str, dict[str, Any]]:
                     "seat": {
                         "type": "string",
                         "description": "Optional: the hand the action is about: the "
-                        "caller's own, or one the rule set lets the caller play (a Preferans "
-                        "whister plays the passer's cards in open play). Omitted: the hand "
+                        "caller's own, or one the rule set lets the caller play (a partner's "
+                        "hand that lies open). Omitted: the hand "
                         "the caller's legal actions are about.",
                     },
                     form.key: described,
@@ -370,7 +371,11 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
     out["WhyEnum"] = {"type": "string", "enum": hand_reasons()}
     out["Transfer"] = _object(
         {
-            "from": {"type": "string", "description": "A seat, or the pot (Kasse) by its name."},
+            "from": {
+                "type": "string",
+                "description": "A seat, or the table's common money (the rule set's "
+                "`carry` party) by its name.",
+            },
             "to": {"type": "string"},
             "amount": {"type": "integer", "description": "Cents."},
             "why": ref("WhyEnum"),
@@ -388,7 +393,7 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
         ["key", "name"],
         "A seat of a score sheet and its player's name.",
     )
-    views, sheets, results = [], [], {}
+    views, sheets, rounds, results = [], [], [], {}
     for rule_set in engine.rule_sets():
         name, shapes = camel(rule_set.name), rule_set.shapes
         for form in shapes.games:
@@ -405,7 +410,8 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
             "stake": {
                 "type": "integer",
                 "nullable": True,
-                "description": "wien's stake S; null where the rule set has none.",
+                "description": "The deal's stake, where the rule set plays for one; null where "
+                "it has none.",
             },
             "declarer": {"type": "string", "nullable": True},
             "game": or_null(f"{name}Game", "null: a deal without a game."),
@@ -468,7 +474,8 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
             "deal": {
                 "type": "object",
                 "additionalProperties": CARDS,
-                "description": "After the hand: every hand as dealt (and the talon).",
+                "description": "After the hand: every hand as dealt (and every other pile "
+                "the rule set deals).",
             },
             "entry": {
                 "type": "object",
@@ -510,7 +517,10 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
                 "number": {"type": "integer"},
                 "status": ref("HandStatusEnum"),
                 "dealer": {"type": "string"},
-                "game": {"type": "string", "description": 'e.g. "D", "Geschäft S", "6 Mord".'},
+                "game": {
+                    "type": "string",
+                    "description": "The game as a score sheet writes it (the rule set's words).",
+                },
                 "declarer": {"type": "string", "nullable": True},
                 "made": {"type": "boolean", "nullable": True},
                 "fallen": SEAT_NAMES,
@@ -552,7 +562,11 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
             f"The running score sheet of a {rule_set.name} table (amounts in cents).",
         )
         sheets.append(rule_set.name)
+        if shapes.round is not None:
+            out[f"{name}TableRound"] = _name_enums(dict(shapes.round), f"{name}TableRound", out)
+            rounds.append(f"{name}TableRound")
     out.update(results)
+    out["TableRound"] = _table_round(rounds, out)
     out["HandView"] = _by_variant(
         "HandView",
         views,
@@ -576,6 +590,22 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
         "oneOf": [ref(component) for component in every_form],
     }
     return out
+
+
+def _table_round(rounds: list[str], components: dict[str, Any]) -> dict[str, Any]:
+    """``TableRound``: where a table stands in its rule set's round of deals, one of the rule
+    sets' ``<Variant>TableRound`` (``Shapes.round``); the one itself while only one rule set
+    keeps rounds (an object rather than a union of one, as clients were generated from), and
+    a free object while none does."""
+    description = (
+        "Where a table stands in its rule set's round of deals before its next hand: the "
+        "round of the table's rule set (`<Variant>TableRound`)."
+    )
+    if not rounds:
+        return {"type": "object", "additionalProperties": {}, "description": description}
+    if len(rounds) == 1:
+        return {**components[rounds[0]], "description": components[rounds[0]]["description"]}
+    return {"description": description, "anyOf": [ref(name) for name in rounds]}
 
 
 def _distinct(results: dict[str, Any], components: dict[str, Any]) -> list[dict[str, Any]]:

@@ -28,6 +28,14 @@ from engine.tricks import CardOrder, Obligations
 
 MOST, FEWEST, MISERE, SLAM = "most", "fewest", "misere", "slam"
 GOALS = (MOST, FEWEST, MISERE, SLAM)
+GOAL_MEANINGS = {
+    MOST: "as many tricks as possible, every trick played (a suit game)",
+    FEWEST: "as few tricks as possible, every trick played (a misère played out, or each "
+    "player on his own)",
+    MISERE: "no trick: the play ends at the declarer's first trick won",
+    SLAM: "every trick: the play ends at the declarer's first trick lost",
+}
+"""What each goal asks of the side, as the API documents an analysis's ``goal``."""
 MAXIMISING = frozenset({MOST, SLAM})
 """Goals in which the side wants more tricks."""
 

@@ -167,7 +167,7 @@ class RuleSetSerializer(serializers.Serializer[dict[str, Any]]):
     score_unit = serializers.CharField(
         allow_null=True,
         help_text="The unit of a sitting's score where the rule set scores a sitting besides "
-        "its money (whists, points); null: a sitting's result is its money.",
+        "its money; null: a sitting's result is its money.",
     )
     options = RuleOptionSerializer(many=True, help_text="The options of its rules object.")
     defaults = serializers.DictField(

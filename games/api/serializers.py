@@ -17,6 +17,7 @@ from rest_framework import serializers
 import engine
 from clubs.models import User
 from config.api.rule_sets import TABLE_REASONS, hand_reasons, or_null, ref
+from engine.solver import GOAL_MEANINGS, GOALS
 from games import selectors, services
 from games.api.rules import ActionField, RulesSerializer
 from games.api.sheet import seats_in_order, with_sentences
@@ -95,8 +96,9 @@ class ScoreSheetEntrySerializer(serializers.Serializer[dict[str, Any]]):
     deal = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="A full record's deal: each active seat's cards and the talon "
-        '({"anna": ["HA", …], …, "talon": ["C7", "S7"]}).',
+        help_text="A full record's deal: each active seat's cards, and each other pile the "
+        "rule set deals by its name (`spec/hand-record.md`), in the codes of the rule set's "
+        "deck.",
     )
     actions = serializers.ListField(
         child=serializers.DictField(),
@@ -178,10 +180,10 @@ class BotSeatSerializer(_SeatForm):
     bot_level = serializers.ChoiceField(
         choices=services.BOT_LEVELS,
         required=False,
-        help_text="How the server plays the seat: random (a random legal move, every rule "
-        "set) or heuristic (Doppelkopf: reservations by hand strength, announcements by an "
-        "estimate, card play that knows its party); another rule set refuses a level it has "
-        f"no bot for. Omitted: {services.BOT_LEVELS[0]}.",
+        help_text="How the server plays the seat: one of the levels the table's rule set "
+        "offers (its `bot_levels` in GET /api/v1/rules/; random, a random legal move, every "
+        "rule set has); a rule set refuses a level it has no bot for. Omitted: "
+        f"{services.BOT_LEVELS[0]}.",
     )
 
 
@@ -395,15 +397,16 @@ class SettlementSerializer(serializers.Serializer[dict[str, Any]]):
         child=serializers.IntegerField(),
         allow_null=True,
         required=False,
-        help_text="Where the rule set scores a sitting as a whole (Russian Preferans): seat → "
-        "score in `score_unit`, the pulya settled (§11), as it stands while the table is open; "
-        "null for the other rule sets. A pulya's money (whists × `whist_value`) moves at the "
-        "close, into `nets`.",
+        help_text="Where the table's rule set scores a sitting as a whole (its `score_unit` "
+        "in GET /api/v1/rules/): seat → score in `score_unit`, as it stands while the table "
+        "is open; null for the other rule sets. The money such a sitting moves (its price per "
+        "unit, a rules option) moves at the close, into `nets`.",
     )
     score_unit = serializers.CharField(
         allow_null=True,
         required=False,
-        help_text='The unit of `scores` ("whists"); null for the other rule sets.',
+        help_text="The unit of `scores` (the rule set's `score_unit`); null for the other rule "
+        "sets.",
     )
 
 
@@ -411,29 +414,6 @@ class BalancesSerializer(serializers.Serializer[dict[str, Any]]):
     """Every ledger party's balance at the table: seats, ``pot`` and ``series``."""
 
     balances = serializers.DictField(child=serializers.IntegerField())
-
-
-class TableRoundSerializer(serializers.Serializer[Any]):
-    """A table's round of deals (doppelkopf-ddv, ``engine.rules.doppelkopf.series``)."""
-
-    round = serializers.IntegerField(help_text="The round, 1 first.")
-    deals = serializers.IntegerField(help_text="Deals that count towards a round (24).")
-    counted = serializers.IntegerField(
-        help_text="Deals of this round played so far that count (a Pflichtsolo or a "
-        "Vorführung does not)."
-    )
-    pflicht_owed = serializers.ListField(
-        child=serializers.CharField(),
-        help_text="The seats that still owe this round's Pflichtsolo, in playing order.",
-    )
-    vorfuehrung = serializers.CharField(
-        allow_null=True,
-        help_text="The seat vorgeführt in the next deal: the 24 deals are done and it has not "
-        "played its Pflichtsolo, so it sits forehand and must reserve a solo; null otherwise.",
-    )
-    dealer = serializers.CharField(
-        help_text="Who deals the next deal (a Pflichtsolo is dealt again by the same dealer)."
-    )
 
 
 class TableSerializer(serializers.ModelSerializer[Table]):
@@ -444,8 +424,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     next_dealer = serializers.SerializerMethodField()
     round = serializers.SerializerMethodField(
         help_text="Where the table stands in its rule set's round of deals before its next "
-        "hand (doppelkopf-ddv: 24 deals, a Pflichtsolo owed by each player); null for rule "
-        "sets that keep no rounds."
+        "hand (`TableRound`: the rule set's own); null for rule sets that keep no rounds."
     )
     pot = serializers.SerializerMethodField()
     hands_count = serializers.SerializerMethodField()
@@ -514,7 +493,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
             cache[table.pk] = services.table_round(table, self.get_hands_count(table) + 1)
         return cache[table.pk]
 
-    @extend_schema_field(TableRoundSerializer(allow_null=True))
+    @extend_schema_field(or_null("TableRound"))
     def get_round(self, table: Table) -> dict[str, Any] | None:
         at = self._round(table)
         return None if at is None else at.status
@@ -781,14 +760,15 @@ class HandAnalysisBodySerializer(serializers.Serializer[dict[str, Any]]):
 
     declarer = serializers.CharField(
         allow_null=True,
-        help_text="Whose tricks count; null where each player is on his own (Ausfechten, "
-        "raspasy) or no card was played.",
+        help_text="Whose tricks count; null where each player is on his own (a game without "
+        "a declarer) or no card was played.",
     )
     goal = serializers.ChoiceField(
-        choices=["most", "fewest", "misere", "slam"],
+        choices=list(GOALS),
         allow_null=True,
-        help_text="most: a suit game; fewest: a misère played out, or each player on his "
-        "own; misere/slam: ending at the declarer's first trick won/lost.",
+        help_text="What the declarer's side wants of its tricks: "
+        + "; ".join(f"{goal}: {meaning}" for goal, meaning in GOAL_MEANINGS.items())
+        + ".",
     )
     dealt = serializers.IntegerField(
         allow_null=True,

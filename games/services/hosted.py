@@ -119,10 +119,10 @@ def _after_move(table: Table, hand: Hand, state: HandState, schedule: bool = Tru
         send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
 
 
-def hand_due(state: HandState, sender: str) -> str:
+def acting_hand(state: HandState, sender: str) -> str:
     """The hand an action of ``sender`` is about when it names none: the one its legal
-    actions are about (``sender`` itself, or in Preferans's open play the passer whose cards
-    the lone whister sends: ``RuleSet.sender``)."""
+    actions are about (``sender`` itself, or a hand the rule set lets it play for another
+    seat: ``RuleSet.sender``)."""
     legal = engine.legal_actions(state, sender)
     return legal[0].seat if legal else sender
 
@@ -148,7 +148,7 @@ def apply_action(
     rules = rule_set_of(table)
     given = data.get("seat", None)
     if given is None:
-        given = hand_due(state, seat_key)
+        given = acting_hand(state, seat_key)
     if given != seat_key and rules.sender(state, given) != seat_key:
         raise NotYourTurn(f"You sit at {seat_key} and cannot act for {given}.")
     try:

@@ -121,3 +121,22 @@ def test_a_nullable_part_of_a_rule_sets_shapes_states_its_type(schemas: dict[str
     assert _untyped_nullables(schemas, "#/components/schemas") == []
     doppelkopf = schemas["DoppelkopfHandView"]["properties"]["own_reservation"]
     assert {"type": "object", "nullable": True, "enum": [None]} in doppelkopf["oneOf"]
+
+
+@by_rule_set
+def test_a_rule_set_that_keeps_rounds_declares_their_shape(
+    schemas: dict[str, Any], rs: engine.RuleSet[Any, Any, Any]
+) -> None:
+    """A table's ``round`` (``TableSerializer.round``) is the rule set's own shape
+    (``Shapes.round``), closed; a rule set without rounds has none in the schema."""
+    name = f"{camel(rs.name)}TableRound"
+    if rs.round_deals is None:
+        assert rs.shapes.round is None
+        assert name not in schemas
+        return
+    assert rs.shapes.round is not None
+    assert schemas[name]["additionalProperties"] is False
+    assert set(schemas[name]["properties"]) == set(rs.shapes.round["properties"])
+    union = schemas["TableRound"]
+    alternatives = [node["$ref"].removeprefix(REF) for node in union.get("anyOf", [])]
+    assert name in alternatives or union["properties"] == schemas[name]["properties"]

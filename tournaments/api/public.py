@@ -355,11 +355,11 @@ STANDINGS_EXPORT = (
 HANDS_EXPORT = (
     "Every settled hand of every round: round, table, hand, dealer, players by seat (by "
     "display name: the CSV's `name`, the JSON's `display_name`), declarer, game, made and each "
-    "seat's amount (`hand-record.md` result fields). A Russian Preferans "
-    "deal moves no money (`amount` 0): its table's whists are the pulya settled as a whole, "
-    "as the standings count them. Never a deal: hosted deals are read at the table once the "
-    "rules reveal them; duplicate boards appear once every table finished them. Conditional "
-    "like the standings."
+    "seat's amount (`hand-record.md` result fields). A deal of a rule set that scores a "
+    "sitting as a whole (its `score_unit`) moves no money (`amount` 0): its table's sitting "
+    "counts as a whole, as the standings count it. Never a deal: hosted deals are read at "
+    "the table once the rules reveal them; duplicate boards appear once every table finished "
+    "them. Conditional like the standings."
 )
 
 
@@ -402,8 +402,7 @@ class StandingsCSVExportView(ExportView):
         "Export the standings as CSV",
         STANDINGS_EXPORT + " UTF-8 with a header row; a last column, `unit`, names on every "
         "row what a table's amounts and so `balance` points count in (the standings' `unit`: "
-        "`cents`, `whists` for Russian Preferans, `points` for Doppelkopf under the DDV "
-        "rules). Errors answer JSON.",
+        "`cents`, or the rule set's `score_unit`). Errors answer JSON.",
         {(200, "text/csv"): text_response("The standings, one row per player.")},
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:

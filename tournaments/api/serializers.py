@@ -522,8 +522,8 @@ class TournamentStandingsSerializer(serializers.Serializer[dict[str, Any]]):
     unit = serializers.CharField(
         required=False,
         help_text="What a table's amounts, and so `balance` points, are counted in: `cents` "
-        "(money), or `whists` for Russian Preferans, whose table scores its deals together "
-        "(the pulya after the round's deals, settled into whists).",
+        "(money), or the rule set's `score_unit` where its table scores its deals together "
+        "(GET /api/v1/rules/).",
     )
     tiebreaks = TiebreakNamesField(help_text="The tiebreaks chosen, in order.")
     final = serializers.BooleanField(help_text="True once the tournament is finished.")

@@ -581,7 +581,7 @@ def round_close(*, user: User, round: Round) -> Round:
             what = ", ".join(
                 (
                     f"{p['number']} ({p['hands_done']} hands, its round of "
-                    f"{t.deals_per_round} deals and the Pflichtsoli not complete)"
+                    f"{t.deals_per_round} deals and the deals its rules add not complete)"
                     if round_deals(t) is not None
                     else f"{p['number']} ({p['hands_done']} of {t.deals_per_round} deals)"
                 )

@@ -212,6 +212,35 @@ SHAPES = Shapes(
     reasons=("ante", "refill", "karlchen", "win", "split"),
     end_public=END_PUBLIC,
 )
+ROUND = object_schema(
+    {
+        "round": {"type": "integer", "description": "The round, 1 first."},
+        "deals": {"type": "integer", "description": "Deals that count towards a round (24)."},
+        "counted": {
+            "type": "integer",
+            "description": "Deals of this round played so far that count (a Pflichtsolo or a "
+            "Vorführung does not).",
+        },
+        "pflicht_owed": {
+            **SEATS,
+            "description": "The seats that still owe this round's Pflichtsolo, in playing order.",
+        },
+        "vorfuehrung": nullable(
+            SEAT_SCHEMA,
+            "The seat vorgeführt in the next deal: the 24 deals are done and it has not played "
+            "its Pflichtsolo, so it sits forehand and must reserve a solo; null otherwise.",
+        ),
+        "dealer": {
+            **SEAT_SCHEMA,
+            "description": "Who deals the next deal (a Pflichtsolo is dealt again by the same "
+            "dealer).",
+        },
+    },
+    description="A doppelkopf-ddv table's round of 24 deals and its Pflichtsoli "
+    "(``engine.rules.doppelkopf.series``).",
+)
+"""A DDV table's round (``series.Series.to_json``)."""
+
 DDV_SHAPES = Shapes(
     view=_view(ddv=True),
     result=_result(ddv=True),
@@ -219,6 +248,7 @@ DDV_SHAPES = Shapes(
     sheet_row=SHEET_ROW,
     reasons=("score",),
     end_public=END_PUBLIC,
+    round=ROUND,
 )
 
 
