@@ -24,7 +24,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
+.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release messages clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -120,6 +120,7 @@ run: demo ## Serve the API and its websockets on http://HOST:PORT (127.0.0.1:800
 # loadgroup keeps the tests of one xdist_group on one worker. PYTEST_ARGS adds options or
 # paths, e.g. PYTEST_ARGS="tests/engine -x".
 PYTEST_WORKERS ?= auto
+CATALOG_LANGUAGES := de ru
 PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 # Every worker (and every process a test starts) imports the project and pytest rewrites
 # every test module: with bytecode caching off (PYTHONDONTWRITEBYTECODE, set in some shells
@@ -222,6 +223,15 @@ schema-compat: $(STAMP) $(NPM_STAMP) ## Fail on changes to docs/openapi.yaml tha
 	    exit 1; \
 	  fi; \
 	fi
+
+messages: export SECRET_KEY := $(TEST_SECRET_KEY)
+# GNU gettext (xgettext, msgmerge, msgfmt) extracts and compiles; the compiled .mo files are
+# committed, so serving and testing need no gettext (docs/languages.md).
+messages: $(STAMP) ## Update every catalog (German, Russian) from the code and compile them.
+	$(PY) manage.py makemessages --no-location --no-wrap $(foreach l,$(CATALOG_LANGUAGES),-l $(l)) \
+	  $(foreach d,.venv node_modules tests bench clients docs requirements,--ignore '$(d)/*')
+	$(PY) -m config.catalogs engine
+	$(PY) manage.py compilemessages --ignore '.venv/*' --ignore 'node_modules/*'
 
 schema-release: ## Make docs/openapi.yaml the released schema that schema-compat guards.
 	cp docs/openapi.yaml docs/openapi-released.yaml

@@ -76,6 +76,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every answer, a refusal of the middleware below included, speaks the
+    # request's language (config/i18n.py; the API's authentication switches to the user's).
+    "config.i18n.LanguageMiddleware",
     # First: a Host not allowed, or a NUL in an API path or query, is a JSON 400 before any
     # other middleware asks for the host or a view queries with it.
     "config.api.middleware.RequestSanityMiddleware",
@@ -152,7 +155,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# German and English (docs/languages.md). A language is offered here once its catalogs are
+# translated (`make messages`); Russian's catalogs exist and wait for a translator.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "config" / "locale", BASE_DIR / "engine" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -169,7 +176,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "config.api.authentication.CachedJWTAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "config.api.authentication.LanguageSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON bodies only: no operation has a real upload, and generated clients need one form.

@@ -54,3 +54,15 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # 30 ms a client: a quarter of a permission-matrix test). Tests find a static file when one
 # is asked for, as `make run` does (DEBUG); the files served and their headers are the same.
 WHITENOISE_AUTOREFRESH = True
+
+# The pseudo-locale en-xa (config/catalogs.py): every sentence of every catalog wrapped and
+# accented, written for this process before a translation is read, so that a test asking in
+# it finds any English sentence that still reaches a reader (tests/config/test_pseudo_locale.py).
+from config.catalogs import PSEUDO, write_pseudo  # noqa: E402
+
+PSEUDO_LOCALE_DIR = (
+    BASE_DIR / ".venv" / "pseudo-locale" / (os.environ.get("PYTEST_XDIST_WORKER") or "main")  # noqa: F405
+)
+write_pseudo(PSEUDO_LOCALE_DIR)
+LANGUAGES = [*LANGUAGES, (PSEUDO, "Pseudo")]  # noqa: F405
+LOCALE_PATHS = [*LOCALE_PATHS, PSEUDO_LOCALE_DIR]  # noqa: F405

@@ -46,7 +46,7 @@ from clubs.selectors.people import (
 )
 from clubs.services import people as services
 from config.api.callers import caller, signed_in
-from config.api.fields import MAX_ID
+from config.api.fields import MAX_ID, LanguageField
 from config.api.filters import IdFilter
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
@@ -68,6 +68,13 @@ class ClubSummarySerializer(serializers.ModelSerializer[Club]):
         read_only_fields = fields
 
 
+CLUB_LANGUAGE = (
+    "The language of the club's texts for a member who chose none (e-mails, reminders, the "
+    "iCal feed, public pages asked for without Accept-Language); null: English. Omitted when "
+    "a club is founded: the language the founder is spoken to in."
+)
+
+
 class ClubSerializer(serializers.ModelSerializer[Club]):
     """A club: its settings, how many members it has and the caller's role in it."""
 
@@ -75,6 +82,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         read_only=True, help_text="The engine's rules object, every option spelled out."
     )
     members_count = serializers.IntegerField(read_only=True)
+    language = LanguageField(read_only=True, help_text=CLUB_LANGUAGE)
     my_role = serializers.ChoiceField(
         choices=Role.choices,
         read_only=True,
@@ -91,6 +99,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
             "description",
             "city",
             "timezone",
+            "language",
             "is_public",
             "currency",
             "default_rules",
@@ -116,6 +125,7 @@ class ClubInputSerializer(serializers.Serializer[dict[str, Any]]):
     timezone = serializers.CharField(
         required=False, max_length=64, help_text="IANA time zone name, e.g. Europe/Vienna."
     )
+    language = LanguageField(required=False, allow_null=False, help_text=CLUB_LANGUAGE)
     is_public = serializers.BooleanField(
         required=False, help_text="Public clubs are seen by anyone and take join requests."
     )

@@ -10,6 +10,7 @@ from rest_framework_simplejwt.serializers import TokenRefreshSerializer
 
 from clubs.models import User
 from clubs.services import users
+from config.api.fields import LanguageField
 
 
 @extend_schema_field(
@@ -46,6 +47,7 @@ class MeSerializer(serializers.ModelSerializer):
     """The signed-in user's own profile."""
 
     email = OptionalEmailField(required=False)
+    language = LanguageField(read_only=True)
     email_verified = serializers.SerializerMethodField(
         help_text="Whether the owner has confirmed `email` with the link e-mailed to it; only "
         "a confirmed address shows and accepts the invitations sent to it."
@@ -59,6 +61,7 @@ class MeSerializer(serializers.ModelSerializer):
             "email",
             "email_verified",
             "display_name",
+            "language",
             "is_staff",
             "date_joined",
         )
@@ -73,6 +76,7 @@ class MeUpdateSerializer(serializers.Serializer):
 
     email = OptionalEmailField(required=False)
     display_name = serializers.CharField(required=False, allow_blank=True, max_length=150)
+    language = LanguageField(required=False)
 
 
 class EmailVerifySerializer(serializers.Serializer):

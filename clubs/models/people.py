@@ -37,6 +37,13 @@ class User(AbstractUser):
     """
 
     display_name = models.CharField(max_length=150, blank=True)
+    language = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="The language the user reads (an offered one, settings.LANGUAGES); empty: "
+        "the request's Accept-Language, else the club's, else English (config/i18n.py).",
+    )
     email_verified_at = models.DateTimeField(
         null=True, blank=True, help_text="When the owner confirmed ``email``; empty: unconfirmed."
     )
@@ -66,6 +73,13 @@ class Club(models.Model):
     description = models.TextField(blank=True)
     city = models.CharField(max_length=100, blank=True)
     timezone = models.CharField(max_length=64, default="Europe/Vienna")
+    language = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="The language of the club's texts for a member who saved none (e-mails, "
+        "reminders, its iCal feed, its public pages without Accept-Language); empty: English.",
+    )
     is_public = models.BooleanField(default=False)
     currency = models.CharField(max_length=3, default="EUR")
     default_rules = models.JSONField(default=default_rules)

@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from django.utils.timezone import now
+from django.utils.translation import gettext as _
 
 import engine
 from clubs import emails
@@ -31,6 +33,7 @@ from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.people import DEFAULT_RULES
 from clubs.services import evenings, seasons
+from config.i18n import offered, supported
 from config.slugs import slug_of
 from games.models import Seat
 from games.rulesets import parse_offered_rules
@@ -126,6 +129,20 @@ def _check_timezone(name: str) -> str:
     return name
 
 
+def _check_language(code: str) -> str:
+    """``code`` when the server offers it (``de-AT`` is ``de``), else a 400 naming those."""
+    found = supported(code)
+    if found is None:
+        offered_codes = ", ".join(offered())
+        raise InvalidInput(
+            _("{code} is not a language this server offers ({offered}).").format(
+                code=repr(code), offered=offered_codes
+            ),
+            fields={"language": [_("Not an offered language.")]},
+        )
+    return found
+
+
 def _check_currency(code: str) -> str:
     if not CURRENCY.fullmatch(code):
         raise InvalidInput(
@@ -203,7 +220,7 @@ def _check_slug(slug: str, club: Club | None) -> str:
 def _save_club(club: Club, *, slug_given: bool) -> None:
     """Save ``club``; a slug taken in the meantime (another request won) makes way for the
     next free one (:func:`_check_slug`, or from the name when none was asked for)."""
-    for _ in range(5):
+    for _attempt in range(5):
         try:
             with transaction.atomic():
                 club.save()
@@ -227,6 +244,7 @@ def club_create(
     description: str = "",
     city: str = "",
     timezone: str = "Europe/Vienna",
+    language: str | None = None,
     is_public: bool = False,
     currency: str = "EUR",
     default_rules: Mapping[str, Any] | None = None,
@@ -237,6 +255,8 @@ def club_create(
     The time zone is an IANA name, the currency three capital letters, the default rules
     what the engine accepts (stored with every option spelled out); the slug, when not
     given, comes from the name; either is made unique with a suffix (``-2``, ``-3``, …).
+    ``language`` (an offered one): the language of its texts, by default the one the founder
+    is spoken to in now (their preference or their request's).
     """
     name = _check_name(name)
     _check_timezone(timezone)
@@ -250,6 +270,7 @@ def club_create(
             description=description,
             city=city.strip(),
             timezone=timezone,
+            language=_check_language(translation.get_language() if language is None else language),
             is_public=is_public,
             currency=currency,
             default_rules=rules,
@@ -269,6 +290,7 @@ def club_update(
     description: str = _UNSET,
     city: str = _UNSET,
     timezone: str = _UNSET,
+    language: str = _UNSET,
     is_public: bool = _UNSET,
     currency: str = _UNSET,
     default_rules: Mapping[str, Any] = _UNSET,
@@ -289,6 +311,8 @@ def club_update(
             club.city = city.strip()
         if timezone is not _UNSET:
             club.timezone = _check_timezone(timezone)
+        if language is not _UNSET:
+            club.language = _check_language(language)
         if is_public is not _UNSET:
             club.is_public = is_public
         if currency is not _UNSET:

@@ -74,8 +74,15 @@ def user_register(*, username: str, password: str, email: str = "", display_name
 
 
 @transaction.atomic
-def user_update(*, user: User, email: str | None = None, display_name: str | None = None) -> User:
-    """Change a user's own profile fields; ``None`` leaves a field unchanged.
+def user_update(
+    *,
+    user: User,
+    email: str | None = None,
+    display_name: str | None = None,
+    language: str | None = None,
+) -> User:
+    """Change a user's own profile fields; ``None`` leaves a field unchanged, ``language``
+    ``""`` clears the preference (the request's language speaks again).
 
     A different address (other than in letter case) starts unconfirmed and is sent the
     confirmation e-mail, which counts against the account's limit of those (429 over it,
@@ -94,6 +101,9 @@ def user_update(*, user: User, email: str | None = None, display_name: str | Non
     if display_name is not None:
         user.display_name = display_name
         changed.append("display_name")
+    if language is not None:
+        user.language = language
+        changed.append("language")
     if changed:
         user.full_clean()
         user.save(update_fields=changed)

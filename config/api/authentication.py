@@ -27,10 +27,12 @@ from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.db import connection
+from rest_framework.authentication import SessionAuthentication
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.settings import api_settings
 
 from config.api.throttles import client_address, lockout_wait, record_failure, record_success
+from config.i18n import activate_for
 
 _USERS: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
 _LOCK = threading.Lock()
@@ -71,8 +73,20 @@ class LockoutModelBackend(ModelBackend):
         return str(get_user_model().USERNAME_FIELD)
 
 
-class CachedJWTAuthentication(JWTAuthentication):
-    """:class:`JWTAuthentication` with a short per-process memory of users by id."""
+class SpeaksUsersLanguage:
+    """An authentication that switches the request to the signed-in user's saved language
+    (``config.i18n.activate_for``) once it knows the user."""
+
+    def authenticate(self, request: Any) -> Any:
+        found = super().authenticate(request)  # type: ignore[misc]
+        if found is not None:
+            activate_for(found[0])
+        return found
+
+
+class CachedJWTAuthentication(SpeaksUsersLanguage, JWTAuthentication):
+    """:class:`JWTAuthentication` with a short per-process memory of users by id, speaking the
+    user's language."""
 
     def get_user(self, validated_token: Any) -> Any:
         seconds = float(getattr(settings, "JWT_USER_CACHE_SECONDS", 5.0))
@@ -90,6 +104,10 @@ class CachedJWTAuthentication(JWTAuthentication):
                 while len(_USERS) > KEPT:
                     _USERS.popitem(last=False)
         return user
+
+
+class LanguageSessionAuthentication(SpeaksUsersLanguage, SessionAuthentication):
+    """The browsable API's session sign-in, speaking the user's language."""
 
 
 def forget(user_id: Any) -> None:

@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.http import http_date, parse_http_date_safe
 from rest_framework import status
 from rest_framework.request import Request
@@ -56,7 +57,9 @@ def conditional_answer(
     """A 304 without a body when the client's copy is current (:func:`is_current`), else the
     answer ``build()`` makes (JSON, CSV or HTML; not called for a 304); both with the ETag,
     ``Last-Modified`` when given, and ``Cache-Control: no-cache``. ``etag`` is a quoted
-    string naming the state the answer shows, and everything else it depends on."""
+    string naming the state the answer shows, and everything else it depends on but the
+    language, which is added here (an answer in German is another representation)."""
+    etag = f'{etag[:-1]}-{translation.get_language()}"'
     if is_current(request, etag=etag, last_modified=last_modified):
         answer = HttpResponse(status=status.HTTP_304_NOT_MODIFIED)
     else:

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError as DatabaseInterfaceError
 from django.db import OperationalError as DatabaseOperationalError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
@@ -41,7 +42,7 @@ class DomainError(Exception):
 
     status_code: int = status.HTTP_400_BAD_REQUEST
     code: str = "domain_error"
-    default_message: str = "The request could not be carried out."
+    default_message: str = gettext_lazy("The request could not be carried out.")
 
     def __init__(
         self,
@@ -50,7 +51,7 @@ class DomainError(Exception):
         fields: Mapping[str, list[str]] | None = None,
         code: str | None = None,
     ) -> None:
-        self.message = message or self.default_message
+        self.message = str(message or self.default_message)
         self.fields = dict(fields or {})
         if code is not None:
             self.code = code
@@ -62,7 +63,7 @@ class Conflict(DomainError):
 
     status_code = status.HTTP_409_CONFLICT
     code = "conflict"
-    default_message = "The request conflicts with the current state of the resource."
+    default_message = gettext_lazy("The request conflicts with the current state of the resource.")
 
 
 class InvalidInput(DomainError):
@@ -71,7 +72,7 @@ class InvalidInput(DomainError):
 
     status_code = status.HTTP_400_BAD_REQUEST
     code = "validation_error"
-    default_message = "The request is invalid."
+    default_message = gettext_lazy("The request is invalid.")
 
 
 def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | None = None) -> dict:
@@ -83,12 +84,16 @@ def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | Non
 RETRY_AFTER_SECONDS = 5
 #: The 503 sentence for each backing service that cannot serve the request.
 UNAVAILABLE_MESSAGES = {
-    "database": "The service cannot reach its database right now; try again in a few seconds.",
-    "busy database": (
+    "database": gettext_lazy(
+        "The service cannot reach its database right now; try again in a few seconds."
+    ),
+    "busy database": gettext_lazy(
         "The database is busy with other changes and this one could not wait longer; "
         "try again in a few seconds."
     ),
-    "broker": "The service cannot reach its task queue right now; try again in a few seconds.",
+    "broker": gettext_lazy(
+        "The service cannot reach its task queue right now; try again in a few seconds."
+    ),
 }
 
 #: SQLite's result codes for a database (SQLITE_BUSY) or table (SQLITE_LOCKED) another
@@ -125,7 +130,7 @@ def unavailable_service(exc: BaseException | None) -> str | None:
 
 def unavailable_payload(service: str) -> dict:
     """The 503 body: ``service_unavailable`` with a sentence naming what is down."""
-    return error_payload("service_unavailable", UNAVAILABLE_MESSAGES[service])
+    return error_payload("service_unavailable", str(UNAVAILABLE_MESSAGES[service]))
 
 
 def unavailable_json(service: str) -> JsonResponse:
@@ -159,9 +164,9 @@ def _validation_payload(exc: exceptions.ValidationError) -> dict:
         message = " ".join(general)
     elif fields:
         names = ", ".join(sorted(fields))
-        message = f"Some fields are invalid: {names}."
+        message = gettext("Some fields are invalid: {names}.").format(names=names)
     else:
-        message = "The request is invalid."
+        message = gettext("The request is invalid.")
     return error_payload("validation_error", message, fields)
 
 

@@ -7,9 +7,12 @@ status the schema does not list, or a public read documented as needing a sign-i
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
+from django.conf import settings
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
@@ -220,6 +223,13 @@ class CachedJWTScheme(SimpleJWTScheme):
     target_class = "config.api.authentication.CachedJWTAuthentication"
 
 
+class LanguageSessionScheme(SessionScheme):
+    """The cookie scheme for :class:`config.api.authentication.LanguageSessionAuthentication`
+    (the browsable API's session sign-in)."""
+
+    target_class = "config.api.authentication.LanguageSessionAuthentication"
+
+
 def rules_examples(schemas: dict[str, Any]) -> None:
     """Each rule set's rules components (``WienRules``, ``WienRulesRequest``:
     ``games.api.rules``) get the rule set's first example rules object as their ``example``
@@ -344,8 +354,37 @@ def finish_schema(
     schemas.update(hand_schemas())
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     name_operations(result)
+    add_language_headers(result)
     result["security"] = DEFAULT_SECURITY
     return result
+
+
+def add_language_headers(result: dict[str, Any]) -> None:
+    """Every operation takes ``Accept-Language`` and every answer says ``Content-Language``
+    (``config/i18n.py``)."""
+    languages = [code for code, _ in settings.LANGUAGES]
+    accept = {
+        "name": "Accept-Language",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "The languages you read, most wanted first (RFC 9110, e.g. `de-AT, de;"
+        f"q=0.9`); the server offers {', '.join(languages)}. Your saved `language` "
+        "(`/api/v1/me/`) wins over it; without either the answer is English. Only sentences "
+        "change: codes, field names and enum values never do.",
+    }
+    spoken = {
+        "schema": {"type": "string", "enum": languages},
+        "description": "The language of the answer's sentences.",
+    }
+    for item in result.get("paths", {}).values():
+        for method, operation in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            operation.setdefault("parameters", []).append(copy.deepcopy(accept))
+            for answer in operation.get("responses", {}).values():
+                if "$ref" not in answer:
+                    answer.setdefault("headers", {})["Content-Language"] = copy.deepcopy(spoken)
 
 
 def name_operations(result: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import engine
 from clubs.models import User
+from config.i18n import engine_text
 from engine.table import words
 from games import rows
 from games.errors import (
@@ -57,9 +58,11 @@ def filler_level(rule_set: engine.RuleSet[Any, Any, Any], level: str | None) -> 
 
 
 def rule_violation(e: engine.EngineError, prefix: str = "") -> RuleViolation:
-    """The engine's refusal as an API error: its sentence, and ``at`` as the field."""
+    """The engine's refusal as an API error: its sentence in the reader's language
+    (``config.i18n.engine_text``), and ``at`` as the field."""
     at = f"{prefix}.{e.at}" if prefix and e.at else (e.at or prefix or "record")
-    return RuleViolation(e.message, fields={at: [e.message]})
+    sentence = engine_text(e)
+    return RuleViolation(sentence, fields={at: [sentence]})
 
 
 def carry_columns(table: Table, carry: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,9 @@ from django.utils.http import http_date
 
 from config.api.conditional import conditional_answer
 
-ETAG = '"s1-7-7-1700000000.000000"'
+STATE = '"s1-7-7-1700000000.000000"'
+#: The tag of the answer: the state's, with the language it speaks (English in these tests).
+ETAG = '"s1-7-7-1700000000.000000-en"'
 CHANGED = dt.datetime(2026, 11, 24, 18, 41, 46, 236184, tzinfo=dt.UTC)
 
 
@@ -28,7 +30,7 @@ def answer_to(**headers: str) -> tuple[HttpResponse, int]:
 
     sent = {name.replace("_", "-"): value for name, value in headers.items()}
     request = RequestFactory().get("/standings/", headers=sent)
-    return conditional_answer(request, etag=ETAG, last_modified=CHANGED, build=build), len(built)
+    return conditional_answer(request, etag=STATE, last_modified=CHANGED, build=build), len(built)
 
 
 def test_it_answers_the_current_copy_with_a_304_without_building_the_answer() -> None:
@@ -74,5 +76,5 @@ def test_a_tag_the_client_sends_wins_over_its_date() -> None:
 def test_without_a_time_of_change_a_date_alone_never_answers_304() -> None:
     since = {"If-Modified-Since": http_date(CHANGED.timestamp())}
     request = RequestFactory().get("/standings/", headers=since)
-    answer = conditional_answer(request, etag=ETAG, build=lambda: HttpResponse(b"{}"))
+    answer = conditional_answer(request, etag=STATE, build=lambda: HttpResponse(b"{}"))
     assert answer.status_code == 200 and "Last-Modified" not in answer
