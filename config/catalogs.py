@@ -144,9 +144,15 @@ def engine_keys() -> set[Key]:
     import engine  # registers every rule set, and with them their messages
     from engine.errors import MESSAGES
 
-    keys = {Key(f"{ENGINE_CONTEXT}{m.code}", m.template) for m in MESSAGES.values()}
+    keys = {
+        Key(f"{ENGINE_CONTEXT}{m.code}", m.template)
+        for m in MESSAGES.values()
+        if m.module.startswith("engine.")
+    }
     for rule_set in engine.rule_sets(include_engine_only=True):
-        for code, label in getattr(rule_set, "labels", {}).items():
+        if not type(rule_set).__module__.startswith("engine."):
+            continue  # a rule set the tests register has no catalog
+        for code, label in rule_set.labels.items():
             keys.add(Key(f"{ENGINE_CONTEXT}{rule_set.name}:{code}", label))
     return keys
 

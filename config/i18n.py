@@ -106,3 +106,13 @@ def engine_text(error: engine.EngineError) -> str:
     except (KeyError, IndexError, ValueError):
         # a translation that names a field the refusal lacks: the catalog test catches it
         return error.message
+
+
+def label(rule_set: engine.RuleSet[Any, Any, Any], code: str, default: str | None = None) -> str:
+    """A rule set's word in the active language: its English label (``RuleSet.labels``, by
+    ``<kind>:<code>``) from the catalog (``msgctxt`` ``engine:<variant>:<kind>:<code>``);
+    ``default`` (else the code itself) where the rule set has no label for it."""
+    english = rule_set.labels.get(code)
+    if english is None:
+        return code if default is None else default
+    return translation.pgettext(f"{ENGINE_CONTEXT}{rule_set.name}:{code}", english)

@@ -11,6 +11,7 @@ its code and parameters (``config.i18n.engine_text``); the catalogs translate th
 from __future__ import annotations
 
 import string
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,7 +75,7 @@ class Message:
     messages with one code and different templates is a programming error.
     """
 
-    __slots__ = ("code", "fields", "kind", "template")
+    __slots__ = ("code", "fields", "kind", "module", "template")
 
     def __init__(self, code: str, template: str, kind: type[EngineError] = EngineError) -> None:
         if not code or not code.replace("_", "").isalnum() or code != code.lower():
@@ -89,6 +90,9 @@ class Message:
         self.template = template
         self.kind = kind
         self.fields = fields
+        #: the module that defined it: the catalogs hold the engine's (``engine.…``), not those
+        #: of a rule set a test registers
+        self.module = str(sys._getframe(1).f_globals.get("__name__", ""))
         MESSAGES[code] = self
 
     def text(self, **params: Any) -> str:

@@ -281,6 +281,12 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     deal_scores: bool = False
     """Whether a sitting's score is the sum of its deals' Result ``score`` (seat → points),
     not :meth:`sitting_score` of what the last deal left."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Display labels of the rule set's words, in English, by ``<kind>:<code>``: its game
+    types (``game:<type>``), calls and bids (``call:<value>``), contracts, reservations,
+    announcements and transfer reasons (``reason:<why>``). The codes stay what the API sends;
+    the catalogs translate the labels (``engine/locale``, ``msgctxt``
+    ``engine:<variant>:<kind>:<code>``) and ``docs/glossary.md`` lists them."""
     unlike_deals: str | None = None
     """Why the same deal played at two tables cannot be compared seat by seat (duplicate
     scoring), as a clause for a refusal, where the rule set settles deal by deal yet a deal's
