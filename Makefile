@@ -24,7 +24,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release messages clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
+.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release messages messages-app clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -232,6 +232,13 @@ messages: $(STAMP) ## Update every catalog (German, Russian) from the code and c
 	  $(foreach d,.venv node_modules tests bench clients docs requirements,--ignore '$(d)/*')
 	$(PY) -m config.catalogs engine
 	$(PY) manage.py compilemessages --ignore '.venv/*' --ignore 'node_modules/*'
+
+messages-app: export SECRET_KEY := $(TEST_SECRET_KEY)
+messages-app: $(STAMP) ## One app's catalogs only, e.g. `make messages-app APP=games`.
+	cd $(APP) && DJANGO_SETTINGS_MODULE=config.settings PYTHONPATH=.. ../$(BIN)/django-admin \
+	  makemessages --no-location --no-wrap $(foreach l,$(CATALOG_LANGUAGES),-l $(l))
+	cd $(APP) && DJANGO_SETTINGS_MODULE=config.settings PYTHONPATH=.. ../$(BIN)/django-admin \
+	  compilemessages
 
 schema-release: ## Make docs/openapi.yaml the released schema that schema-compat guards.
 	cp docs/openapi.yaml docs/openapi-released.yaml
