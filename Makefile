@@ -237,8 +237,7 @@ messages-app: export SECRET_KEY := $(TEST_SECRET_KEY)
 messages-app: $(STAMP) ## One app's catalogs only, e.g. `make messages-app APP=games`.
 	cd $(APP) && DJANGO_SETTINGS_MODULE=config.settings PYTHONPATH=.. ../$(BIN)/django-admin \
 	  makemessages --no-location --no-wrap $(foreach l,$(CATALOG_LANGUAGES),-l $(l))
-	cd $(APP) && DJANGO_SETTINGS_MODULE=config.settings PYTHONPATH=.. ../$(BIN)/django-admin \
-	  compilemessages
+	cd $(APP) && env -u DJANGO_SETTINGS_MODULE ../$(BIN)/django-admin compilemessages
 
 schema-release: ## Make docs/openapi.yaml the released schema that schema-compat guards.
 	cp docs/openapi.yaml docs/openapi-released.yaml
