@@ -94,6 +94,23 @@ class LanguageMiddleware:
             translation.deactivate()
 
 
+class SessionUserLanguageMiddleware:
+    """The admin's and the browsable pages' pages speak the signed-in user's saved language:
+    after Django's ``AuthenticationMiddleware``, a page outside the API (the API's
+    authentication does this itself, for tokens too) switches to the session user's
+    preference."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith("/api/"):
+            user = getattr(request, "user", None)
+            if user is not None and user.is_authenticated:
+                activate_for(user)
+        return self.get_response(request)
+
+
 def engine_text(error: engine.EngineError) -> str:
     """The engine's refusal in the active language: its message's template from the catalog,
     filled with its parameters; the English sentence where the refusal has no code."""

@@ -120,3 +120,15 @@ def test_an_etag_names_the_language_of_its_answer() -> None:
         tags[language] = answer["ETag"]
     assert tags["en"] != tags["de"]
     assert all(tag.startswith('"state-7') and tag.endswith('"') for tag in tags.values())
+
+
+def test_the_admin_speaks_the_signed_in_users_language() -> None:
+    from django.test import Client
+
+    staff = UserFactory.create(is_staff=True, is_superuser=True, language="de")
+    client = Client(headers={"Accept-Language": "en"})
+    client.force_login(staff)
+    page = client.get("/admin/")
+    assert page.status_code == 200
+    assert page["Content-Language"] == "de"
+    assert 'lang="de"' in page.content.decode()
