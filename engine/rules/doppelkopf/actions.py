@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from engine.actions import Action, ActionForm, PlayCard, card_schema, choice_schema, read_action
 from engine.cards import Deck
-from engine.errors import EngineError
+from engine.rules.doppelkopf import messages as m
 from engine.rules.doppelkopf.cards import DDV_SOLOS, DECK, SOLO_TRUMPS
 
 PLAIN = ("none", "hochzeit", "karlchen", "secret_solo")
@@ -122,12 +122,12 @@ def read(data: Any, at: str, ddv: bool) -> Action:
             return Reservation(seat, "solo", value["solo"])
         words = ", ".join(repr(p) for p in plain)
         kinds = "|".join(solos)
-        raise EngineError(where, f'a reservation is {words} or {{"solo": {kinds}}}, not {value!r}')
+        raise m.RESERVATION_UNKNOWN.error(where, words=words, kinds=kinds, value=repr(value))
     if key == "announce":
         if not ddv:
-            raise EngineError(where, "doppelkopf has no announcements")
+            raise m.NO_ANNOUNCEMENTS.error(where)
         if value not in WORDS:
-            raise EngineError(where, f"an announcement is one of {', '.join(WORDS)}, not {value!r}")
+            raise m.ANNOUNCEMENT_UNKNOWN.error(where, words=", ".join(WORDS), value=repr(value))
         return Announce(seat, value)
     return PlayCard(seat, DECK.parse(value, where))
 

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from engine.cards import Deck, cards_of
+from engine.errors import EngineError
+from engine.rules.doppelkopf import messages as m
 from engine.tricks import FOLLOW, FOLLOW_TRUMP, HEAD, CardOrder, Obligations
 
 DECK = Deck("doppelkopf48", "DHSC", "9JQKTA", copies=2)
@@ -164,22 +166,29 @@ def distinct(cards: int) -> int:
     return out
 
 
-def refusal(order: CardOrder, duty: Obligations, who: str, hand: int, led: int, legal: int) -> str:
-    """Why a card is not allowed, in words: ``bert must follow C: CA or C9``, ``bert has no C
-    and must play a trump: DA or DK``, ``bert must beat the trick in trump: CQ``."""
+def refusal(
+    order: CardOrder, duty: Obligations, who: str, hand: int, led: int, legal: int
+) -> EngineError:
+    """Why a card is not allowed: the refusal to raise, ``bert must follow C: CA or C9``,
+    ``bert has no C and must play a trump: DA or DK``, ``bert must beat the trick in trump:
+    CQ``."""
     names = " or ".join(dict.fromkeys(DECK.code(c) for c in cards_of(legal)))
     led_name = SUIT_NAMES[led]
     led_mask = order.suit_mask[led]
     if legal & led_mask:
         if legal == hand & led_mask:
-            return f"{who} must follow {led_name}: {names}"
-        return f"{who} must beat the trick in {led_name}: {names}"
+            if led == TRUMP:
+                return m.MUST_FOLLOW_TRUMP.error("", seat=who, cards=names)
+            return m.MUST_FOLLOW.error("", seat=who, suit=led_name, cards=names)
+        if led == TRUMP:
+            return m.MUST_BEAT_TRUMP.error("", seat=who, cards=names)
+        return m.MUST_BEAT.error("", seat=who, suit=led_name, cards=names)
     trumps = order.suit_mask[TRUMP] if order.trump >= 0 else 0
     if legal & trumps:
         if legal == hand & trumps:
-            return f"{who} has no {led_name} and must play a trump: {names}"
-        return f"{who} has no {led_name} and must beat the trick with a trump: {names}"
-    return f"{who} may play any card"
+            return m.MUST_TRUMP.error("", seat=who, suit=led_name, cards=names)
+        return m.MUST_OVERTRUMP.error("", seat=who, suit=led_name, cards=names)
+    return m.ANY_CARD.error("", seat=who)
 
 
 __all__ = [

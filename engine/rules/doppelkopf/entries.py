@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from engine.errors import EngineError
+from engine.errors import Message
+from engine.rules.doppelkopf import messages as m
 from engine.rules.doppelkopf.outcome import (
     DDV,
     MOST_AUGEN_PER_TRICK,
@@ -40,16 +41,16 @@ KEYS = {
     DDV: ("game", "re", "points", "tricks", "announcements", "extras"),
 }
 """The keys of a score-sheet entry beyond the common part."""
-NOT_HERE = {
+NOT_HERE: dict[str, dict[str, Message]] = {
     "doppelkopf": {
-        "pflicht_owed": "doppelkopf has no Pflichtsolo: its records have no 'pflicht_owed'",
-        "announcements": "doppelkopf has no announcements (the seed has none)",
-        "extras": "doppelkopf has no extra points: the Kasse pays by category",
+        "pflicht_owed": m.ENTRY_NO_PFLICHT_OWED,
+        "announcements": m.ENTRY_NO_ANNOUNCEMENTS,
+        "extras": m.ENTRY_NO_EXTRAS,
     },
     DDV: {
-        "kasse": "doppelkopf-ddv keeps no Kasse: the players pay one another",
-        "queen_tricks": "doppelkopf-ddv has no queen_tricks: its schwarz means no trick",
-        "last_trick": "doppelkopf-ddv has no Karlchen Müller game, so no 'last_trick'",
+        "kasse": m.ENTRY_DDV_NO_KASSE,
+        "queen_tricks": m.ENTRY_DDV_NO_QUEEN_TRICKS,
+        "last_trick": m.ENTRY_DDV_NO_LAST_TRICK,
     },
 }
 """Keys of the other rule set, refused with a reason."""
@@ -101,7 +102,7 @@ def parse_entry(
     order = tuple(order)
     owed = tuple(pflicht_owed) if variant == DDV else ()
     if "game" not in record:
-        raise EngineError("game", "a score-sheet entry names its game")
+        raise m.ENTRY_NO_GAME.error("game")
     game = _parse_game(record["game"], variant)
     re = _parse_re(record.get("re"), game["type"], variant, order)
     if variant == DDV and game["type"] == "solo":
@@ -153,7 +154,9 @@ def _check_keys(record: Mapping[str, Any], variant: str) -> None:
         if key in ENVELOPE[variant] or key in KEYS[variant]:
             continue
         why = NOT_HERE[variant].get(key)
-        raise EngineError(key, why or f"unknown key {key!r} in a {variant} score-sheet entry")
+        if why is not None:
+            raise why.error(key)
+        raise m.ENTRY_UNKNOWN_KEY.error(key, key=repr(key), variant=variant)
 
 
 def _parse_game(data: object, variant: str) -> dict[str, Any]:
@@ -161,51 +164,40 @@ def _parse_game(data: object, variant: str) -> dict[str, Any]:
     ``"kind"`` and ``"pflicht"`` (``doppelkopf-ddv``); "no other key"."""
     types = tuple(RE_SIZES[variant])
     if not isinstance(data, Mapping):
-        raise EngineError("game", 'game must be an object such as {"type": "normal"}')
+        raise m.ENTRY_GAME_NOT_OBJECT.error("game")
     kind = data.get("type")
     if kind not in types:
-        raise EngineError(
-            "game.type", f"a {variant} game type is one of {_words(types)}, not {kind!r}"
+        raise m.ENTRY_GAME_TYPE.error(
+            "game.type", variant=variant, types=_words(types), value=repr(kind)
         )
     allowed: tuple[str, ...] = ("type",)
     if kind == "solo":
         allowed = ("type", "trump") if variant == "doppelkopf" else ("type", "kind", "pflicht")
     for key in data:
         if key not in allowed:
-            raise EngineError(f"game.{key}", f"a {kind} game has no {key!r}")
+            raise m.ENTRY_GAME_KEY.error(f"game.{key}", game=kind, key=repr(key))
     if kind != "solo":
         return {"type": kind}
     if variant == "doppelkopf":
         trump = data.get("trump")
         if trump not in TRUMPS:
-            raise EngineError("game.trump", f"a solo's trump is one of C, S, H, D, not {trump!r}")
+            raise m.ENTRY_SOLO_TRUMP.error("game.trump", value=repr(trump))
         return {"type": "solo", "trump": trump}
     solo = data.get("kind")
     if solo not in KINDS:
-        raise EngineError("game.kind", f"a solo's kind is one of {_words(KINDS)}, not {solo!r}")
+        raise m.ENTRY_SOLO_KIND.error("game.kind", kinds=_words(KINDS), value=repr(solo))
     pflicht = data.get("pflicht")
     if type(pflicht) is not bool:
-        raise EngineError(
-            "game.pflicht",
-            f"pflicht says whether the solo was a Pflichtsolo: true or false, not {pflicht!r}",
-        )
+        raise m.ENTRY_PFLICHT_VALUE.error("game.pflicht", value=repr(pflicht))
     return {"type": "solo", "kind": solo, "pflicht": pflicht}
 
 
 def _check_pflicht(game: Mapping[str, Any], soloist: str, owed: tuple[str, ...]) -> None:
     """DDV Records: ``pflicht`` "true exactly when the soloist is in ``pflicht_owed``"."""
     if game["pflicht"] and soloist not in owed:
-        raise EngineError(
-            "game.pflicht",
-            f"{soloist} owes no Pflichtsolo this round (pflicht_owed), so the solo is a Lustsolo "
-            f"and pflicht must be false",
-        )
+        raise m.ENTRY_PFLICHT_NOT_OWED.error("game.pflicht", seat=soloist)
     if not game["pflicht"] and soloist in owed:
-        raise EngineError(
-            "game.pflicht",
-            f"{soloist} still owes a Pflichtsolo this round (pflicht_owed), so the solo is one "
-            f"and pflicht must be true",
-        )
+        raise m.ENTRY_PFLICHT_OWED.error("game.pflicht", seat=soloist)
 
 
 def _parse_re(data: object, kind: str, variant: str, order: tuple[str, ...]) -> tuple[str, ...]:
@@ -213,15 +205,17 @@ def _parse_re(data: object, kind: str, variant: str, order: tuple[str, ...]) -> 
     playing order from forehand)."""
     sizes = RE_SIZES[variant][kind]
     if not isinstance(data, list):
-        raise EngineError("re", "re must be a list of the Re party's seats")
+        raise m.ENTRY_RE_NOT_LIST.error("re")
     for i, seat in enumerate(data):
         if seat not in order:
-            raise EngineError(f"re[{i}]", f"{seat!r} is not a seat at this table")
+            raise m.ENTRY_RE_NOT_SEAT.error(f"re[{i}]", seat=repr(seat))
         if seat in data[:i]:
-            raise EngineError(f"re[{i}]", f"{seat} is named twice")
+            raise m.ENTRY_RE_TWICE.error(f"re[{i}]", seat=seat)
     if len(data) not in sizes:
-        need = " or ".join(str(n) for n in sizes)
-        raise EngineError("re", f"a {kind} game has {need} Re player(s), not {len(data)}")
+        if len(sizes) == 1:
+            raise m.ENTRY_RE_SIZE.error("re", game=kind, need=sizes[0], count=len(data))
+        need, fewer = sizes
+        raise m.ENTRY_RE_SIZES.error("re", game=kind, need=need, fewer=fewer, count=len(data))
     return tuple(s for s in order if s in data)
 
 
@@ -229,41 +223,31 @@ def _karlchen(record: Mapping[str, Any], base: Outcome) -> Outcome:
     """Karlchen Müller: "instead of these three, ``last_trick``" ("Augen do not count")."""
     for key in ("points", "tricks", "queen_tricks"):
         if key in record:
-            raise EngineError(
-                key, f"Augen do not count in Karlchen Müller: no {key}, only last_trick"
-            )
+            raise m.ENTRY_KARLCHEN_NO_AUGEN.error(key, key=key)
     if "last_trick" not in record:
-        raise EngineError(
-            "last_trick",
-            'Karlchen Müller is decided by its last trick: give last_trick {"winner", "card"}',
-        )
+        raise m.ENTRY_KARLCHEN_LAST_TRICK.error("last_trick")
     data = record["last_trick"]
     if not isinstance(data, Mapping):
-        raise EngineError("last_trick", 'last_trick must be an object {"winner", "card"}')
+        raise m.ENTRY_LAST_TRICK_NOT_OBJECT.error("last_trick")
     for key in data:
         if key not in ("winner", "card"):
-            raise EngineError(f"last_trick.{key}", f"last_trick has no {key!r}")
+            raise m.ENTRY_LAST_TRICK_KEY.error(f"last_trick.{key}", key=repr(key))
     winner = data.get("winner")
     if not isinstance(winner, str) or winner not in base.order:
-        raise EngineError(
-            "last_trick.winner", f"the last trick's winner must be a seat, not {winner!r}"
-        )
+        raise m.ENTRY_LAST_TRICK_WINNER.error("last_trick.winner", value=repr(winner))
     card = data.get("card")
     if not is_card(card):
-        raise EngineError(
-            "last_trick.card",
-            f"the card that won the last trick must be a card code such as 'CJ', not {card!r}",
-        )
+        raise m.ENTRY_LAST_TRICK_CARD.error("last_trick.card", value=repr(card))
     return replace(base, last_trick={"winner": winner, "card": card})
 
 
 def _counted(record: Mapping[str, Any], base: Outcome, variant: str) -> Outcome:
     """A game counted in Augen: ``points``, ``tricks`` and what the rule set adds."""
     if "last_trick" in record:
-        raise EngineError("last_trick", "only Karlchen Müller gives its last trick")
+        raise m.ENTRY_LAST_TRICK_NOT_KARLCHEN.error("last_trick")
     for key in ("points", "tricks"):
         if key not in record:
-            raise EngineError(key, f'{key} are required: {{"re": …, "kontra": …}}')
+            raise m.ENTRY_PAIR_REQUIRED.error(key, key=key)
     tricks = _pair(record["tricks"], "tricks", TRICKS)
     points = _pair(record["points"], "points", TOTAL_AUGEN)
     _check_augen(points, tricks)
@@ -280,20 +264,20 @@ def _pair(data: object, key: str, total: int) -> dict[str, int]:
     """``points`` or ``tricks``: a whole number ≥ 0 for each party, summing to ``total``
     ("points sum to 240, tricks to 12")."""
     if not isinstance(data, Mapping):
-        raise EngineError(key, f'{key} must be an object {{"re": …, "kontra": …}}')
+        raise m.ENTRY_PAIR_NOT_OBJECT.error(key, key=key)
     for party in data:
         if party not in PARTIES:
-            raise EngineError(f"{key}.{party}", f"{key} are given for re and kontra only")
+            raise m.ENTRY_PAIR_PARTY.error(f"{key}.{party}", key=key)
     out: dict[str, int] = {}
     for party in PARTIES:
         value = data.get(party)
         if type(value) is not int or value < 0:
-            raise EngineError(
-                f"{key}.{party}", f"{key} of {party} must be a whole number ≥ 0, not {value!r}"
+            raise m.ENTRY_PAIR_VALUE.error(
+                f"{key}.{party}", key=key, party=party, value=repr(value)
             )
         out[party] = value
     if sum(out.values()) != total:
-        raise EngineError(key, f"{key} must sum to {total}, not {sum(out.values())}")
+        raise m.ENTRY_PAIR_SUM.error(key, key=key, total=total, given=sum(out.values()))
     return out
 
 
@@ -303,15 +287,17 @@ def _check_augen(points: Mapping[str, int], tricks: Mapping[str, int]) -> None:
     for party in PARTIES:
         most = MOST_AUGEN_PER_TRICK * tricks[party]
         if points[party] > most:
+            at = f"points.{party}"
             if not tricks[party]:
-                why = f"{party} took no trick, so it has 0 Augen, not {points[party]}"
-            else:
-                why = (
-                    f"{party} took {tricks[party]} trick(s), so at most {most} Augen "
-                    f"({MOST_AUGEN_PER_TRICK} a "
-                    f"trick), not {points[party]}"
-                )
-            raise EngineError(f"points.{party}", why)
+                raise m.ENTRY_AUGEN_NO_TRICK.error(at, party=party, augen=points[party])
+            raise m.ENTRY_AUGEN_MOST.error(
+                at,
+                party=party,
+                tricks=tricks[party],
+                most=most,
+                per_trick=MOST_AUGEN_PER_TRICK,
+                augen=points[party],
+            )
 
 
 def _queen_tricks(data: object, outcome: Outcome) -> dict[str, int]:
@@ -321,25 +307,18 @@ def _queen_tricks(data: object, outcome: Outcome) -> dict[str, int]:
     assert outcome.tricks is not None
     out = _party_object(data, "queen_tricks", lambda p, v: _queen_count(p, v, outcome), 0)
     if sum(out.values()) > MOST_QUEEN_TRICKS:
-        raise EngineError(
-            "queen_tricks",
-            f"there are two CQ, so at most 2 tricks are won by one, not {sum(out.values())}",
-        )
+        raise m.ENTRY_QUEEN_TRICKS_MOST.error("queen_tricks", count=sum(out.values()))
     if out["kontra"] and outcome.game["type"] in ("normal", "hochzeit"):
-        raise EngineError(
-            "queen_tricks.kontra",
-            f"in a {outcome.game['type']} game the Re party holds both CQ, so Kontra wins no "
-            f"trick with one",
-        )
+        raise m.ENTRY_QUEEN_TRICKS_KONTRA.error("queen_tricks.kontra", game=outcome.game["type"])
     if outcome.game["type"] == "secret_solo":
         # the soloist holds at least secret_solo_queens CQ ("Reservations and game types")
         need = getattr(outcome.rules, "secret_solo_queens", 1)
         if out["kontra"] > MOST_QUEEN_TRICKS - need:
-            raise EngineError(
+            raise m.ENTRY_QUEEN_TRICKS_SECRET_SOLO.error(
                 "queen_tricks.kontra",
-                f"a Heimliches Solo needs {need} CQ in the soloist's hand "
-                f"(secret_solo_queens), so Kontra wins at most {MOST_QUEEN_TRICKS - need} "
-                f"trick(s) with one, not {out['kontra']}",
+                need=need,
+                most=MOST_QUEEN_TRICKS - need,
+                count=out["kontra"],
             )
     return out
 
@@ -347,14 +326,10 @@ def _queen_tricks(data: object, outcome: Outcome) -> dict[str, int]:
 def _queen_count(party: str, value: object, outcome: Outcome) -> int:
     assert outcome.tricks is not None
     if type(value) is not int or value < 0:
-        raise EngineError(
-            f"queen_tricks.{party}", f"a number of tricks is a whole number ≥ 0, not {value!r}"
-        )
+        raise m.ENTRY_QUEEN_TRICKS_VALUE.error(f"queen_tricks.{party}", value=repr(value))
     if value > outcome.tricks[party]:
-        raise EngineError(
-            f"queen_tricks.{party}",
-            f"{party} won {outcome.tricks[party]} trick(s), so at most that many with a CQ, "
-            f"not {value}",
+        raise m.ENTRY_QUEEN_TRICKS_PARTY.error(
+            f"queen_tricks.{party}", party=party, tricks=outcome.tricks[party], count=value
         )
     return value
 
@@ -369,10 +344,11 @@ def _announcements(data: object) -> dict[str, str | None]:
             return None
         if isinstance(value, str) and value in ANNOUNCEMENTS[party]:
             return value
-        raise EngineError(
+        raise m.ENTRY_ANNOUNCEMENT.error(
             f"announcements.{party}",
-            f"{party}'s highest announcement is one of {_words(ANNOUNCEMENTS[party])} or "
-            f"null, not {value!r}",
+            party=party,
+            words=_words(ANNOUNCEMENTS[party]),
+            value=repr(value),
         )
 
     return _party_object(data, "announcements", level, None)
@@ -387,7 +363,7 @@ def _extras(data: object, outcome: Outcome) -> dict[str, tuple[str, ...]]:
     for name, most in MOST.items():
         count = sum(out[p].count(name) for p in PARTIES)
         if count > most:
-            raise EngineError("extras", f"at most {most} {name} in all, not {count}")
+            raise m.ENTRY_EXTRAS_MOST.error("extras", most=most, extra=name, count=count)
     return out
 
 
@@ -395,26 +371,26 @@ def _party_extras(party: str, value: object, outcome: Outcome) -> tuple[str, ...
     assert outcome.points is not None and outcome.tricks is not None
     at = f"extras.{party}"
     if not isinstance(value, list):
-        raise EngineError(at, f'{party}\'s extras must be a list such as ["fox"]')
+        raise m.ENTRY_EXTRAS_NOT_LIST.error(at, party=party)
     for i, name in enumerate(value):
         if name == "against_alten":
-            raise EngineError(
-                f"{at}[{i}]", "against_alten follows from the result and is not entered"
-            )
+            raise m.ENTRY_EXTRAS_AGAINST_ALTEN.error(f"{at}[{i}]")
         if name not in EXTRAS:
-            raise EngineError(
-                f"{at}[{i}]", f"an extra point is one of {_words(EXTRAS)}, not {name!r}"
+            raise m.ENTRY_EXTRAS_UNKNOWN.error(
+                f"{at}[{i}]", extras=_words(EXTRAS), value=repr(name)
             )
     if value and len(outcome.re) == 1:
-        raise EngineError(at, "a solo (a lone bride and a stilles Solo too) has no extra points")
+        raise m.ENTRY_EXTRAS_SOLO.error(at)
     if value and not outcome.tricks[party]:
-        raise EngineError(at, f"{party} took no trick, so it earned no extra points")
+        raise m.ENTRY_EXTRAS_NO_TRICK.error(at, party=party)
     most = outcome.points[party] // DOPPELKOPF_AUGEN
     if value.count("doppelkopf") > most:
-        raise EngineError(
+        raise m.ENTRY_EXTRAS_DOPPELKOPF.error(
             at,
-            f"{party} has {outcome.points[party]} Augen, so at most {most} doppelkopf (one per "
-            f"40 Augen), not {value.count('doppelkopf')}",
+            party=party,
+            augen=outcome.points[party],
+            most=most,
+            count=value.count("doppelkopf"),
         )
     return tuple(sorted(value))
 
@@ -425,10 +401,10 @@ def _party_object(
     """An optional ``{"re", "kontra"}`` object: each party's value read by ``read``, a missing
     party ``default``; other keys are errors."""
     if not isinstance(data, Mapping):
-        raise EngineError(key, f'{key} must be an object {{"re": …, "kontra": …}}')
+        raise m.ENTRY_PAIR_NOT_OBJECT.error(key, key=key)
     for party in data:
         if party not in PARTIES:
-            raise EngineError(f"{key}.{party}", f"{key} are given for re and kontra only")
+            raise m.ENTRY_PAIR_PARTY.error(f"{key}.{party}", key=key)
     return {p: (read(p, data[p]) if p in data else default) for p in PARTIES}
 
 

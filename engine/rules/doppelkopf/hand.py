@@ -25,7 +25,8 @@ from typing import Any
 
 from engine.actions import Action, PlayCard
 from engine.cards import lowest
-from engine.errors import EngineError, IllegalAction, NotYourTurn
+from engine.errors import EngineError
+from engine.rules.doppelkopf import messages as m
 from engine.rules.doppelkopf import results
 from engine.rules.doppelkopf.actions import ABSAGEN, Announce, Reservation
 from engine.rules.doppelkopf.cards import (
@@ -217,8 +218,11 @@ def reservations_of(rules: AnyRules) -> tuple[Reservation, ...]:
     return DDV_RESERVATIONS if rules.ddv else RESERVATIONS
 
 
-def reservation_refusal(rules: AnyRules, seat: str, hand: int, r: Reservation) -> str | None:
-    """Why ``seat`` holding ``hand`` may not send reservation ``r``, or None when he may.
+def reservation_refusal(
+    rules: AnyRules, seat: str, hand: int, r: Reservation
+) -> EngineError | None:
+    """Why ``seat`` holding ``hand`` may not send reservation ``r`` (the refusal, an
+    :class:`~engine.errors.IllegalAction` to raise), or None when he may.
 
     - ``none``: in ``doppelkopf`` not with both CQ (the seed: "muss das vor Beginn des Spieles
       melden (oder ein Solo spielen)"); under the DDV rules it is a stilles Solo then.
@@ -229,27 +233,27 @@ def reservation_refusal(rules: AnyRules, seat: str, hand: int, r: Reservation) -
     queens = (hand & CQ).bit_count()
     if r.kind == "none":
         if queens == 2 and not rules.ddv:
-            return f"{seat} holds both CQ and must declare"
+            return m.MUST_DECLARE.error("", seat=seat)
         return None
     if r.kind == "hochzeit":
-        return None if queens == 2 else f"{seat} may announce a Hochzeit only holding both CQ"
+        return None if queens == 2 else m.HOCHZEIT_NEEDS_QUEENS.error("", seat=seat)
     if rules.ddv:
         if r.kind == "solo" and r.solo in DDV_SOLOS:
             return None
-        return f"doppelkopf-ddv has no {r.kind} reservation"
+        return m.DDV_NO_RESERVATION.error("", reservation=r.kind)
     if r.kind == "solo":
-        return None if r.solo in SOLO_TRUMPS else f"there is no solo in {r.solo!r}"
+        return None if r.solo in SOLO_TRUMPS else m.NO_SUCH_SOLO.error("", solo=repr(r.solo))
     if r.kind == "karlchen":
         if getattr(rules, "karlchen_needs_jack", True) and not hand & CJ:
-            return f"{seat} holds no CJ and may not announce Karlchen Müller"
+            return m.KARLCHEN_NEEDS_JACK.error("", seat=seat)
         return None
     if r.kind == "secret_solo":
         need = getattr(rules, "secret_solo_queens", 1)
         if queens < need:
-            many = "a CQ" if need == 1 else "both CQ"
-            return f"{seat} needs {many} for a Heimliches Solo"
+            many = m.SECRET_SOLO_NEEDS_QUEEN if need == 1 else m.SECRET_SOLO_NEEDS_QUEENS
+            return many.error("", seat=seat)
         return None
-    return f"{r.kind!r} is not a reservation"
+    return m.NOT_A_RESERVATION.error("", reservation=repr(r.kind))
 
 
 def reservation_options(s: State, p: int) -> list[Reservation]:
@@ -259,9 +263,6 @@ def reservation_options(s: State, p: int) -> list[Reservation]:
     if s.vorfuehrung == s.active[p]:
         return [r for r in choices if r.kind == "solo"]
     return choices
-
-
-VORGEFUEHRT = "{seat} is vorgeführt in this deal (Vorführung) and must reserve a solo"
 
 
 def reservation_choices(rules: AnyRules, seat: str, hand: int) -> list[Reservation]:
@@ -325,11 +326,11 @@ def resolve(
 
 
 def _reserve(s: State, p: int, r: Reservation) -> State:
-    why = reservation_refusal(s.rules, r.seat, s.hands[p], r)
-    if why is None and s.vorfuehrung == r.seat and r.kind != "solo":
-        why = VORGEFUEHRT.format(seat=r.seat)
-    if why is not None:
-        raise IllegalAction("", why)
+    refused = reservation_refusal(s.rules, r.seat, s.hands[p], r)
+    if refused is None and s.vorfuehrung == r.seat and r.kind != "solo":
+        refused = m.VORGEFUEHRT.error("", seat=r.seat)
+    if refused is not None:
+        raise refused
     reservations = (*s.reservations, r)
     if len(reservations) < 4:
         return _with(s, reservations=reservations, turn=p + 1)
@@ -379,11 +380,11 @@ def _play(s: State, p: int, card: int) -> State:
     hand = s.hands[p]
     held = hand & DECK.same(card)
     if not held:
-        raise IllegalAction("", f"{seat} does not hold {DECK.code(card)}")
+        raise m.CARD_NOT_HELD.error("", seat=seat, card=DECK.code(card))
     legal = card_mask(s)
     if not legal & held:
         led = s.order.suit_of[s.trick[0]]
-        raise IllegalAction("", refusal(s.order, s.duty, seat, hand, led, legal))
+        raise refusal(s.order, s.duty, seat, hand, led, legal)
     c = lowest(legal & held)
     hand &= ~(1 << c)
     hands = (*s.hands[:p], hand, *s.hands[p + 1 :])
@@ -509,34 +510,34 @@ def announce_options(s: State, p: int) -> list[str]:
     return [word_of(level, party) for level in range(s.levels[party] + 1, top + 1)]
 
 
-def announce_refusal(s: State, p: int, word: str) -> str:
-    """Why player ``p`` may not announce ``word`` now, in words."""
+def announce_refusal(s: State, p: int, word: str) -> EngineError:
+    """Why player ``p`` may not announce ``word`` now: the refusal to raise."""
     seat = s.active[p]
     if s.phase != PLAY:
-        return "announcements come after the reservations"
+        return m.ANNOUNCE_BEFORE_PLAY.error("")
     if s.game == "hochzeit" and not s.clarified:
-        return "in a Hochzeit nothing may be announced before it is clarified"
+        return m.ANNOUNCE_HOCHZEIT_OPEN.error("")
     party = s.party(p)
     if word in PARTIES and word != PARTIES[party]:
-        return f"{seat} is not of the {word.capitalize()} party"
+        return m.ANNOUNCE_OTHER_PARTY.error("", seat=seat, party=word.capitalize())
     level = level_of(word)
     mine = s.levels[party]
+    who = PARTIES[party].capitalize()
     if level <= mine:
         said = word_of(mine, party)
-        who = PARTIES[party].capitalize()
-        return f"{who} has announced {said} already: an announcement must raise it"
+        return m.ANNOUNCE_NOT_RAISED.error("", party=who, word=said)
     if level >= 1 and s.reply_only[party]:
-        return f"{PARTIES[party].capitalize()}'s word came only as a reply: it may make no Absage"
+        return m.ANNOUNCE_REPLY_ONLY.error("", party=who)
     cards = s.hands[p].bit_count()
     d = drop(s)
     missed = next(lv for lv in range(mine + 1, level + 1) if cards < NEED[lv] - d)
     name = word_of(missed, party)
-    return f"{seat} holds {cards} cards: {name} needs at least {NEED[missed] - d}"
+    return m.ANNOUNCE_TOO_LATE.error("", seat=seat, cards=cards, word=name, need=NEED[missed] - d)
 
 
 def _announce(s: State, p: int, word: str) -> State:
     if word not in announce_options(s, p):
-        raise IllegalAction("", announce_refusal(s, p, word))
+        raise announce_refusal(s, p, word)
     party = s.party(p)
     level = level_of(word)
     _, reply = announce_levels(s, p)
@@ -585,26 +586,26 @@ def legal(s: State, p: int) -> list[Action]:
 def apply(s: State, action: Action) -> State:
     """The hand after ``action`` (validated; refusals name the rule)."""
     if s.is_over:
-        raise IllegalAction("", "the hand is over; no more actions")
+        raise m.HAND_OVER.error("")
     seat = action.seat
     p = s.player(seat)
     if p is None:
-        raise IllegalAction("", f"there is no seat named {seat!r} at this table")
+        raise m.NO_SUCH_SEAT.error("", seat=repr(seat))
     if isinstance(action, Announce):
         if not s.ddv:
-            raise IllegalAction("", "doppelkopf has no announcements")
+            raise m.NO_ANNOUNCEMENTS_IN_PLAY.error("")
         return _with(_announce(s, p, action.word), history=(*s.history, action))
     due = s.active[s.turn]
     if s.phase == RESERVE:
         if not isinstance(action, Reservation):
-            raise IllegalAction("", f"it is time for {due}'s reservation, not for cards")
+            raise m.RESERVATION_DUE.error("", seat=due)
         if p != s.turn:
-            raise NotYourTurn("", f"it is {due}'s turn to send a reservation, not {seat}'s")
+            raise m.RESERVATION_TURN.error("", due=due, seat=seat)
         return _with(_reserve(s, p, action), history=(*s.history, action))
     if not isinstance(action, PlayCard):
-        raise IllegalAction("", f"{seat} cannot send a reservation now: the cards are being played")
+        raise m.RESERVATION_LATE.error("", seat=seat)
     if p != s.turn:
-        raise NotYourTurn("", f"it is {due}'s turn to play a card, not {seat}'s")
+        raise m.CARD_TURN.error("", due=due, seat=seat)
     return _with(_play(s, p, action.card), history=(*s.history, action))
 
 
@@ -632,8 +633,8 @@ def outcome(s: State) -> Any:
     """The finished hand as its score sheet records it (:func:`make_outcome`)."""
     if not s.is_over or s.game is None:
         due = s.active[s.turn]
-        what = "send a reservation" if s.phase == RESERVE else "play a card"
-        raise EngineError("actions", f"the hand is not finished: {due} is to {what}")
+        unfinished = m.UNFINISHED_RESERVATION if s.phase == RESERVE else m.UNFINISHED_CARD
+        raise unfinished.error("actions", seat=due)
     return make_outcome(
         s.rules,
         s.active,

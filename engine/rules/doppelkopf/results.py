@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import EngineError
+from engine.rules.doppelkopf import messages as m
 from engine.rules.doppelkopf.outcome import (
     DDV,
     NO_ANNOUNCEMENTS,
@@ -49,7 +49,7 @@ def outcome_from_tricks(
     each party's Augen, tricks and (``doppelkopf``) queen tricks; ``doppelkopf-ddv`` adds the
     extra points of a normal game or a Hochzeit with a partner."""
     if len(tricks) != TRICKS:
-        raise EngineError("actions", f"the hand is not finished: {len(tricks)} of 12 tricks")
+        raise m.UNFINISHED_TRICKS.error("actions", tricks=len(tricks))
     order = tuple(order)
     re_party = tuple(s for s in order if s in re)
     ddv = rules.variant == DDV

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError
 from engine.options import BOOLEAN, CHOICE, INTEGER, Option, read_options
+from engine.rules.doppelkopf import messages as m
 
 VARIANT = "doppelkopf"
 DDV_VARIANT = "doppelkopf-ddv"
@@ -171,10 +171,10 @@ AnyRules = DoppelkopfRules | DdvRules
 
 def _check_variant(data: object, variant: str) -> Mapping[str, Any]:
     if not isinstance(data, Mapping):
-        raise EngineError("rules", "rules must be an object")
+        raise m.RULES_NOT_OBJECT.error("rules")
     if data.get("variant") != variant:
-        raise EngineError(
-            "rules.variant", f"variant must be {variant!r}, not {data.get('variant')!r}"
+        raise m.RULES_VARIANT.error(
+            "rules.variant", expected=repr(variant), given=repr(data.get("variant"))
         )
     return data
 

@@ -28,7 +28,6 @@ from typing import Any
 
 from engine.actions import Action, action_to_json
 from engine.bots.policy import BotPolicy
-from engine.errors import EngineError
 from engine.rules.doppelkopf import (
     actions,
     ddv,
@@ -41,8 +40,10 @@ from engine.rules.doppelkopf import (
     series,
     views,
 )
+from engine.rules.doppelkopf import messages as m
 from engine.rules.doppelkopf.cards import DECK, codes
 from engine.rules.doppelkopf.hand import State
+from engine.rules.doppelkopf.labels import DDV_LABELS, LABELS, UNLIKE_DEALS
 from engine.rules.doppelkopf.rules import (
     DDV_EXAMPLES,
     DDV_OPTIONS,
@@ -70,7 +71,7 @@ FAST_SEATS = ("a", "b", "c", "d")
 def read_kasse(value: object) -> int:
     """``kasse``: the common Kasse before the deal, a whole number of cents ≥ 0."""
     if type(value) is not int or value < 0:
-        raise EngineError(KASSE, f"kasse must be a whole number of cents ≥ 0, not {value!r}")
+        raise m.KASSE_VALUE.error(KASSE, value=repr(value))
     return value
 
 
@@ -78,9 +79,9 @@ def read_pflicht_owed(value: object) -> tuple[str, ...]:
     """``pflicht_owed``: the seats still owing this round's Pflichtsolo, a list of distinct
     names (default ``[]``)."""
     if not isinstance(value, list | tuple) or not all(isinstance(s, str) for s in value):
-        raise EngineError("pflicht_owed", "pflicht_owed must be a list of seat names")
+        raise m.PFLICHT_OWED_NOT_LIST.error("pflicht_owed")
     if len(set(value)) != len(value):
-        raise EngineError("pflicht_owed", "pflicht_owed names a seat twice")
+        raise m.PFLICHT_OWED_TWICE.error("pflicht_owed")
     return tuple(value)
 
 
@@ -257,7 +258,7 @@ class Doppelkopf(RuleSet[State, AnyRules, Any]):
         if getattr(rules, "kasse_at_close", "carry") == "carry" or not kasse:
             return Closing(transfers=(), carry={KASSE: kasse})
         if not seats:
-            raise EngineError("seats", "a Kasse is split among the seats, and there are none")
+            raise m.SPLIT_NO_SEATS.error("seats")
         base, left = divmod(kasse, len(seats))
         transfers = tuple(
             {"from": KASSE, "to": s, "amount": base + (1 if i < left else 0), "why": "split"}
@@ -304,9 +305,7 @@ class DoppelkopfDdv(Doppelkopf):
         owed = read_pflicht_owed(record.get("pflicht_owed", []))
         who = record.get("vorfuehrung")
         if who is not None and (not isinstance(who, str) or who not in owed):
-            raise EngineError(
-                "vorfuehrung", f"vorfuehrung must name a seat in pflicht_owed, not {who!r}"
-            )
+            raise m.VORFUEHRUNG_NOT_OWED.error("vorfuehrung", value=repr(who))
         return {"pflicht_owed": owed, "vorfuehrung": who}
 
     def new_hand(
@@ -324,9 +323,7 @@ class DoppelkopfDdv(Doppelkopf):
         if who is None:
             return state
         if state.active[0] != who:
-            raise EngineError(
-                "vorfuehrung", f"{who} is vorgeführt and must sit forehand: {dealer} cannot deal"
-            )
+            raise m.VORFUEHRUNG_FOREHAND.error("vorfuehrung", seat=who, dealer=dealer)
         return hand.with_vorfuehrung(state, who)
 
     def carry_of(self, seats: tuple[str, ...], carry: Any) -> tuple[int | None, tuple[str, ...]]:
@@ -339,7 +336,7 @@ class DoppelkopfDdv(Doppelkopf):
         owed = read_pflicht_owed(list(carry)) if isinstance(carry, list | tuple) else ()
         for seat in owed:
             if seat not in seats:
-                raise EngineError("pflicht_owed", f"{seat!r} in pflicht_owed is not a seat")
+                raise m.PFLICHT_OWED_NOT_SEAT.error("pflicht_owed", seat=repr(seat))
         return None, owed
 
     def action_from_json(self, data: Any, at: str) -> Action:
@@ -351,12 +348,9 @@ class DoppelkopfDdv(Doppelkopf):
         who = common.carry.get("vorfuehrung") if isinstance(common.carry, Mapping) else None
         if who is not None:
             if self.active_seats(common.seats, common.dealer)[0] != who:
-                raise EngineError(
-                    "vorfuehrung",
-                    f"{who} is vorgeführt and must sit forehand: {common.dealer} cannot deal",
-                )
+                raise m.VORFUEHRUNG_FOREHAND.error("vorfuehrung", seat=who, dealer=common.dealer)
             if outcome.game.get("type") != "solo" or tuple(outcome.re) != (who,):
-                raise EngineError("game", hand.VORGEFUEHRT.format(seat=who))
+                raise m.ENTRY_VORGEFUEHRT.error("game", seat=who)
         return outcome
 
     def carry_json(self, state: State) -> dict[str, Any]:
@@ -418,8 +412,8 @@ RULE_SET = Doppelkopf(
     vocabulary=actions.VOCABULARY,
     shapes=SHAPES,
     positions=POSITIONS,
-    unlike_deals="in doppelkopf all four players refill the Kasse whenever it cannot pay a "
-    "deal's winners, so what a deal moves depends on the table's earlier deals",
+    labels=LABELS,
+    unlike_deals=UNLIKE_DEALS,
 )
 """The ``doppelkopf`` rule set (registered and offered in ``engine.rules``)."""
 
@@ -444,6 +438,7 @@ DDV_RULE_SET = DoppelkopfDdv(
     shapes=DDV_SHAPES,
     point_price="point_value",
     positions=POSITIONS,
+    labels=DDV_LABELS,
 )
 """The ``doppelkopf-ddv`` rule set (registered and offered in ``engine.rules``)."""
 
