@@ -77,6 +77,12 @@ class Message:
 
     __slots__ = ("code", "fields", "kind", "module", "template")
 
+    code: str
+    template: str
+    kind: type[EngineError]
+    fields: frozenset[str]
+    module: str
+
     def __init__(self, code: str, template: str, kind: type[EngineError] = EngineError) -> None:
         if not code or not code.replace("_", "").isalnum() or code != code.lower():
             raise ValueError(f"an engine message code is snake_case, not {code!r}")
