@@ -127,5 +127,7 @@ def test_errors_name_the_action(tmp_path: Path) -> None:
         "error": {
             "at": "actions[6]",
             "message": "carl cannot call half (the first defender whisted)",
+            "code": "preferans_half_first_whisted",
+            "params": {"seat": "carl"},
         }
     }

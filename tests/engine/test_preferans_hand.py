@@ -273,6 +273,8 @@ def test_the_error_names_the_action_in_a_record() -> None:
     assert e.value.to_json() == {
         "at": "actions[6]",
         "message": "carl cannot call half (the first defender whisted)",
+        "code": "preferans_half_first_whisted",
+        "params": {"seat": "carl"},
     }
 
 

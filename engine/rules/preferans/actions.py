@@ -27,7 +27,7 @@ from engine.actions import (
 )
 from engine.actions import Discard as _Discard
 from engine.cards import PIQUET, Deck, cards_of
-from engine.errors import EngineError
+from engine.rules.preferans import messages as m
 
 STRAINS: tuple[str, ...] = ("S", "C", "D", "H", "NT")
 """§1: the strains low to high (spades, clubs, diamonds, hearts, no trumps)."""
@@ -128,11 +128,11 @@ def read(data: Any, at: str) -> Action:
     where = f"{at}.{key}"
     if key == "call":
         if value not in CALLS:
-            raise EngineError(where, f"a call is pass, 6S … 10NT, misere or hold, not {value!r}")
+            raise m.CALL_UNKNOWN.error(where, value=repr(value))
         return Call(seat, value)
     if key == "discard":
         if not isinstance(value, list) or len(value) != 2:
-            raise EngineError(where, "a discard names exactly two cards")
+            raise m.DISCARD_TWO_CARDS.error(where)
         return Discard(seat, PIQUET.parse_hand(value, where))
     if key == "declare":
         if (
@@ -140,22 +140,20 @@ def read(data: Any, at: str) -> Action:
             or set(value) != {"type", "level", "strain"}
             or value["type"] != "contract"
         ):
-            raise EngineError(
-                where, 'declare is {"type": "contract", "level": 6..10, "strain": S C D H NT}'
-            )
+            raise m.DECLARE_SHAPE.error(where)
         level, strain = value["level"], value["strain"]
         if type(level) is not int or level not in LEVELS:
-            raise EngineError(f"{where}.level", f"level must be 6 to 10, not {level!r}")
+            raise m.DECLARE_LEVEL.error(f"{where}.level", level=repr(level))
         if strain not in STRAINS:
-            raise EngineError(f"{where}.strain", f"strain must be S, C, D, H or NT, not {strain!r}")
+            raise m.DECLARE_STRAIN.error(f"{where}.strain", strain=repr(strain))
         return Declare(seat, level, strain)
     if key == "whist":
         if value not in WHISTS:
-            raise EngineError(where, f"whist is whist, pass or half, not {value!r}")
+            raise m.WHIST_UNKNOWN.error(where, value=repr(value))
         return Whist(seat, value)
     if key == "mode":
         if value not in MODES:
-            raise EngineError(where, f"mode is open or closed, not {value!r}")
+            raise m.MODE_UNKNOWN.error(where, value=repr(value))
         return Mode(seat, value)
     return PlayCard(seat, PIQUET.parse(value, where))
 

@@ -11,9 +11,10 @@ passer), *прикуп* (the talon, an ordered pair: on raspasy its first card i
 
 :func:`apply` is pure and always validates: an illegal action raises
 :class:`engine.errors.IllegalAction` (:class:`engine.errors.NotYourTurn` out of turn) with a
-sentence naming the rule. Player numbers are 0, 1, 2 for first, second and third hand, and
-:data:`TALON` (3) for the card turned from the talon, which on a talon-led raspasy with four
-seats is the sitting-out dealer's card (§8.1).
+sentence naming the rule and its code (:mod:`engine.rules.preferans.messages`). Player numbers
+are 0, 1, 2 for first, second and third hand, and :data:`TALON` (3) for the card turned from
+the talon, which on a talon-led raspasy with four seats is the sitting-out dealer's card
+(§8.1).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from typing import Any, TypeVar
 
 from engine.actions import Action, Call, PlayCard
 from engine.cards import PIQUET, cards_of
-from engine.errors import EngineError, IllegalAction, NotYourTurn
+from engine.errors import EngineError, Message
+from engine.rules.preferans import messages as m
 from engine.rules.preferans.actions import (
     BIDS,
     STRAINS,
@@ -43,8 +45,8 @@ from engine.tricks import (
     FOLLOW_TRUMP,
     CardOrder,
     best_card,
-    describe_obligation,
     legal_cards,
+    obligation_refusal,
     suit_order,
 )
 
@@ -63,14 +65,6 @@ PHASES: tuple[str, ...] = (AUCTION, DISCARD, DECLARE, WHIST, MODE, PLAY, DONE)
 """The phases of a deal, the last its end (a view's ``phase``)."""
 TALON = 3
 """The player number of a card turned from the talon (raspasy, §8.1)."""
-_WORDS = {
-    AUCTION: "call",
-    DISCARD: "discard two cards",
-    DECLARE: "declare the contract",
-    WHIST: "whist or pass",
-    MODE: "choose open or closed play",
-    PLAY: "play a card",
-}
 
 
 MISERE_RANK = {"below_9": 2 * BIDS.index("8NT") + 1, "below_10": 2 * BIDS.index("9NT") + 1}
@@ -289,24 +283,27 @@ def _level(bid: str) -> int:
     return 6 + BIDS.index(bid) // 5
 
 
-def hold_refusal(s: State, p: int) -> str | None:
+def hold_refusal(s: State, p: int) -> Message | None:
     """Why player ``p`` may not ``hold`` now (§3, :func:`refuse_hold`), or None when he may."""
     return refuse_hold(s.rules, s.high, s.high_by, p, s.passed.count(False))
 
 
-def refuse_hold(rules: PreferansRules, high: int, high_by: int, p: int, left: int) -> str | None:
+def refuse_hold(
+    rules: PreferansRules, high: int, high_by: int, p: int, left: int
+) -> Message | None:
     """Why player ``p`` may not ``hold`` the highest call (rank ``high``, held by
-    ``high_by``) with ``left`` players not passed (§3), or None when he may."""
+    ``high_by``) with ``left`` players not passed (§3: the refusal, its one field ``seat``),
+    or None when he may."""
     if rules.hold == "none":
-        return "hold is not played at this table"
+        return m.HOLD_NOT_PLAYED
     if high < 0:
-        return "nobody has bid yet"
+        return m.HOLD_NO_BID
     if high % 2:
-        return "misère cannot be held"
+        return m.HOLD_MISERE
     if high_by <= p:
-        return "only a senior player may hold a junior player's bid"
+        return m.HOLD_SENIOR_ONLY
     if rules.hold == "two_left" and left != 2:
-        return "hold is allowed only when two players are left in the auction"
+        return m.HOLD_TWO_LEFT
     return None
 
 
@@ -342,7 +339,7 @@ def defence_calls(
     return ["whist", "pass"]
 
 
-def half_refusal(s: State, p: int) -> str | None:
+def half_refusal(s: State, p: int) -> Message | None:
     """Why player ``p`` may not call ``half`` now (§5.2, :func:`refuse_half`), or None."""
     first, second = s.defenders
     return refuse_half(s.rules, s.level or 0, p, first, second, s.defence)
@@ -350,17 +347,17 @@ def half_refusal(s: State, p: int) -> str | None:
 
 def refuse_half(
     rules: PreferansRules, level: int, p: int, first: int, second: int, defence: Sequence[str]
-) -> str | None:
-    """Why defender ``p`` may not call ``half`` on a contract of ``level`` (§5.2), or None
-    when he may."""
+) -> Message | None:
+    """Why defender ``p`` may not call ``half`` on a contract of ``level`` (§5.2: the refusal,
+    its one field ``seat``), or None when he may."""
     if p != second or defence[second]:
-        return "only the second defender may, after the first passed"
+        return m.HALF_SECOND_ONLY
     if defence[first] != "pass":
-        return "the first defender whisted"
+        return m.HALF_FIRST_WHISTED
     if level > 7:
-        return "half-whist is only on a 6 or a 7"
+        return m.HALF_LEVEL
     if not rules.half_whist:
-        return "half-whist is not played at this table"
+        return m.HALF_NOT_PLAYED
     return None
 
 
@@ -397,16 +394,15 @@ def legal(s: State) -> list[Action]:
 def apply(s: State, action: Action) -> State:
     """The deal after ``action`` (validated; refusals name the rule)."""
     if s.is_over:
-        raise IllegalAction("", "the deal is over; no more actions")
+        raise m.DEAL_OVER.error("")
     seat = action.seat
     if seat not in s.seats:
-        raise IllegalAction("", f"there is no seat named {seat!r} at this table")
+        raise m.NO_SUCH_SEAT.error("", seat=repr(seat))
     p = s.player(seat)
     if p is None:
-        raise NotYourTurn("", f"{seat} deals and sits out this deal")
+        raise m.DEALER_SITS_OUT.error("", seat=seat)
     if p != s.turn:
-        due = s.active[s.turn]
-        raise NotYourTurn("", f"it is {due}'s turn to {_WORDS[s.phase]}, not {seat}'s")
+        raise m.NOT_YOUR_TURN[s.phase].error("", due=s.active[s.turn], seat=seat)
     s = _with(s, history=(*s.history, action))
     if s.phase == AUCTION and isinstance(action, Call):
         return _call(s, p, action.call)
@@ -420,13 +416,13 @@ def apply(s: State, action: Action) -> State:
         return _start_play(_with(s, mode=action.mode))
     if s.phase == PLAY and isinstance(action, PlayCard):
         return _play(s, p, action.card)
-    raise IllegalAction("", f"{seat} cannot do that now: it is time to {_WORDS[s.phase]}")
+    raise m.WRONG_ACTION[s.phase].error("", seat=seat)
 
 
 def _call(s: State, p: int, call: str) -> State:
     allowed = auction_calls(s)
     if call not in allowed:
-        raise IllegalAction("", _call_refusal(s, p, call, allowed))
+        raise _call_refusal(s, p, call, allowed)
     spoke = _set(s.spoke, p, True)
     if call == "pass":
         s = _with(s, passed=_set(s.passed, p, True), spoke=spoke)
@@ -443,26 +439,26 @@ def _call(s: State, p: int, call: str) -> State:
     return _with(s, turn=next(q % 3 for q in range(p + 1, p + 4) if not s.passed[q % 3]))
 
 
-def _call_refusal(s: State, p: int, call: str, allowed: list[str]) -> str:
+def _call_refusal(s: State, p: int, call: str, allowed: list[str]) -> EngineError:
+    """Why player ``p`` may not make ``call`` (not in ``allowed``), to raise."""
     seat = s.active[p]
     if p == s.misere_by:
-        return f"{seat} called misère and may only pass"
+        return m.MISERE_ONLY_PASS.error("", seat=seat)
     if call == "hold":
-        return f"{seat} cannot hold: {hold_refusal(s, p)}"
+        why = hold_refusal(s, p)
+        assert why is not None, "hold is refused only for a reason"
+        return why.error("", seat=seat)
     if call == "misere":
         if s.spoke[p]:
-            return f"{seat} cannot call misère: misère is only a player's first call"
-        return f"{seat} cannot call misère over a higher call"
+            return m.MISERE_FIRST_CALL_ONLY.error("", seat=seat)
+        return m.MISERE_OVER_HIGHER.error("", seat=seat)
     minimum = s.rules.exit_minimum(s.streak)
     if _level(call) < minimum:
-        return (
-            f"{seat} cannot bid {call}: after {s.streak} raspasy in a row the lowest bid is "
-            f"a {minimum}"
-        )
+        return m.BID_BELOW_EXIT.error("", seat=seat, call=call, streak=s.streak, minimum=minimum)
     bids = [c for c in allowed if c not in ("pass", "misere", "hold")]
     if bid_rank(call, s.rules) > s.high and bids:
-        return f"{seat} cannot bid {call}: bids go up one step at a time, next is {bids[0]}"
-    return f"{seat} cannot bid {call}: it is not higher than the highest call"
+        return m.BID_ONE_STEP.error("", seat=seat, call=call, next=bids[0])
+    return m.BID_NOT_HIGHER.error("", seat=seat, call=call)
 
 
 def _won(s: State, p: int) -> State:
@@ -476,7 +472,7 @@ def _won(s: State, p: int) -> State:
 def _discard(s: State, p: int, cards: int) -> State:
     if cards.bit_count() != 2 or cards & ~s.hands[p]:
         held = " ".join(codes(s.hands[p]))
-        raise IllegalAction("", f"{s.active[p]} must discard two cards of the hand: {held}")
+        raise m.DISCARD_FROM_HAND.error("", seat=s.active[p], cards=held)
     s = _with(s, hands=_set(s.hands, p, s.hands[p] & ~cards), discard=cards)
     if s.game == "misere":
         return _start_play(s)
@@ -487,9 +483,7 @@ def _declare(s: State, action: Declare) -> State:
     bid = f"{action.level}{action.strain}"
     if 2 * BIDS.index(bid) < s.high:
         won = BIDS[s.high // 2]
-        raise IllegalAction(
-            "", f"{action.seat} cannot declare {bid}: the contract may not be below {won}"
-        )
+        raise m.DECLARE_BELOW_BID.error("", seat=action.seat, bid=bid, won=won)
     s = _with(s, level=action.level, strain=action.strain)
     if s.checked:
         return _start_play(s)
@@ -499,7 +493,10 @@ def _declare(s: State, action: Declare) -> State:
 def _whist(s: State, p: int, call: str) -> State:
     seat = s.active[p]
     if call not in whist_calls(s):
-        raise IllegalAction("", f"{seat} cannot call half ({half_refusal(s, p)})")
+        why = half_refusal(s, p) if call == "half" else None
+        if why is None:  # not a call of §5 at all
+            raise m.WHIST_UNKNOWN.error("", value=repr(call))
+        raise why.error("", seat=seat)
     first, second = s.defenders
     if p == first and s.defence[second] == "half":  # the return of a half-whist (§5.3)
         if call == "whist":
@@ -532,13 +529,11 @@ def _play(s: State, p: int, card: int) -> State:
     seat = s.active[p]
     hand = s.hands[p]
     if not hand >> card & 1:
-        raise IllegalAction("", f"{seat} does not hold {PIQUET.code(card)}")
+        raise m.CARD_NOT_HELD.error("", seat=seat, card=PIQUET.code(card))
     mask = card_mask(s)
     if not mask >> card & 1:
         cards = [c for _, c in s.trick]
-        raise IllegalAction(
-            "", describe_obligation(PIQUET, s.order, hand, cards, mask, seat, FOLLOW_TRUMP)
-        )
+        raise obligation_refusal(PIQUET, s.order, hand, cards, mask, seat, FOLLOW_TRUMP)
     trick = (*s.trick, (p, card))
     s = _with(s, hands=_set(s.hands, p, hand & ~(1 << card)), trick=trick)
     if sum(1 for q, _ in trick if q != TALON) < 3:
@@ -594,8 +589,7 @@ def _set(values: tuple[T, ...], i: int, value: T) -> Any:
 def outcome(s: State) -> DealOutcome:
     """The finished deal as the score sheet records it (§13, :func:`deal_outcome`)."""
     if not s.is_over:
-        due = s.active[s.turn]
-        raise EngineError("actions", f"the deal is not finished: {due} is to {_WORDS[s.phase]}")
+        raise m.DEAL_UNFINISHED[s.phase].error("actions", due=s.active[s.turn])
     return deal_outcome(
         s.rules,
         s.seats,

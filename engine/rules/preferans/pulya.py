@@ -11,7 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import EngineError, Message
+from engine.messages import relocated
+from engine.rules.preferans import messages as m
 from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import PreferansRules, parse_rules
 from engine.rules.preferans.scoring import check_open, parse_entry, score
@@ -33,18 +35,20 @@ BARE_KEYS = ("rules", "seats", "dealer", "streak", "sheet")
 NOT_IN_A_DEAL = ("rules", "seats", "streak", "sheet", "pot")
 
 
-def _check_keys(record: Mapping[str, Any], allowed: tuple[str, ...], what: str) -> None:
+def _check_keys(record: Mapping[str, Any], allowed: tuple[str, ...], unknown: Message) -> None:
+    """No ``pot`` and no key but ``allowed`` (``unknown``: the refusal of another, its one
+    field ``key``)."""
     for key in record:
         if key == "pot":
-            raise EngineError("pot", "preferans keeps no pot: its records have no 'pot'")
+            raise m.NO_POT.error("pot")
         if key not in allowed:
-            raise EngineError(key, f"unknown key {key!r} in a preferans {what}")
+            raise unknown.error(key, key=repr(key))
 
 
 def _read_streak(record: Mapping[str, Any]) -> int:
     streak = record.get("streak", 0)
     if type(streak) is not int or streak < 0:
-        raise EngineError("streak", f"streak must be a whole number ≥ 0, not {streak!r}")
+        raise m.STREAK.error("streak", streak=repr(streak))
     return streak
 
 
@@ -69,22 +73,18 @@ def _deal_outcome(
 ) -> DealOutcome:
     """One deal of a pulya read as its outcome; errors relative to the deal."""
     if not isinstance(deal, Mapping):
-        raise EngineError("", "a deal must be an object: a score-sheet entry or a full record")
+        raise m.DEAL_NOT_OBJECT.error("")
     for key in NOT_IN_A_DEAL:
         if key in deal:
-            raise EngineError(key, f"a deal of a pulya takes no {key!r}: the pulya gives it")
+            raise m.DEAL_ENVELOPE_KEY.error(key, key=repr(key))
     if "dealer" in deal and deal["dealer"] != dealer:
-        raise EngineError(
-            "dealer", f"{dealer} deals this deal by the rotation, not {deal['dealer']!r}"
-        )
+        raise m.DEAL_DEALER.error("dealer", dealer=dealer, given=repr(deal["dealer"]))
     if "game" in deal:
         outcome = parse_entry(deal, rules, seats, dealer, streak, sheet)
     elif "deal" in deal or "actions" in deal:
         outcome = full_deal(deal, rules, seats, dealer, streak, sheet)
     else:
-        raise EngineError(
-            "", "a deal is a score-sheet entry (with game) or a full record (deal and actions)"
-        )
+        raise m.DEAL_FORM.error("")
     # The pulya owns the envelope: the deal is scored with the sheet and streak it carries.
     return replace(outcome, rules=rules, seats=seats, dealer=dealer, streak=streak, sheet=sheet)
 
@@ -96,8 +96,8 @@ def settle_pulya(record: Mapping[str, Any], full_deal: FullDeal) -> dict[str, An
     "game_over", "dealer" (the next dealer), "settlement"}``, the settlement on the last sheet
     whether the game is over or not."""
     if not isinstance(record, Mapping):
-        raise EngineError("", "a pulya must be an object")
-    _check_keys(record, PULYA_KEYS, "pulya")
+        raise m.PULYA_NOT_OBJECT.error("")
+    _check_keys(record, PULYA_KEYS, m.PULYA_UNKNOWN_KEY)
     rules = parse_rules(record.get("rules"))
     seats = TABLE.check(record.get("seats"), record.get("dealer"))
     dealer: str = record["dealer"]
@@ -106,17 +106,17 @@ def settle_pulya(record: Mapping[str, Any], full_deal: FullDeal) -> dict[str, An
     check_open(rules, sheet)
     deals = record.get("deals")
     if not isinstance(deals, list):
-        raise EngineError("deals", "deals must be a list of score-sheet entries and full records")
+        raise m.DEALS_NOT_LIST.error("deals")
     out: list[dict[str, Any]] = []
     over = False
     for i, deal in enumerate(deals):
         at = f"deals[{i}]"
         if over:
-            raise EngineError(at, f"the game ended with deals[{i - 1}]: no deal can follow")
+            raise m.DEAL_AFTER_END.error(at, last=i - 1)
         try:
             outcome = _deal_outcome(deal, full_deal, rules, seats, dealer, streak, sheet)
         except EngineError as e:
-            raise type(e)(f"{at}.{e.at}" if e.at else at, e.message) from None
+            raise relocated(e, f"{at}.{e.at}" if e.at else at) from None
         result = score(outcome)
         out.append({**result, "dealer": dealer})
         sheet = _sheet_of(result)
@@ -137,8 +137,8 @@ def settle_bare(record: Mapping[str, Any]) -> dict[str, Any]:
     """§13 Settlement: ``rules``, ``seats``, ``sheet`` (required) and an optional ``dealer`` (a
     seat, unused) give the §11 settlement of the sheet."""
     if not isinstance(record, Mapping):
-        raise EngineError("", "a settlement record must be an object")
-    _check_keys(record, BARE_KEYS, "settlement")
+        raise m.SETTLEMENT_NOT_OBJECT.error("")
+    _check_keys(record, BARE_KEYS, m.SETTLEMENT_UNKNOWN_KEY)
     rules = parse_rules(record.get("rules"))
     raw_seats = record.get("seats")
     if "dealer" in record:
@@ -148,6 +148,6 @@ def settle_bare(record: Mapping[str, Any]) -> dict[str, Any]:
     seats = TABLE.check(raw_seats, dealer)
     _read_streak(record)
     if "sheet" not in record:
-        raise EngineError("sheet", "a settlement needs the sheet to settle")
+        raise m.SETTLEMENT_NEEDS_SHEET.error("sheet")
     sheet = parse_sheet(record["sheet"], rules, seats)
     return settle_sheet(rules, seats, sheet)

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.errors import EngineError
+from engine.messages import KEY_REQUIRED, RULES_NOT_OBJECT, UNKNOWN_RULE_OPTION, relocated
 from engine.options import BOOLEAN, CHOICE, INTEGER, OBJECT, Option
+from engine.rules.preferans import messages as m
 
 VARIANT = "preferans"
 
@@ -78,13 +80,16 @@ def _int_list(minimum: int, maximum: int | None) -> Any:
 
     def check(value: Any, at: str) -> tuple[int, ...]:
         name = at.rsplit(".", 1)[-1]
-        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"≥ {minimum}"
         if not isinstance(value, list) or not value:
-            raise EngineError(at, f"{name} must be a non-empty list of whole numbers {bounds}")
+            if maximum is None:
+                raise m.LIST_AT_LEAST.error(at, name=name, minimum=minimum)
+            raise m.LIST_BETWEEN.error(at, name=name, minimum=minimum, maximum=maximum)
         for v in value:
             if type(v) is not int or v < minimum or (maximum is not None and v > maximum):
-                raise EngineError(
-                    at, f"every entry of {name} must be a whole number {bounds}, not {v!r}"
+                if maximum is None:
+                    raise m.LIST_ENTRY_AT_LEAST.error(at, name=name, minimum=minimum, value=repr(v))
+                raise m.LIST_ENTRY_BETWEEN.error(
+                    at, name=name, minimum=minimum, maximum=maximum, value=repr(v)
                 )
         return tuple(value)
 
@@ -312,20 +317,20 @@ def parse_rules(data: object, at: str = "rules") -> PreferansRules:
     ``pool_target`` is required. Each error names the option (``rules.<option>``).
     """
     if not isinstance(data, Mapping):
-        raise EngineError(at, "rules must be an object")
+        raise RULES_NOT_OBJECT.error(at)
     if data.get("variant") != VARIANT:
-        raise EngineError(
-            f"{at}.variant", f"variant must be {VARIANT!r}, not {data.get('variant')!r}"
+        raise m.RULES_VARIANT.error(
+            f"{at}.variant", expected=repr(VARIANT), given=repr(data.get("variant"))
         )
     for key in data:
         if key != "variant" and key not in _BY_NAME:
-            raise EngineError(f"{at}.{key}", f"unknown rule option {key!r} for {VARIANT}")
+            raise UNKNOWN_RULE_OPTION.error(f"{at}.{key}", option=repr(key), variant=VARIANT)
 
     def read(option: Option, value: Any) -> Any:
         try:
             return option.read(value)
         except EngineError as e:
-            raise EngineError(f"{at}.{option.name}", e.message) from None
+            raise relocated(e, f"{at}.{option.name}") from None
 
     convention = read(_BY_NAME["convention"], data.get("convention", "sochi"))
     preset = CONVENTIONS[convention]
@@ -334,16 +339,16 @@ def parse_rules(data: object, at: str = "rules") -> PreferansRules:
         if option.name in data:
             values[option.name] = read(option, data[option.name])
         elif option.required:
-            raise EngineError(f"{at}.{option.name}", f"{option.name} is required")
+            raise KEY_REQUIRED.error(f"{at}.{option.name}", key=option.name)
         elif option.name in preset:
             values[option.name] = preset[option.name]
         else:
             values[option.name] = option.default
     if values["pool_point_whists"] % values["mountain_point_whists"]:
-        raise EngineError(
+        raise m.POOL_POINT_MULTIPLE.error(
             f"{at}.pool_point_whists",
-            f"pool_point_whists must be a multiple of mountain_point_whists "
-            f"({values['mountain_point_whists']}), not {values['pool_point_whists']}",
+            mountain=values["mountain_point_whists"],
+            pool=values["pool_point_whists"],
         )
     return PreferansRules(**values)
 

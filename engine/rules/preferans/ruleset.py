@@ -26,7 +26,7 @@ from engine.actions import Action, PlayCard
 from engine.bots.belief import Belief
 from engine.bots.policy import Decide
 from engine.cards import PIQUET
-from engine.errors import EngineError
+from engine.messages import DEAL_REQUIRED
 from engine.rules.preferans import (
     actions,
     belief,
@@ -40,7 +40,9 @@ from engine.rules.preferans import (
     simulate,
     views,
 )
+from engine.rules.preferans import messages as m
 from engine.rules.preferans.hand import State
+from engine.rules.preferans.labels import LABELS
 from engine.rules.preferans.outcome import DealOutcome
 from engine.rules.preferans.rules import EXAMPLES, OPTIONS, PreferansRules, parse_rules
 from engine.rules.preferans.schema import SHAPES
@@ -60,7 +62,7 @@ def read_streak(record: Mapping[str, Any]) -> int:
     """§13: ``streak``, a whole number ≥ 0, default 0."""
     streak = record.get("streak", 0)
     if type(streak) is not int or streak < 0:
-        raise EngineError("streak", f"streak must be a whole number ≥ 0, not {streak!r}")
+        raise m.STREAK.error("streak", streak=repr(streak))
     return streak
 
 
@@ -231,7 +233,7 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
         """A full record's ``deal`` and ``actions`` played under an envelope given apart (a
         pulya's deal); errors name ``deal…`` and ``actions[i]``."""
         if "deal" not in record:
-            raise EngineError("deal", "deal is required in a full record")
+            raise DEAL_REQUIRED.error("deal")
         carry = {"streak": streak, "sheet": sheet}
         state = self.start_hand(rules, seats, dealer, carry, record["deal"])
         return self.play_record_actions(state, record.get("actions", []))
@@ -248,7 +250,7 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
         """A pulya's full-record deal replayed to its outcome (``pulya.settle_pulya``)."""
         for key in record:
             if key not in DEAL_KEYS:
-                raise EngineError(key, f"unknown key {key!r} in a deal of a pulya")
+                raise m.DEAL_UNKNOWN_KEY.error(key, key=repr(key))
         return self.outcome(self.replay_deal(record, rules, seats, dealer, streak, sheet))
 
     # --- results -----------------------------------------------------------------------------
@@ -277,7 +279,7 @@ class PreferansRuleSet(RuleSet[State, PreferansRules, DealOutcome]):
         → a full record; none of these → the settlement of a ``sheet``. A ``pot`` is an
         error in every form."""
         if "pot" in record:
-            raise EngineError("pot", "preferans keeps no pot: its records have no 'pot'")
+            raise m.NO_POT.error("pot")
         if "deals" in record:
             return pulya.settle_pulya(record, self.full_deal)
         if "game" in record:
@@ -421,5 +423,6 @@ RULE_SET = PreferansRuleSet(
     shapes=SHAPES,
     point_price="whist_value",
     positions=("forehand", "middlehand", "rearhand"),
+    labels=LABELS,
 )
 """The ``preferans`` rule set, registered in ``engine.rules`` and offered to the Django apps."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from engine.errors import EngineError
+from engine.rules.preferans import messages as m
 from engine.rules.preferans.outcome import DealOutcome, active_seats, defenders, participants
 from engine.rules.preferans.rules import PreferansRules
 from engine.rules.preferans.sheet import Sheet, game_over
@@ -388,7 +388,7 @@ def score(outcome: DealOutcome) -> dict[str, Any]:
 def check_open(rules: PreferansRules, sheet: Sheet, at: str = "sheet") -> None:
     """§10: no deal is scored on a sheet that already meets the game-end condition."""
     if game_over(rules, sheet):
-        raise EngineError(at, "the game is over on this sheet: no further deal can be scored")
+        raise m.GAME_OVER.error(at)
 
 
 def entry_json(outcome: DealOutcome) -> dict[str, Any]:
@@ -417,50 +417,44 @@ def _parse_game(
     data: object, rules: PreferansRules, streak: int
 ) -> tuple[str, int | None, str | None]:
     if not isinstance(data, Mapping) or data.get("type") not in GAMES:
-        raise EngineError(
-            "game", "game must be an object whose type is 'contract', 'misere' or 'raspasy'"
-        )
+        raise m.GAME_SHAPE.error("game")
     kind = data["type"]
     allowed = ("type", "level", "strain") if kind == "contract" else ("type",)
     for key in data:
         if key not in allowed:
-            raise EngineError(f"game.{key}", f"a {kind} game has no {key!r}")
+            raise m.GAME_KEY[kind].error(f"game.{key}", key=repr(key))
     if kind != "contract":
         return kind, None, None
     level = data.get("level")
     if not isinstance(level, int) or isinstance(level, bool) or not 6 <= level <= 10:
-        raise EngineError(
-            "game.level", f"a contract level is a whole number 6 to 10, not {level!r}"
-        )
+        raise m.CONTRACT_LEVEL.error("game.level", level=repr(level))
     strain = data.get("strain")
     if strain not in STRAINS:
-        raise EngineError("game.strain", f"the strain must be S, C, D, H or NT, not {strain!r}")
+        raise m.GAME_STRAIN.error("game.strain", strain=repr(strain))
     minimum = rules.exit_minimum(streak)
     if level < minimum:
-        raise EngineError(
-            "game.level",
-            f"after {streak} raspasy in a row no contract below {minimum} can be bid (§8.4), "
-            f"so {level}{strain} cannot have been played",
+        raise m.CONTRACT_BELOW_EXIT.error(
+            "game.level", streak=streak, minimum=minimum, contract=f"{level}{strain}"
         )
     return kind, level, strain
 
 
 def _parse_tricks(data: object, who: tuple[str, ...]) -> dict[str, int]:
     if not isinstance(data, Mapping):
-        raise EngineError("tricks", "tricks must be an object {seat: tricks}")
+        raise m.TRICKS_NOT_OBJECT.error("tricks")
     for key in data:
         if key not in who:
-            raise EngineError(f"tricks.{key}", f"{key!r} took no part in the play of this deal")
+            raise m.TRICKS_NOT_PLAYER.error(f"tricks.{key}", key=repr(key))
     out: dict[str, int] = {}
     for seat in who:
         if seat not in data:
-            raise EngineError(f"tricks.{seat}", f"tricks must name every player, {seat} too")
+            raise m.TRICKS_MISSING_PLAYER.error(f"tricks.{seat}", seat=seat)
         t = data[seat]
         if not _is_int(t) or not 0 <= t <= 10:
-            raise EngineError(f"tricks.{seat}", f"tricks are a whole number 0 to 10, not {t!r}")
+            raise m.TRICKS_VALUE.error(f"tricks.{seat}", value=repr(t))
         out[seat] = t
     if sum(out.values()) != 10:
-        raise EngineError("tricks", f"the tricks must add up to 10, not {sum(out.values())}")
+        raise m.TRICKS_SUM.error("tricks", total=sum(out.values()))
     return out
 
 
@@ -477,11 +471,11 @@ def parse_entry(
     ``streak``, ``sheet``, whose keys it leaves alone). Errors name the key."""
     for key in record:
         if key == "pot":
-            raise EngineError("pot", "preferans keeps no pot: its records have no 'pot'")
+            raise m.NO_POT.error("pot")
         if key not in ENVELOPE and key not in ("game", "declarer", "defence", "mode", "tricks"):
-            raise EngineError(key, f"unknown key {key!r} in a preferans score-sheet entry")
+            raise m.ENTRY_UNKNOWN_KEY.error(key, key=repr(key))
     if "game" not in record:
-        raise EngineError("game", "a score-sheet entry names its game")
+        raise m.ENTRY_NEEDS_GAME.error("game")
     kind, level, strain = _parse_game(record["game"], rules, streak)
     active = active_seats(seats, dealer)
     base = DealOutcome(
@@ -490,34 +484,36 @@ def parse_entry(
     if kind == "raspasy":
         for key in ("declarer", "defence", "mode"):
             if key in record:
-                raise EngineError(key, f"raspasy has no {key}")
+                raise m.RASPASY_KEY.error(key, key=key)
         if "tricks" not in record:
-            raise EngineError("tricks", "raspasy is always played out: tricks are required")
+            raise m.RASPASY_NEEDS_TRICKS.error("tricks")
         tricks = _parse_tricks(record["tricks"], participants(base))
         return _with(base, tricks=tricks)
     decl = read_declarer(record, active, base.seats, "contract")
     base = _with(base, declarer=decl)
     if kind == "misere" or checked_ten(base):
-        what = "misère" if kind == "misere" else "a checked ten (ten_whisted is false)"
+        misere = kind == "misere"
         for key in ("defence", "mode"):
             if key in record:
-                raise EngineError(key, f"{what} has no whist step, so no {key}")
+                no_whist = m.MISERE_NO_WHIST_KEY if misere else m.CHECKED_TEN_NO_WHIST_KEY
+                raise no_whist.error(key, key=key)
         if "tricks" not in record:
-            raise EngineError("tricks", f"{what} is always played out: tricks are required")
+            needs = m.MISERE_NEEDS_TRICKS if misere else m.CHECKED_TEN_NEEDS_TRICKS
+            raise needs.error("tricks")
         return _with(base, tricks=_parse_tricks(record["tricks"], active))
     defence = _parse_defence(record.get("defence"), base)
     whisters = [s for s, c in defence.items() if c == "whist"]
     mode = record.get("mode")
     if "mode" in record:
         if mode not in MODES:
-            raise EngineError("mode", f"mode must be 'open' or 'closed', not {mode!r}")
+            raise m.ENTRY_MODE.error("mode", mode=repr(mode))
         if len(whisters) != 1:
-            raise EngineError("mode", "mode is chosen only by a lone whister")
+            raise m.MODE_LONE_WHISTER.error("mode")
     played = bool(whisters)
     if played and "tricks" not in record:
-        raise EngineError("tricks", "a whisted contract is played out: tricks are required")
+        raise m.WHISTED_NEEDS_TRICKS.error("tricks")
     if not played and "tricks" in record:
-        raise EngineError("tricks", "nothing is played when nobody whists: no tricks")
+        raise m.UNWHISTED_NO_TRICKS.error("tricks")
     tricks = _parse_tricks(record["tricks"], active) if played else {}
     return _with(base, defence=defence, mode=mode, tricks=tricks)
 
@@ -525,31 +521,29 @@ def parse_entry(
 def _parse_defence(data: object, base: DealOutcome) -> dict[str, str]:
     first, second = defenders(base)
     if not isinstance(data, Mapping):
-        raise EngineError("defence", f"defence must name both defenders: {first} and {second}")
+        raise m.DEFENCE_SHAPE.error("defence", first=first, second=second)
     for key in data:
         if key not in (first, second):
-            raise EngineError(f"defence.{key}", f"{key!r} is not a defender in this deal")
+            raise m.NOT_A_DEFENDER.error(f"defence.{key}", key=repr(key))
     out: dict[str, str] = {}
     for seat in (first, second):
         call = data.get(seat)
         if call not in DEFENCE_CALLS:
-            raise EngineError(
-                f"defence.{seat}", f"{seat}'s call must be 'whist', 'pass' or 'half', not {call!r}"
-            )
+            raise m.DEFENCE_CALL.error(f"defence.{seat}", seat=seat, call=repr(call))
         out[seat] = call
     if out[first] == "half":
-        raise EngineError(f"defence.{first}", "only the second defender may half-whist")
+        raise m.HALF_BY_FIRST.error(f"defence.{first}")
     if out[second] == "half":
         assert base.level is not None
         why = None
         if out[first] != "pass":
-            why = "only after the first defender passed"
+            why = m.HALF_AFTER_PASS
         elif base.level not in (6, 7):
-            why = "only on a 6 or a 7"
+            why = m.HALF_ON_SIX_SEVEN
         elif not base.rules.half_whist:
-            why = "not at this table (half_whist is false)"
+            why = m.HALF_NOT_AT_TABLE
         if why:
-            raise EngineError(f"defence.{second}", f"{second} may half-whist {why}")
+            raise why.error(f"defence.{second}", seat=second)
     return out
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError
+from engine.rules.preferans import messages as m
 from engine.rules.preferans.rules import PreferansRules
 
 
@@ -60,21 +60,28 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
+_REFUSALS = {
+    "pool": (m.POOL_NOT_OBJECT, m.POOL_MISSING_SEAT, m.POOL_ENTRY),
+    "mountain": (m.MOUNTAIN_NOT_OBJECT, m.MOUNTAIN_MISSING_SEAT, m.MOUNTAIN_ENTRY),
+}
+"""The refusals of a sheet's ``pool`` and ``mountain``: not an object, a seat missing, an
+entry not a whole number."""
+
+
 def _seat_map(data: object, seats: Sequence[str], at: str, what: str) -> dict[str, int]:
+    not_object, missing, entry = _REFUSALS[what]
     if not isinstance(data, Mapping):
-        raise EngineError(at, f"the {what} must be an object naming every seat")
+        raise not_object.error(at)
     for key in data:
         if key not in seats:
-            raise EngineError(f"{at}.{key}", f"{key!r} is not a seat at this table")
+            raise m.NOT_A_SEAT.error(f"{at}.{key}", key=repr(key))
     out: dict[str, int] = {}
     for seat in seats:
         if seat not in data:
-            raise EngineError(f"{at}.{seat}", f"the {what} must name every seat, {seat} too")
+            raise missing.error(f"{at}.{seat}", seat=seat)
         value = data[seat]
         if not _is_int(value):
-            raise EngineError(
-                f"{at}.{seat}", f"a {what} entry must be a whole number, not {value!r}"
-            )
+            raise entry.error(f"{at}.{seat}", value=repr(value))
         out[seat] = value
     return out
 
@@ -86,41 +93,38 @@ def parse_sheet(
     ≥ 0, and ≤ T with ``"all_closed"``); ``whists`` may omit pairs, its values are whole
     numbers ≥ 0, never written on oneself. Unknown keys are errors."""
     if not isinstance(data, Mapping):
-        raise EngineError(at, "the sheet must be an object with pool, mountain and whists")
+        raise m.SHEET_NOT_OBJECT.error(at)
     for key in data:
         if key not in ("pool", "mountain", "whists"):
-            raise EngineError(f"{at}.{key}", f"unknown sheet key {key!r}")
-    for key in ("pool", "mountain"):
-        if key not in data:
-            raise EngineError(f"{at}.{key}", f"the sheet needs its {key}")
+            raise m.SHEET_UNKNOWN_KEY.error(f"{at}.{key}", key=repr(key))
+    if "pool" not in data:
+        raise m.SHEET_NEEDS_POOL.error(f"{at}.pool")
+    if "mountain" not in data:
+        raise m.SHEET_NEEDS_MOUNTAIN.error(f"{at}.mountain")
     pool = _seat_map(data["pool"], seats, f"{at}.pool", "pool")
     mountain = _seat_map(data["mountain"], seats, f"{at}.mountain", "mountain")
     for seat, p in pool.items():
         if p < 0:
-            raise EngineError(f"{at}.pool.{seat}", f"a pool is never below 0, not {p}")
+            raise m.POOL_NEGATIVE.error(f"{at}.pool.{seat}", pool=p)
         if rules.game_end == "all_closed" and p > rules.pool_target:
-            raise EngineError(
-                f"{at}.pool.{seat}",
-                f"a pool never exceeds the pool target {rules.pool_target} when pools are "
-                f"closed, not {p}",
-            )
+            raise m.POOL_ABOVE_TARGET.error(f"{at}.pool.{seat}", target=rules.pool_target, pool=p)
     raw = data.get("whists", {})
     if not isinstance(raw, Mapping):
-        raise EngineError(f"{at}.whists", "whists must be an object {writer: {target: whists}}")
+        raise m.WHISTS_NOT_OBJECT.error(f"{at}.whists")
     whists: dict[str, dict[str, int]] = {}
     for writer, row in raw.items():
         if writer not in seats:
-            raise EngineError(f"{at}.whists.{writer}", f"{writer!r} is not a seat at this table")
+            raise m.NOT_A_SEAT.error(f"{at}.whists.{writer}", key=repr(writer))
         if not isinstance(row, Mapping):
-            raise EngineError(f"{at}.whists.{writer}", "a writer's whists must be an object")
+            raise m.WRITER_WHISTS_NOT_OBJECT.error(f"{at}.whists.{writer}")
         for target, value in row.items():
             where = f"{at}.whists.{writer}.{target}"
             if target not in seats:
-                raise EngineError(where, f"{target!r} is not a seat at this table")
+                raise m.NOT_A_SEAT.error(where, key=repr(target))
             if target == writer:
-                raise EngineError(where, "nobody writes whists on himself")
+                raise m.WHISTS_ON_SELF.error(where)
             if not _is_int(value) or value < 0:
-                raise EngineError(where, f"whists are a whole number ≥ 0, not {value!r}")
+                raise m.WHISTS_VALUE.error(where, value=repr(value))
             if value:
                 whists.setdefault(writer, {})[target] = value
     ordered = {w: {t: whists[w][t] for t in seats if t in whists[w]} for w in seats if w in whists}
