@@ -12,7 +12,8 @@ Public functions (everything a server, a bot or the CLI needs):
 - :func:`replay`, :func:`settle`, :func:`to_record`, :func:`sheet_entry`
 - :func:`deal_from_deck`, :func:`commitment`, :func:`verify`, :func:`draw_first_dealer`
 - :func:`rule_set`, :func:`rule_sets`: the registered rule sets (deck, table shape, dealing,
-  carry and unit, closing a table)
+  carry and unit, closing a table); :data:`MISSING_VARIANT`, :data:`UNKNOWN_VARIANT`: the
+  refusals of a ``rules`` object naming no rule set, for callers that check a variant first
 - :class:`HandState`, :class:`RuleOptions`: what the core reads of any rule set's hand state
   and options (``engine.ruleset``), for annotations outside the engine
 - ``engine.fast.play_random_hand``: a whole random hand on the fast playout path (bots,
@@ -46,12 +47,14 @@ from engine.record import (
     to_record,
     verify,
 )
-from engine.rules import parse_rules, rule_set, rule_sets
+from engine.rules import MISSING_VARIANT, UNKNOWN_VARIANT, parse_rules, rule_set, rule_sets
 from engine.ruleset import HandState, RuleOptions, RuleSet, TableRound
 from engine.views import known, view
 
 __all__ = [
+    "MISSING_VARIANT",
     "PIQUET",
+    "UNKNOWN_VARIANT",
     "Action",
     "Deck",
     "EngineError",

@@ -3,7 +3,8 @@
 Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A record may
 also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
 "record", "result"}``), saved as it is: the commands read the record inside it. Bad input
-exits with status 1 and prints ``{"error": {"at": ..., "message": ...}}``, never a traceback.
+exits with status 1 and prints ``{"error": {"at": ..., "message": ..., "code": ..., "params":
+{...}}}`` (``EngineError.to_json``), never a traceback.
 A reader that stops reading (``python -m engine rules | head``) ends the command quietly, with
 status 1, as it ends any Unix tool. ``arena`` tells how far it got on standard error
 (``arena: 120/500 deals``); standard output has its report alone.
@@ -23,6 +24,15 @@ from typing import Any
 from engine.bots.arena import arena
 from engine.bots.random_bot import choose
 from engine.errors import EngineError
+from engine.messages import (
+    CLI_CANNOT_READ,
+    CLI_DEALS_TOO_FEW,
+    CLI_JOBS_TOO_FEW,
+    CLI_NOT_JSON,
+    CLI_RULES_NOT_JSON,
+    CLI_RULES_NOT_OBJECT,
+    DEALER_NOT_A_SEAT,
+)
 from engine.play import apply, legal_actions
 from engine.record import commitment, from_answer, replay, settle, to_record, verify
 from engine.rules import parse_rules, rule_set, rule_sets
@@ -42,13 +52,11 @@ def _read(path: str) -> Any:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
     except OSError as e:
-        raise EngineError("", f"cannot read {path}: {e.strerror}") from None
+        raise CLI_CANNOT_READ.error("", path=path, reason=e.strerror) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise EngineError(
-            "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
-        ) from None
+        raise CLI_NOT_JSON.error("", reason=e.msg, line=e.lineno, column=e.colno) from None
 
 
 def cmd_rules(args: argparse.Namespace) -> Any:
@@ -73,9 +81,9 @@ def _rules_option(text: str) -> Any:
     try:
         rules_json = json.loads(text)
     except json.JSONDecodeError as e:
-        raise EngineError("rules", f"--rules is not valid JSON: {e.msg}") from None
+        raise CLI_RULES_NOT_JSON.error("rules", reason=e.msg) from None
     if not isinstance(rules_json, dict):
-        raise EngineError("rules", "--rules must be a JSON object")
+        raise CLI_RULES_NOT_OBJECT.error("rules")
     parse_rules(rules_json)
     return rules_json
 
@@ -89,7 +97,7 @@ def cmd_play(args: argparse.Namespace) -> Any:
     rng = random.Random(args.seed)
     order, salt = rs.shuffled_deck(rng)
     if dealer not in seats:
-        raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
+        raise DEALER_NOT_A_SEAT.error("dealer", dealer=repr(dealer))
     active = rs.active_seats(seats, dealer)
     carry = rs.read_carry(dict.fromkeys(rs.carry.keys, args.pot))  # the pot, or the Kasse
     state = rs.start_hand(rules, seats, dealer, carry, rs.deal_from_deck(order, active))
@@ -110,10 +118,10 @@ def cmd_analyse(args: argparse.Namespace) -> Any:
 def cmd_arena(args: argparse.Namespace) -> Any:
     rules = _rules_option(args.rules)
     if args.deals < 1:
-        raise EngineError("deals", "--deals must be at least 1")
+        raise CLI_DEALS_TOO_FEW.error("deals")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if args.jobs < 1:
-        raise EngineError("jobs", "--jobs must be at least 1")
+        raise CLI_JOBS_TOO_FEW.error("jobs")
     return arena(rules, bots, args.deals, args.seed, args.jobs, ArenaProgress(args.deals))
 
 

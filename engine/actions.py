@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.cards import Deck, cards_of
-from engine.errors import EngineError
+from engine.messages import ACTION_KEYS, ACTION_NOT_OBJECT, ACTION_WITHOUT_SEAT
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +141,11 @@ def read_action(data: Any, keys: Sequence[str], at: str) -> tuple[str, str, Any]
     """The ``seat``, key and value of an action object whose one key besides ``seat`` is one
     of ``keys`` (a rule set's vocabulary); the value is the rule set's to check."""
     if not isinstance(data, dict):
-        raise EngineError(at, 'an action must be an object like {"seat": "anna", "call": "1"}')
+        raise ACTION_NOT_OBJECT.error(at)
     seat = data.get("seat")
     if not isinstance(seat, str):
-        raise EngineError(at, 'an action needs a "seat" naming the player')
+        raise ACTION_WITHOUT_SEAT.error(at)
     found = [k for k in data if k != "seat"]
     if len(found) != 1 or found[0] not in keys:
-        raise EngineError(
-            at, f'an action has "seat" and exactly one of {", ".join(keys)}; got {sorted(data)}'
-        )
+        raise ACTION_KEYS.error(at, keys=", ".join(keys), given=sorted(data))
     return seat, found[0], data[found[0]]

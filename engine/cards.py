@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from engine.errors import EngineError
+from engine.messages import CARD_TOO_OFTEN, CARD_TWICE, NOT_A_CARD, NOT_A_CARD_LIST
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,21 +88,22 @@ class Deck:
         else."""
         if isinstance(text, str) and text in self.index:
             return self.index[text]
-        raise EngineError(at, f"{text!r} is not a card (write suit and rank, like HA, DT, C7)")
+        raise NOT_A_CARD.error(at, text=repr(text))
 
     def parse_hand(self, texts: object, at: str = "", taken: int = 0) -> int:
         """A mask from a list of card codes. Each code names the first copy not yet in the mask
         nor in ``taken`` (cards already placed elsewhere); naming a code more often than the
         deck holds it is an error."""
         if not isinstance(texts, list):
-            raise EngineError(at, "expected a list of cards")
+            raise NOT_A_CARD_LIST.error(at)
         mask = 0
         for i, text in enumerate(texts):
             card = self.parse(text, f"{at}[{i}]")
             free = self.same(card) & ~mask
             if not free:
-                times = "twice" if self.copies == 1 else f"more than {self.copies} times"
-                raise EngineError(f"{at}[{i}]", f"{text} appears {times}")
+                if self.copies == 1:
+                    raise CARD_TWICE.error(f"{at}[{i}]", card=text)
+                raise CARD_TOO_OFTEN.error(f"{at}[{i}]", card=text, copies=self.copies)
             unused = free & ~taken
             mask |= (unused or free) & -(unused or free)
         return mask

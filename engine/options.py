@@ -16,6 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import EngineError
+from engine.messages import (
+    KEY_REQUIRED,
+    OPTION_NOT_BOOLEAN,
+    OPTION_NOT_CHOICE,
+    OPTION_WHOLE_NUMBER,
+    RULES_NOT_OBJECT,
+    UNKNOWN_RULE_OPTION,
+)
 
 INTEGER = "integer"
 CHOICE = "choice"
@@ -80,18 +88,18 @@ class Option:
             return None
         if self.kind == BOOLEAN:
             if type(value) is not bool:
-                raise EngineError(at, f"{self.name} must be true or false, not {value!r}")
+                raise OPTION_NOT_BOOLEAN.error(at, name=self.name, value=repr(value))
             return value
         if self.kind == CHOICE:
             if value not in self.choices:
                 names = ", ".join(repr(c) for c in self.choices)
-                raise EngineError(at, f"{self.name} must be one of {names}, not {value!r}")
+                raise OPTION_NOT_CHOICE.error(at, name=self.name, choices=names, value=repr(value))
             return value
         if self.kind == OBJECT:
             assert self.check is not None
             return self.check(value, at)
         if type(value) is not int or not self._in_bounds(value):
-            raise EngineError(at, f"{self.name} must be {self.what()}, not {value!r}")
+            raise self.not_whole_number(at, value)
         return value
 
     def _in_bounds(self, value: int) -> bool:
@@ -100,6 +108,26 @@ class Option:
             and (self.maximum is None or value <= self.maximum)
             and (self.multiple_of is None or value % self.multiple_of == 0)
         )
+
+    def not_whole_number(self, at: str, value: Any) -> EngineError:
+        """The refusal of ``value`` for an integer option: what it must be (:meth:`what`), one
+        message per shape of option (``engine.messages.OPTION_WHOLE_NUMBER``)."""
+        bounds = {
+            (False, False): "",
+            (True, False): "min",
+            (False, True): "max",
+            (True, True): "range",
+        }[(self.minimum is not None, self.maximum is not None)]
+        shape = (bool(self.unit), bounds, self.multiple_of is not None, self.nullable)
+        params = {
+            "unit": self.unit,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "multiple_of": self.multiple_of,
+        }
+        message = OPTION_WHOLE_NUMBER[shape]
+        given = {k: v for k, v in params.items() if k in message.fields}
+        return message.error(at, name=self.name, value=repr(value), **given)
 
     def what(self) -> str:
         """What an integer option must be, in words (``a whole number of cents ≥ 1``)."""
@@ -169,17 +197,17 @@ def read_options(
     Unknown keys, missing required options and bad values are errors naming the option.
     """
     if not isinstance(data, Mapping):
-        raise EngineError("rules", "rules must be an object")
+        raise RULES_NOT_OBJECT.error("rules")
     by_name = {o.name: o for o in options}
     for key in data:
         if key not in by_name and key not in ignore:
-            raise EngineError(f"rules.{key}", f"unknown rule option {key!r} for {variant}")
+            raise UNKNOWN_RULE_OPTION.error(f"rules.{key}", option=repr(key), variant=variant)
     out: dict[str, Any] = {}
     for option in options:
         if option.name in data:
             out[option.name] = option.read(data[option.name])
         elif option.required:
-            raise EngineError(f"rules.{option.name}", f"{option.name} is required")
+            raise KEY_REQUIRED.error(f"rules.{option.name}", key=option.name)
         else:
             out[option.name] = option.default
     return out

@@ -15,7 +15,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import action_to_json
-from engine.errors import EngineError
+from engine.messages import (
+    ANSWER_RECORD_NOT_OBJECT,
+    DEAL_REQUIRED,
+    HAND_NOT_REVEALED,
+    KEY_REQUIRED,
+    PROOF_CARDS,
+    PROOF_COMMITMENT,
+    PROOF_DECK,
+    PROOF_DECK_COPIES,
+    PROOF_PILE_ORDER,
+    PROOF_SALT,
+    PROOF_SHAPE,
+    RECORD_NOT_OBJECT,
+    RECORDED_HAND_NOT_DEALT,
+    RULES_NOT_OBJECT,
+    UNKNOWN_RECORD_KEY,
+)
 from engine.rules import AnyRuleSet, parse_rules, rule_set
 from engine.ruleset import Common, HandState, HasRules
 
@@ -36,12 +52,10 @@ def from_answer(data: Any, *, dealt: bool = False) -> Any:
     if not (isinstance(data, dict) and "record" in data and set(data) <= ANSWER_KEYS):
         return data
     if dealt and data.get("mode") == "recorded":
-        raise EngineError(
-            "mode", "a recorded hand was played with real cards: it has no deal to verify"
-        )
+        raise RECORDED_HAND_NOT_DEALT.error("mode")
     record = data["record"]
     if not isinstance(record, dict):
-        raise EngineError("record", "record must be a JSON object")
+        raise ANSWER_RECORD_NOT_OBJECT.error("record")
     return record
 
 
@@ -50,10 +64,10 @@ def _rule_set_named_by(record: dict[str, Any]) -> AnyRuleSet:
     rules are checked); a record without ``rules``, or whose rules name no variant or an
     unknown one, is an error."""
     if "rules" not in record:
-        raise EngineError("rules", "rules is required")
+        raise KEY_REQUIRED.error("rules", key="rules")
     rules = record["rules"]
     if not isinstance(rules, dict):
-        raise EngineError("rules", "rules must be an object")
+        raise RULES_NOT_OBJECT.error("rules")
     return rule_set(rules.get("variant"))
 
 
@@ -61,16 +75,16 @@ def _common(record: Any, form: str) -> tuple[AnyRuleSet, Common]:
     """The envelope of a record of ``form`` (``"sheet"`` or ``"full"``), checked: no unknown
     keys, the required ones present, the rules, seats, dealer and carry valid."""
     if not isinstance(record, dict):
-        raise EngineError("", "a record must be a JSON object")
+        raise RECORD_NOT_OBJECT.error("")
     rs = _rule_set_named_by(record)
     required = (*ENVELOPE, *rs.carry.keys)
     allowed = {*required, *rs.carry.optional, *(rs.sheet_keys if form == "sheet" else FULL_KEYS)}
     for key in record:
         if key not in allowed:
-            raise EngineError(key, f"unknown key {key!r} in this record")
+            raise UNKNOWN_RECORD_KEY.error(key, key=repr(key))
     for key in required:
         if key not in record:
-            raise EngineError(key, f"{key} is required")
+            raise KEY_REQUIRED.error(key, key=key)
     rules = parse_rules(record["rules"])
     rs = rule_set(rules.variant)
     seats = rs.table.check(record["seats"], record["dealer"])
@@ -117,7 +131,7 @@ def start(record: Any) -> HandState:
     """The state before the first action of a full record (deal checked)."""
     rs, common = _common(record, "full")
     if "deal" not in record:
-        raise EngineError("deal", "deal is required in a full record")
+        raise DEAL_REQUIRED.error("deal")
     state: HandState = rs.start_hand(
         common.rules, common.seats, common.dealer, common.carry, record["deal"]
     )
@@ -217,32 +231,31 @@ def verify(record: Any) -> dict[str, Any]:
     "Records"), the result being the hand's settlement."""
     state = replay(record)
     if not state.is_over:
-        raise EngineError("actions", "the hand is not finished, so its deal is not revealed yet")
+        raise HAND_NOT_REVEALED.error("actions")
     rs = _of(state)
     proof = record.get("proof")
     if not isinstance(proof, dict) or set(proof) != {"commitment", "salt", "deck"}:
-        raise EngineError("proof", 'proof must be {"commitment", "salt", "deck"}')
+        raise PROOF_SHAPE.error("proof")
     salt, deck_order, digest = proof["salt"], proof["deck"], proof["commitment"]
     if (
         not isinstance(salt, str)
         or len(salt) != 64
         or any(c not in "0123456789abcdef" for c in salt)
     ):
-        raise EngineError("proof.salt", "salt must be 64 lowercase hex digits")
+        raise PROOF_SALT.error("proof.salt")
     deck = rs.deck
     if deck.parse_hand(deck_order, "proof.deck") != deck.full:
-        each = "once" if deck.copies == 1 else f"{deck.copies} times each"
-        raise EngineError("proof.deck", f"the deck must list all {deck.size} cards {each}")
+        if deck.copies == 1:
+            raise PROOF_DECK.error("proof.deck", size=deck.size)
+        raise PROOF_DECK_COPIES.error("proof.deck", size=deck.size, copies=deck.copies)
     if commitment(salt, deck_order) != digest:
-        raise EngineError("proof.commitment", "the commitment does not match salt and deck")
+        raise PROOF_COMMITMENT.error("proof.commitment")
     dealt = rs.deal_from_deck(deck_order, state.active)
     for key, cards in dealt.items():
         if key in rs.ordered_piles and cards != record["deal"][key]:
-            raise EngineError(
-                f"deal.{key}", f"{key}'s cards are not in the order of the committed deck"
-            )
+            raise PROOF_PILE_ORDER.error(f"deal.{key}", pile=key)
         if sorted(cards) != sorted(record["deal"][key]):
-            raise EngineError(f"deal.{key}", f"{key}'s cards do not follow from the committed deck")
+            raise PROOF_CARDS.error(f"deal.{key}", key=key)
     return {"verified": True, "commitment": digest, "result": rs.settle_outcome(rs.outcome(state))}
 
 

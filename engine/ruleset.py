@@ -25,6 +25,7 @@ from engine.bots.belief import Belief
 from engine.bots.policy import BotPolicy, Decide
 from engine.cards import Deck
 from engine.errors import EngineError
+from engine.messages import ACTIONS_NOT_LIST, relocated
 from engine.options import Option
 from engine.solver.position import Position
 from engine.table import Dealing, TableShape
@@ -425,14 +426,14 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         :meth:`action_from_json` and applied by :meth:`apply`; an error names ``actions[i]``
         (``engine.record.replay``, Preferans's deals of a pulya)."""
         if not isinstance(actions, list):
-            raise EngineError("actions", "actions must be a list")
+            raise ACTIONS_NOT_LIST.error("actions")
         for i, data in enumerate(actions):
             at = f"actions[{i}]"
             action = self.action_from_json(data, at)
             try:
                 state = self.apply(state, action)
             except EngineError as e:
-                raise type(e)(at, e.message) from None
+                raise relocated(e, at) from None
         return state
 
     @abstractmethod

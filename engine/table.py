@@ -17,7 +17,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Deck
-from engine.errors import EngineError
+from engine.errors import Message
+from engine.messages import (
+    DEAL_MISSING,
+    DEAL_NOT_OBJECT,
+    DEAL_NOT_OBJECT_PILES,
+    DEAL_RECIPIENTS,
+    DEAL_SIZE,
+    DEAL_STRANGER,
+    DEALER_NOT_A_SEAT,
+    DEALT_TOO_OFTEN,
+    DEALT_TWICE,
+    DECLARER_MISSING,
+    DECLARER_MISSING_CONTRACT,
+    DECLARER_NOT_ACTIVE,
+    DECLARER_SITS_OUT,
+    SEAT_NAME_RESERVED,
+    SEAT_NAMES_RESERVED,
+    SEATS_COUNT,
+    SEATS_NOT_UNIQUE,
+)
+
+_DECLARER_MISSING: dict[str, Message] = {
+    "game": DECLARER_MISSING,
+    "contract": DECLARER_MISSING_CONTRACT,
+}
 
 
 def words(items: Sequence[str], last: str = "and") -> str:
@@ -31,18 +55,17 @@ def read_declarer(
     record: Mapping[str, object], active: Sequence[str], seats: Sequence[str], game: str = "game"
 ) -> str:
     """An entry's ``declarer``: one of the deal's active players (``hand-record.md``), named
-    in a sentence when missing, sitting out or no seat at all."""
+    in a sentence when missing, sitting out or no seat at all; ``game`` is what the declarer
+    played in the rule set's words: ``"game"`` or ``"contract"``."""
     declarer = record.get("declarer")
     if declarer is None:
-        raise EngineError("declarer", f"declarer is missing: name the seat that played the {game}")
+        raise _DECLARER_MISSING[game].error("declarer")
     if declarer in active:
         return str(declarer)
     if isinstance(declarer, str) and declarer in seats:
-        raise EngineError("declarer", f"the declarer {declarer} deals and sits out this deal")
+        raise DECLARER_SITS_OUT.error("declarer", declarer=declarer)
     players = words(list(active), "or")
-    raise EngineError(
-        "declarer", f"the declarer must be one of the active players ({players}), not {declarer!r}"
-    )
+    raise DECLARER_NOT_ACTIVE.error("declarer", players=players, declarer=repr(declarer))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +88,16 @@ class TableShape:
             or len(seats) not in self.seats
             or not all(isinstance(s, str) and s for s in seats)
         ):
-            raise EngineError("seats", f"seats must list {counts} player names in playing order")
+            raise SEATS_COUNT.error("seats", counts=counts)
         if len(set(seats)) != len(seats):
-            raise EngineError("seats", "seat names must be unique")
+            raise SEATS_NOT_UNIQUE.error("seats")
         if any(name in seats for name in self.reserved):
             names = words([repr(n) for n in self.reserved])
-            are = "are" if len(self.reserved) > 1 else "is"
-            raise EngineError("seats", f"{names} {are} reserved and cannot name a seat")
+            if len(self.reserved) > 1:
+                raise SEAT_NAMES_RESERVED.error("seats", names=names)
+            raise SEAT_NAME_RESERVED.error("seats", name=names)
         if dealer not in seats:
-            raise EngineError("dealer", f"the dealer {dealer!r} is not one of the seats")
+            raise DEALER_NOT_A_SEAT.error("dealer", dealer=repr(dealer))
         return tuple(seats)
 
     def active(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
@@ -125,22 +149,22 @@ class Dealing:
         its number of cards, and deals no card more often than the deck holds it."""
         recipients = (*active, *self.piles)
         if set(deal) != set(recipients):
-            raise EngineError(
-                "deal",
-                f"the deal must name exactly {words(list(recipients))}, not {sorted(deal)}",
+            raise DEAL_RECIPIENTS.error(
+                "deal", recipients=words(list(recipients)), given=sorted(deal)
             )
         seen = 0
         for name in recipients:
             mask = deal[name]
             size = self.size(name)
             if mask.bit_count() != size:
-                raise EngineError(
-                    f"deal.{name}", f"{name} must have {size} cards, not {mask.bit_count()}"
-                )
+                raise DEAL_SIZE.error(f"deal.{name}", name=name, size=size, count=mask.bit_count())
             if seen & mask:
                 dup = deck.codes_of(seen & mask)
-                times = "twice" if deck.copies == 1 else f"more than {deck.copies} times"
-                raise EngineError(f"deal.{name}", f"{', '.join(dup)} dealt {times}")
+                if deck.copies == 1:
+                    raise DEALT_TWICE.error(f"deal.{name}", cards=", ".join(dup))
+                raise DEALT_TOO_OFTEN.error(
+                    f"deal.{name}", cards=", ".join(dup), copies=deck.copies
+                )
             seen |= mask
 
     def parse(self, data: object, deck: Deck, active: Sequence[str]) -> dict[str, int]:
@@ -148,17 +172,18 @@ class Dealing:
         codes (where the deck has copies, each code takes the next copy not dealt yet)."""
         piles = self.piles
         if not isinstance(data, dict):
-            whom = words(["each active player", *piles])
-            raise EngineError("deal", f"deal must map {whom} to cards")
+            if piles:
+                raise DEAL_NOT_OBJECT_PILES.error("deal", piles=words(list(piles)))
+            raise DEAL_NOT_OBJECT.error("deal")
         expected = {*active, *piles}
         for key in data:
             if key not in expected:
-                raise EngineError(f"deal.{key}", f"{key} does not receive cards in this deal")
+                raise DEAL_STRANGER.error(f"deal.{key}", key=key)
         out: dict[str, int] = {}
         taken = 0
         for key in (*active, *piles):
             if key not in data:
-                raise EngineError(f"deal.{key}", f"the deal has no cards for {key}")
+                raise DEAL_MISSING.error(f"deal.{key}", key=key)
             out[key] = deck.parse_hand(data[key], f"deal.{key}", taken)
             taken |= out[key]
         return out

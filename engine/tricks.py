@@ -20,6 +20,16 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from engine.cards import Deck, cards_of
+from engine.errors import EngineError, IllegalAction, Message
+from engine.messages import (
+    MAY_PLAY_ANY_CARD,
+    MUST_BEAT_IN_SUIT,
+    MUST_BEAT_IN_SUIT_LOWEST,
+    MUST_BEAT_WITH_TRUMP,
+    MUST_BEAT_WITH_TRUMP_LOWEST,
+    MUST_FOLLOW_SUIT,
+    MUST_TRUMP,
+)
 
 FOLLOW_BIT, TRUMP_BIT, HEAD_BIT, LOWEST_BIT = 1, 2, 4, 8
 
@@ -179,6 +189,42 @@ def trick_winner(order: CardOrder, trick: Sequence[int]) -> int:
     return best_card(order, trick)
 
 
+def obligation_refusal(
+    deck: Deck,
+    order: CardOrder,
+    hand: int,
+    trick: Sequence[int],
+    legal: int,
+    who: str,
+    duty: Obligations,
+) -> IllegalAction:
+    """The refusal of a card ``who`` may not play to ``trick``, naming the obligation ``legal``
+    comes from (``bert must beat the trick in D: DK or DA``), to raise."""
+    cards = " or ".join(deck.code(c) for c in cards_of(legal))
+    led = order.suit_of[trick[0]]
+    led_mask = order.suit_mask[led]
+    led_name = order.names[led]
+    message: Message
+    if legal & led_mask:
+        if legal == hand & led_mask:
+            message = MUST_FOLLOW_SUIT
+        else:
+            message = MUST_BEAT_IN_SUIT_LOWEST if duty.lowest else MUST_BEAT_IN_SUIT
+        return _illegal(message.error("", seat=who, suit=led_name, cards=cards))
+    if order.trump >= 0 and legal & order.suit_mask[order.trump]:
+        if legal == hand & order.suit_mask[order.trump]:
+            t = order.names[order.trump]
+            return _illegal(MUST_TRUMP.error("", seat=who, suit=led_name, trump=t, cards=cards))
+        message = MUST_BEAT_WITH_TRUMP_LOWEST if duty.lowest else MUST_BEAT_WITH_TRUMP
+        return _illegal(message.error("", seat=who, suit=led_name, cards=cards))
+    return _illegal(MAY_PLAY_ANY_CARD.error("", seat=who))
+
+
+def _illegal(error: EngineError) -> IllegalAction:
+    assert isinstance(error, IllegalAction)
+    return error
+
+
 def describe_obligation(
     deck: Deck,
     order: CardOrder,
@@ -188,20 +234,6 @@ def describe_obligation(
     who: str,
     duty: Obligations,
 ) -> str:
-    """A sentence saying which obligation ``legal`` comes from, for error messages:
-    ``bert must beat the trick in D: DK or DA``."""
-    cards = " or ".join(deck.code(c) for c in cards_of(legal))
-    led = order.suit_of[trick[0]]
-    led_mask = order.suit_mask[led]
-    led_name = order.names[led]
-    low = " with the lowest card that does (Largierpflicht)" if duty.lowest else ""
-    if legal & led_mask:
-        if legal == hand & led_mask:
-            return f"{who} must follow suit {led_name}: {cards}"
-        return f"{who} must beat the trick in {led_name}{low}: {cards}"
-    if order.trump >= 0 and legal & order.suit_mask[order.trump]:
-        t = order.names[order.trump]
-        if legal == hand & order.suit_mask[order.trump]:
-            return f"{who} has no {led_name} and must play a trump ({t}): {cards}"
-        return f"{who} has no {led_name} and must beat the trick with a trump{low}: {cards}"
-    return f"{who} may play any card"
+    """The sentence of :func:`obligation_refusal` (``bert must beat the trick in D: DK or
+    DA``); a refusal raises :func:`obligation_refusal` itself, which carries its code."""
+    return obligation_refusal(deck, order, hand, trick, legal, who, duty).message

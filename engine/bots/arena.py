@@ -27,7 +27,7 @@ import engine
 from engine.bots import random_bot
 from engine.bots.levels import policy_for
 from engine.bots.policy import BotPolicy
-from engine.errors import EngineError
+from engine.messages import ARENA_BOT_COUNT, BOT_CHOSE_NOTHING
 from engine.rules import AnyRuleSet
 
 SEATS = ("anna", "bert", "carl", "dora")
@@ -46,7 +46,7 @@ def _move(state: Any, policy: BotPolicy | None, seat: str, rng: random.Random) -
     view = engine.view(state, seat)
     chosen = policy(view, view.get("legal", []), rng)
     if chosen is None:
-        raise EngineError("", f"a bot chose nothing at {seat}")
+        raise BOT_CHOSE_NOTHING.error("", seat=seat)
     data = {**chosen, "seat": chosen.get("seat", seat)}
     return engine.rule_set(state.rules.variant).action_from_json(data, "action")
 
@@ -138,7 +138,7 @@ def arena(
     policies(rs, bots)  # refuse unknown bots before anything is played
     n = rs.table.seats[0]
     if len(bots) != n:
-        raise EngineError("bots", f"{rs.name} seats {n}: name {n} bots (a level may repeat)")
+        raise ARENA_BOT_COUNT.error("bots", rule_set=rs.name, seats=n)
     names = list(dict.fromkeys(bots))
     # small batches, so that progress comes often however slowly the bots play
     step = max(1, min(20, deals // max(1, jobs * 4)))

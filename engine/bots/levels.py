@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.bots import pimc
 from engine.bots.policy import BotPolicy
-from engine.errors import EngineError
+from engine.messages import UNKNOWN_BOT
 from engine.rules import AnyRuleSet
 
 
@@ -40,4 +40,4 @@ def policy_for(rs: AnyRuleSet, name: str, *, budget: float | None = None) -> Bot
     if level in known and not samples:
         return known[level]
     levels = ", ".join(levels_of(rs))
-    raise EngineError("bots", f"{rs.name} has no bot {name!r}: its levels are {levels}")
+    raise UNKNOWN_BOT.error("bots", rule_set=rs.name, name=repr(name), levels=levels)

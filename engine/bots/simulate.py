@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from engine.bots.policy import Decide
 from engine.errors import EngineError
+from engine.messages import NOBODY_CHOSE
 from engine.ruleset import RuleSet
 from engine.solver.search import solve
 
@@ -159,7 +160,7 @@ def play_out(rs: RuleSet[Any, Any, Any], state: Any, decide: Decide, rng: random
             legal = view.get("legal", [])
             chosen = decide(view, legal, rng) or (rng.choice(legal) if legal else None)
             if chosen is None:
-                raise EngineError("", f"nobody chose at {seat}")
+                raise NOBODY_CHOSE.error("", seat=seat)
             data = {**chosen, "seat": chosen.get("seat", seat)}
         state = rs.apply(state, rs.action_from_json(data, "action"))
     return state

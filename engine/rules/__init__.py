@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import Message
+from engine.messages import RULES_NOT_OBJECT
 from engine.rules.american import RULE_SET as _AMERICAN
 from engine.rules.austria_1829 import RULE_SET as _AUSTRIA_1829
 from engine.rules.austria_modern import RULE_SET as _AUSTRIA_MODERN
@@ -43,6 +44,12 @@ from engine.rules.wien import RULE_SET as _WIEN
 from engine.ruleset import RuleOptions, RuleSet
 
 AnyRuleSet = RuleSet[Any, Any, Any]
+
+MISSING_VARIANT = Message("missing_variant", "rules must name a variant (known: {known})")
+"""A ``rules`` object (or a caller) that names no ``variant``; ``known``: the registered
+names, comma-separated."""
+UNKNOWN_VARIANT = Message("unknown_variant", "unknown variant {variant} (known: {known})")
+"""A ``variant`` no rule set is registered under (``variant``: its ``repr``)."""
 
 _REGISTRY: dict[str, AnyRuleSet] = {}
 _ENGINE_ONLY: set[str] = set()
@@ -60,14 +67,15 @@ def register(rule_set: AnyRuleSet, *, offered: bool = True) -> None:
 
 def rule_set(variant: object) -> AnyRuleSet:
     """The rule set named ``variant``; a missing (``None``) or unknown name is an error naming
-    ``rules.variant`` and listing the known ones."""
+    ``rules.variant`` and listing the known ones (:data:`MISSING_VARIANT`,
+    :data:`UNKNOWN_VARIANT`)."""
     found = _REGISTRY.get(variant) if isinstance(variant, str) else None
     if found is not None:
         return found
     known = ", ".join(sorted(_REGISTRY))
     if variant is None:
-        raise EngineError("rules.variant", f"rules must name a variant (known: {known})")
-    raise EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
+        raise MISSING_VARIANT.error("rules.variant", known=known)
+    raise UNKNOWN_VARIANT.error("rules.variant", variant=repr(variant), known=known)
 
 
 def rule_sets(*, include_engine_only: bool = False) -> tuple[AnyRuleSet, ...]:
@@ -95,12 +103,14 @@ def parse_rules(data: Any) -> RuleOptions:
     """The options value of a record's ``rules`` object, validated by the rule set its
     ``variant`` names (a missing or unknown variant is an error naming ``rules.variant``)."""
     if not isinstance(data, dict):
-        raise EngineError("rules", "rules must be an object")
+        raise RULES_NOT_OBJECT.error("rules")
     options: RuleOptions = rule_set(data.get("variant")).parse_rules(data)
     return options
 
 
 __all__ = [
+    "MISSING_VARIANT",
+    "UNKNOWN_VARIANT",
     "AnyRuleSet",
     "parse_rules",
     "register",

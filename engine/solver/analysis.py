@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import PlayCard
-from engine.errors import EngineError
+from engine.messages import ANALYSIS_HAND_NOT_OVER
 from engine.play import apply
 from engine.record import replay
 from engine.rules import rule_set
@@ -30,7 +30,7 @@ def analyse(record: dict[str, Any]) -> dict[str, Any]:
     The hand must be over (an :class:`EngineError` otherwise)."""
     finished = replay(record)
     if not finished.is_over:
-        raise EngineError("", "the hand is not over: it is analysed once it ends")
+        raise ANALYSIS_HAND_NOT_OVER.error("")
     rs = rule_set(finished.rules.variant)
     state = replay({**record, "actions": []})
     cards: list[dict[str, Any]] = []

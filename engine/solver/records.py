@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EngineError
+from engine.messages import SOLVER_HAND_OVER, SOLVER_NOT_CARD_PLAY
 from engine.rules import rule_set
 from engine.ruleset import HandState
 from engine.solver.position import Position
@@ -17,14 +17,10 @@ def position_of(state: HandState) -> Position:
     none."""
     rs = rule_set(state.rules.variant)
     if state.is_over:
-        raise EngineError("", "the hand is over: there is no card left to play")
+        raise SOLVER_HAND_OVER.error("")
     pos = rs.card_play(state)
     if pos is None:
-        raise EngineError(
-            "",
-            "the record does not stop in card play (a card must be the next action), or "
-            f"{rs.name}'s game here is not one the solver plays",
-        )
+        raise SOLVER_NOT_CARD_PLAY.error("", rule_set=rs.name)
     return pos
 
 

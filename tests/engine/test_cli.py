@@ -1,5 +1,6 @@
 """``python -m engine``: settle, legal, play, verify; and the error contract (exit status 1,
-exactly one JSON object ``{"error": {"at", "message"}}`` on stdout, nothing on stderr).
+exactly one JSON object ``{"error": {"at", "message", "code", "params"}}`` on stdout, nothing on
+stderr; ``code`` and ``params`` where the refusal has a message code).
 
 The commands run in this process (``engine.__main__.main`` with its standard streams
 captured), a tenth of a second less each than a fresh interpreter; a real ``python -m
@@ -20,6 +21,7 @@ import pytest
 
 import engine
 from engine.__main__ import main
+from engine.errors import MESSAGES
 from tests.engine.helpers import (
     DEAL,
     TALON,
@@ -79,8 +81,11 @@ def error(*args: str, stdin: str | None = None) -> dict[str, str]:
     assert proc.stderr == ""  # never a traceback
     out = json.loads(proc.stdout)  # exactly one JSON document
     assert set(out) == {"error"}
-    assert set(out["error"]) == {"at", "message"}
+    assert set(out["error"]) in ({"at", "message"}, {"at", "message", "code", "params"})
     assert isinstance(out["error"]["message"], str) and out["error"]["message"]
+    if "code" in out["error"]:  # the refusal's message (``engine.errors.Message``)
+        message = MESSAGES[out["error"]["code"]]
+        assert message.text(**out["error"]["params"]) == out["error"]["message"]
     err: dict[str, str] = out["error"]
     return err
 
