@@ -23,7 +23,8 @@ from engine.actions import (
     read_action,
 )
 from engine.cards import PIQUET, Deck
-from engine.errors import EngineError
+from engine.messages import NOT_BOOLEAN
+from engine.rules.wien import messages as m
 from engine.rules.wien.rules import ALL_CALLS
 
 
@@ -153,35 +154,33 @@ def action_from_json(data: Any, deck: Deck, at: str = "action") -> Action:
     seat, key, value = read_action(data, KEYS, at)
     if key == "call":
         if value not in ALL_CALLS:
-            raise EngineError(at, f"{value!r} is not a call ({', '.join(ALL_CALLS)})")
+            raise m.NOT_A_CALL.error(at, value=repr(value), calls=", ".join(ALL_CALLS))
         return Call(seat, value)
     if key == "geschaeft_suit":
         if value not in ("C", "S", "D", "pass"):
-            raise EngineError(at, f"geschaeft_suit must be C, S, D or pass, not {value!r}")
+            raise m.GESCHAEFT_SUIT.error(at, value=repr(value))
         return GeschaeftSuit(seat, value)
     if key == "discard":
         mask = deck.parse_hand(value, f"{at}.discard")
         if not isinstance(value, list) or len(value) != 2:
-            raise EngineError(at, "a discard is exactly two cards")
+            raise m.DISCARD_TWO.error(at)
         return Discard(seat, mask)
     if key == "declare":
         if not isinstance(value, dict) or set(value) != {"type", "level"}:
-            raise EngineError(at, 'declare is {"type": "suit"|"premium", "level": ...}')
+            raise m.DECLARE_SHAPE.error(at)
         kind, level = value["type"], value["level"]
         if kind == "suit" and level in ("C", "S", "D", "H"):
             return Declare(seat, "suit", level)
         if kind == "premium" and type(level) is int and 5 <= level <= 8:
             return Declare(seat, "premium", level)
-        raise EngineError(
-            at, f"{value!r} is not a game: a suit game C, S, D, H or a premium game 5..8"
-        )
+        raise m.NOT_A_GAME.error(at, value=repr(value))
     if key in ("look", "accept"):
         if type(value) is not bool:
-            raise EngineError(at, f"{key} must be true or false")
+            raise NOT_BOOLEAN.error(at, key=key)
         return Look(seat, value) if key == "look" else Accept(seat, value)
     if key == "defence":
         if value not in ("play", "home", "invite", "alone"):
-            raise EngineError(at, f"defence must be play, home, invite or alone, not {value!r}")
+            raise m.DEFENCE_VALUE.error(at, value=repr(value))
         return Defence(seat, value)
     if key == "negotiate":
         if (
@@ -190,7 +189,7 @@ def action_from_json(data: Any, deck: Deck, at: str = "action") -> Action:
             or type(value["declarer"]) is not int
             or type(value["defender"]) is not int
         ):
-            raise EngineError(at, 'negotiate is {"declarer": d, "defender": n} with whole numbers')
+            raise m.NEGOTIATE_SHAPE.error(at)
         return Negotiate(seat, value["declarer"], value["defender"])
     return PlayCard(seat, deck.parse(value, f"{at}.card"))
 

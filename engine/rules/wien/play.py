@@ -12,7 +12,8 @@ from itertools import combinations
 
 from engine.actions import Action, Call, Declare, Defence, Discard, PlayCard
 from engine.cards import PIQUET, cards_of
-from engine.errors import EngineError, IllegalAction, NotYourTurn
+from engine.errors import EngineError, IllegalAction
+from engine.rules.wien import messages as m
 from engine.rules.wien.actions import Accept, GeschaeftSuit, Look, Negotiate
 from engine.rules.wien.rules import (
     CALL_RANK,
@@ -30,8 +31,8 @@ from engine.tricks import (
     HEAD_LOW,
     CardOrder,
     Obligations,
-    describe_obligation,
     legal_cards,
+    obligation_refusal,
     suit_order,
     trick_winner,
 )
@@ -59,9 +60,7 @@ def active_seats(seats: Sequence[str], dealer: str) -> tuple[str, str, str]:
 def check_pot(pot: object) -> int:
     """wien.md, "Stakes": a record's pot is a non-negative multiple of 10 cents."""
     if type(pot) is not int or pot < 0 or pot % 10:
-        raise EngineError(
-            "pot", f"the pot must be a non-negative multiple of 10 cents, not {pot!r}"
-        )
+        raise m.POT.error("pot", pot=repr(pot))
     return pot
 
 
@@ -507,75 +506,50 @@ def _apply_card(state: State, p: int, card: int) -> State:
 def _refusal(state: State, action: Action) -> IllegalAction:
     seat = action.seat
     if state.phase is Phase.DONE:
-        return IllegalAction("", "the hand is over; no more actions")
+        return _illegal(m.HAND_OVER.error(""))
     if seat not in state.seats:
-        return IllegalAction("", f"there is no seat named {seat!r} at this table")
+        return _illegal(m.NO_SUCH_SEAT.error("", seat=repr(seat)))
     p = state.player(seat)
     if p is None:
-        return NotYourTurn("", f"{seat} deals and sits out this hand")
+        return _illegal(m.SITS_OUT.error("", seat=seat))
     if p != state.to_act:
-        return NotYourTurn("", f"it is {state.to_act_seat}'s turn, not {seat}'s")
-    expected = _PHASE_WORDS[state.phase]
+        return _illegal(m.NOT_YOUR_TURN.error("", to_act=state.to_act_seat, seat=seat))
+    asked = state.phase.value
     if state.phase is Phase.PLAY and state.offer is not None:
-        expected = "answer the proposed split (accept true or false, or one counter proposal)"
+        asked = "offer"
     legal = legal_actions(state)
     if (
         isinstance(action, Negotiate)
         and state.phase is Phase.PLAY
         and not any(isinstance(a, Negotiate) for a in legal)
     ):
-        return IllegalAction(
-            "",
-            "no proposal is possible now (only the declarer before the first card, one counter "
-            "proposal, and only when one defender plays alone)",
-        )
+        return _illegal(m.NO_PROPOSAL.error(""))
     if not any(type(a) is type(action) for a in legal):
-        return IllegalAction("", f"{seat} cannot do that now: it is time to {expected}")
+        return _illegal(m.NOT_NOW[asked].error("", seat=seat))
     match action:
         case Call():
-            return IllegalAction("", _why_call(state, p, action.call))
+            return _why_call(state, p, action.call)
         case PlayCard():
-            return IllegalAction("", _why_card(state, p, action.card))
+            return _why_card(state, p, action.card)
         case Discard():
-            return IllegalAction(
-                "",
-                f"{seat} must discard two cards from the hand: "
-                f"{' '.join(state.deck.codes_of(state.hands[p]))}",
-            )
+            cards = " ".join(state.deck.codes_of(state.hands[p]))
+            return _illegal(m.DISCARD_FROM_HAND.error("", seat=seat, cards=cards))
         case Defence():
             if action.choice == "home" and state.phase is Phase.DEFENCE:
-                return IllegalAction(
-                    "",
-                    "nobody may stay home: the pot holds only the dealer's "
-                    "contribution, so both defenders must play",
-                )
-            return IllegalAction("", f"{seat} must {expected}")
+                return _illegal(m.NOBODY_HOME.error(""))
+            return _illegal(m.MUST[asked].error("", seat=seat))
         case Negotiate():
             if state.offers >= 2 or (state.offer is None and not _may_propose(state, p)):
-                return IllegalAction(
-                    "",
-                    "no proposal is possible now (only the declarer before "
-                    "the first card, one counter proposal, and only when "
-                    "one defender plays alone)",
-                )
-            return IllegalAction(
-                "", "a split gives the defender 2 to 4 tricks and the declarer the rest of the 10"
-            )
+                return _illegal(m.NO_PROPOSAL.error(""))
+            return _illegal(m.SPLIT_TERMS.error(""))
     names = ", ".join(_describe(a, state) for a in legal)
-    return IllegalAction("", f"{seat} must {expected}: {names}")
+    return _illegal(m.MUST_ONE_OF[asked].error("", seat=seat, legal=names))
 
 
-_PHASE_WORDS = {
-    Phase.AUCTION: "call",
-    Phase.GESCHAEFT: "name the Geschäft suit",
-    Phase.TALON: "discard two cards",
-    Phase.DECLARE: "declare the game",
-    Phase.LOOK: "say whether to look into the talon (Nachschauen)",
-    Phase.DEFENCE: "choose play or home",
-    Phase.INVITE: "invite the other defender or play alone",
-    Phase.PLAY: "play a card",
-    Phase.DONE: "stop",
-}
+def _illegal(error: EngineError) -> IllegalAction:
+    """A refusal of wien's, all of them :class:`IllegalAction` (``NotYourTurn`` included)."""
+    assert isinstance(error, IllegalAction)
+    return error
 
 
 def _describe(action: Action, state: State) -> str:
@@ -589,35 +563,35 @@ def _describe(action: Action, state: State) -> str:
     return str(action)
 
 
-def _why_call(state: State, p: int, call: str) -> str:
+def _why_call(state: State, p: int, call: str) -> IllegalAction:
     seat = state.active[p]
     high = state.high
     rank = CALL_RANK[high] if high else 0
     if call in NUMBER_CALLS:
         if rank > 4:
-            return f"no number bids after {high}"
+            return _illegal(m.NO_NUMBER_AFTER.error("", high=high))
         if state.number >= 4:
-            return "4 is the highest number bid"
-        return f"the next number bid is {state.number + 1}, not {call}"
+            return _illegal(m.FOUR_IS_HIGHEST.error(""))
+        return _illegal(m.NEXT_NUMBER.error("", next=state.number + 1, call=call))
     if call == "hold":
         holder = state.active[state.holder]
         if state.holder != p:
-            return f"only the holder ({holder}) may hold"
+            return _illegal(m.ONLY_HOLDER.error("", holder=holder))
         if high not in NUMBER_CALLS:
-            return "hold takes over another player's number bid, and there is none to hold"
-        return f"{seat} already has the highest bid and cannot hold it"
+            return _illegal(m.NOTHING_TO_HOLD.error(""))
+        return _illegal(m.HOLDS_HIGHEST.error("", seat=seat))
     if state.called >> p & 1:
-        return f"{call} is allowed only as a player's first call, and {seat} has already called"
-    return f"{call} must be higher than the highest call so far ({high})"
+        return _illegal(m.FIRST_CALL_ONLY.error("", call=call, seat=seat))
+    return _illegal(m.CALL_NOT_HIGHER.error("", call=call, high=high))
 
 
-def _why_card(state: State, p: int, card: int) -> str:
+def _why_card(state: State, p: int, card: int) -> IllegalAction:
     seat = state.active[p]
     code = state.deck.code(card)
     if not state.hands[p] >> card & 1:
-        return f"{seat} does not hold {code}"
+        return _illegal(m.CARD_NOT_HELD.error("", seat=seat, card=code))
     trick = [c for _, c in state.trick]
     legal = _legal_card_mask(state, p)
-    return describe_obligation(
+    return obligation_refusal(
         state.deck, ORDERS[state.trump], state.hands[p], trick, legal, seat, duty(state, p)
     )

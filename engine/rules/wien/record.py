@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import Message
+from engine.messages import KEY_REQUIRED, NOT_BOOLEAN
+from engine.rules.wien import messages as m
 from engine.rules.wien.play import TABLE
 from engine.rules.wien.rules import PREMIUM_NAMES
 from engine.rules.wien.settle import PLAYING, Outcome
@@ -30,32 +32,32 @@ def parse_sheet(record: Mapping[str, Any], common: Common) -> Outcome:
     a = TABLE.active(seats, dealer)
     active = (a[0], a[1], a[2])
     if "game" not in record:
-        raise EngineError("game", "game is required")
+        raise KEY_REQUIRED.error("game", key="game")
     game = _parse_game(record["game"])
     if "tricks" not in record:
-        raise EngineError("tricks", "tricks is required")
+        raise KEY_REQUIRED.error("tricks", key="tricks")
     tricks = record["tricks"]
     if not isinstance(tricks, dict):
-        raise EngineError("tricks", "tricks must map player names to trick counts")
+        raise m.TRICKS_NOT_OBJECT.error("tricks")
     for seat, n in tricks.items():
         if seat not in active:
-            where = "sits out this deal" if seat in seats else "is not a seat"
-            raise EngineError(f"tricks.{seat}", f"{seat} {where}")
+            refusal = m.TRICKS_SITS_OUT if seat in seats else m.TRICKS_NOT_A_SEAT
+            raise refusal.error(f"tricks.{seat}", seat=seat)
         if type(n) is not int or not 0 <= n <= 10:
-            raise EngineError(f"tricks.{seat}", f"a trick count is a whole number 0..10, not {n!r}")
+            raise m.TRICK_COUNT.error(f"tricks.{seat}", count=repr(n))
     negotiated = record.get("negotiated", False)
     if type(negotiated) is not bool:
-        raise EngineError("negotiated", "negotiated must be true or false")
+        raise NOT_BOOLEAN.error("negotiated", key="negotiated")
     base = Outcome(rules, seats, dealer, pot, active, game=Game("ausfechten"), declarer=None)
 
     if game.kind == "ausfechten":
         for key in ("declarer", "defence"):
             if key in record:
-                raise EngineError(key, f"an Ausfechten has no {key}")
+                raise m.AUSFECHTEN_NO_KEY.error(key, key=key)
         if negotiated:
-            raise EngineError("negotiated", "only a suit game with one defender can be negotiated")
-        _need_all(tricks, active, "in an Ausfechten all three players play")
-        _sum(tricks, 10, "the tricks of an Ausfechten")
+            raise m.NEGOTIATED_ONLY_SUIT.error("negotiated")
+        _need_all(tricks, active, m.AUSFECHTEN_ALL_PLAY)
+        _sum(tricks, 10, m.AUSFECHTEN_TRICKS_SUM)
         return replace(base, game=game, declarer=None, tricks=dict(tricks))
 
     declarer = read_declarer(record, active, seats)
@@ -63,62 +65,48 @@ def parse_sheet(record: Mapping[str, Any], common: Common) -> Outcome:
 
     if game.kind == "premium":
         if "defence" in record:
-            raise EngineError("defence", "in a premium game everybody plays; omit defence")
+            raise m.PREMIUM_NO_DEFENCE.error("defence")
         if negotiated:
-            raise EngineError("negotiated", "only a suit game with one defender can be negotiated")
-        _need_all(tricks, active, "in a premium game all three players play")
+            raise m.NEGOTIATED_ONLY_SUIT.error("negotiated")
+        _need_all(tricks, active, m.PREMIUM_ALL_PLAY)
         dec = tricks[declarer]
         opp = sum(tricks[p] for p in others)
         total = dec + opp
         if total > 10:
-            raise EngineError("tricks", f"a hand has 10 tricks, not {total}")
+            raise m.TEN_TRICKS.error("tricks", total=total)
         if game.level in (5, 7):
             if dec > 1 or (dec == 0 and total != 10) or total == 0:
-                raise EngineError(
-                    "tricks",
-                    "a misère ends with the declarer's first trick: the declarer has 0 "
-                    "tricks of 10, or 1 trick when play stopped there",
-                )
+                raise m.MISERE_TRICKS.error("tricks")
         elif opp > 1 or (opp == 0 and dec != 10) or total == 0:
-            raise EngineError(
-                "tricks",
-                "a slam ends with the defenders' first trick: the defenders have 0 "
-                "tricks (declarer 10), or 1 when play stopped there",
-            )
+            raise m.SLAM_TRICKS.error("tricks")
         return replace(base, game=game, declarer=declarer, tricks=dict(tricks))
 
     defence = record.get("defence")
     if not isinstance(defence, dict) or set(defence) != set(others):
-        raise EngineError("defence", f"defence must give the choice of {others[0]} and {others[1]}")
+        raise m.DEFENCE_CHOICES.error("defence", first=others[0], second=others[1])
     for seat, choice in defence.items():
         if choice not in ("play", "home", "invite", "invited"):
-            raise EngineError(f"defence.{seat}", f"{choice!r} is not play, home, invite or invited")
+            raise m.DEFENCE_CHOICE.error(f"defence.{seat}", choice=repr(choice))
     choices = sorted(defence.values())
     if choices not in (["play", "play"], ["home", "play"], ["home", "home"], ["invite", "invited"]):
-        raise EngineError(
-            "defence", "an invitation needs one defender with invite and the other with invited"
-        )
+        raise m.INVITATION_PAIR.error("defence")
     if pot == 0 and choices != ["play", "play"]:
-        raise EngineError(
-            "defence", "the pot held only the dealer's contribution, so both defenders had to play"
-        )
+        raise m.BOTH_HAD_TO_PLAY.error("defence")
     players = [declarer, *(p for p in others if defence[p] in PLAYING)]
     for seat, n in tricks.items():
         if seat not in players and n:
-            raise EngineError(f"tricks.{seat}", f"{seat} stayed home and took no tricks")
+            raise m.HOME_NO_TRICKS.error(f"tricks.{seat}", seat=seat)
     if len(players) == 1:
         if negotiated:
-            raise EngineError("negotiated", "both defenders stayed home: nothing to negotiate")
+            raise m.NOTHING_TO_NEGOTIATE.error("negotiated")
         return replace(base, game=game, declarer=declarer, defence=dict(defence), tricks={})
-    _need_all(tricks, players, "every player who played needs a trick count")
-    _sum({p: tricks[p] for p in players}, 10, "the tricks of a suit game")
+    _need_all(tricks, players, m.PLAYER_NEEDS_TRICKS)
+    _sum({p: tricks[p] for p in players}, 10, m.SUIT_TRICKS_SUM)
     if negotiated:
         if len(players) != 2:
-            raise EngineError(
-                "negotiated", "a split is agreed only with one defender playing and one at home"
-            )
+            raise m.SPLIT_ONE_DEFENDER.error("negotiated")
         if not 2 <= tricks[players[1]] <= 4:
-            raise EngineError("negotiated", "an agreed split gives the defender 2 to 4 tricks")
+            raise m.SPLIT_RANGE.error("negotiated")
     return replace(
         base,
         game=game,
@@ -131,38 +119,30 @@ def parse_sheet(record: Mapping[str, Any], common: Common) -> Outcome:
 
 def _parse_game(data: Any) -> Game:
     if not isinstance(data, dict) or "type" not in data:
-        raise EngineError("game", 'game must be an object with a "type"')
+        raise m.GAME_NOT_OBJECT.error("game")
     kind = data["type"]
     if kind == "ausfechten":
         if set(data) != {"type"}:
-            raise EngineError("game", "an Ausfechten game has only a type")
+            raise m.AUSFECHTEN_ONLY_TYPE.error("game")
         return Game("ausfechten")
     if kind == "suit":
         if set(data) != {"type", "level", "talon"}:
-            raise EngineError(
-                "game", 'a suit game is {"type": "suit", "level": "C|S|D|H", "talon": true|false}'
-            )
+            raise m.SUIT_GAME_SHAPE.error("game")
         if data["level"] not in ("C", "S", "D", "H"):
-            raise EngineError(
-                "game.level", f"a suit game's level is C, S, D or H, not {data['level']!r}"
-            )
+            raise m.SUIT_GAME_LEVEL.error("game.level", level=repr(data["level"]))
         if type(data["talon"]) is not bool:
-            raise EngineError("game.talon", "talon must be true or false")
+            raise NOT_BOOLEAN.error("game.talon", key="talon")
         return Game("suit", data["level"], talon=data["talon"])
     if kind == "premium":
         if set(data) != {"type", "level", "hand"}:
-            raise EngineError(
-                "game", 'a premium game is {"type": "premium", "level": 5..8, "hand": true|false}'
-            )
+            raise m.PREMIUM_GAME_SHAPE.error("game")
         level = data["level"]
         if type(level) is not int or not 5 <= level <= 8:
-            raise EngineError(
-                "game.level", f"a premium game's level is 5, 6, 7 or 8, not {level!r}"
-            )
+            raise m.PREMIUM_GAME_LEVEL.error("game.level", level=repr(level))
         if type(data["hand"]) is not bool:
-            raise EngineError("game.hand", "hand must be true or false")
+            raise NOT_BOOLEAN.error("game.hand", key="hand")
         return Game("premium", level, talon=not data["hand"], hand=data["hand"])
-    raise EngineError("game.type", f"game type must be suit, premium or ausfechten, not {kind!r}")
+    raise m.GAME_TYPE.error("game.type", kind=repr(kind))
 
 
 def game_text(game: Mapping[str, Any] | None) -> str:
@@ -186,15 +166,17 @@ def game_text(game: Mapping[str, Any] | None) -> str:
     return str(kind)
 
 
-def _need_all(tricks: dict[str, int], players: Sequence[str], why: str) -> None:
+def _need_all(tricks: dict[str, int], players: Sequence[str], why: Message) -> None:
+    """Each of ``players`` has a trick count; ``why`` says why one who has none needs one."""
     for p in players:
         if p not in tricks:
-            raise EngineError(f"tricks.{p}", f"{why}: give {p}'s tricks")
+            raise why.error(f"tricks.{p}", seat=p)
 
 
-def _sum(tricks: dict[str, int], total: int, what: str) -> None:
+def _sum(tricks: dict[str, int], total: int, what: Message) -> None:
+    """The tricks add up to ``total``; ``what`` names them when they do not."""
     if sum(tricks.values()) != total:
-        raise EngineError("tricks", f"{what} must add up to {total}, not {sum(tricks.values())}")
+        raise what.error("tricks", total=total, given=sum(tricks.values()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,9 +187,7 @@ def outcome(state: State) -> Outcome:
     """The score-sheet view of a finished hand."""
     if state.phase is not Phase.DONE:
         who = state.to_act_seat
-        raise EngineError(
-            "actions", f"the hand is not finished: {who} is to act ({state.phase.value})"
-        )
+        raise m.HAND_NOT_FINISHED.error("actions", seat=who, phase=state.phase.value)
     assert state.game is not None
     base = Outcome(
         state.rules, state.seats, state.dealer, state.pot_before, state.active, state.game, None

@@ -14,8 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError
+from engine.messages import (
+    KEY_REQUIRED,
+    OPTION_NOT_CHOICE,
+    RULES_NOT_OBJECT,
+    UNKNOWN_RULE_OPTION,
+)
 from engine.options import CHOICE, INTEGER, Option
+from engine.rules.wien import messages as m
 
 VARIANT = "wien"
 
@@ -124,24 +130,18 @@ class WienRules:
     def __post_init__(self) -> None:
         g = self.dealer_contribution
         if type(g) is not int or g <= 0 or g % 10:
-            raise EngineError(
-                "rules.dealer_contribution",
-                f"the dealer contribution must be a positive whole number of cents divisible "
-                f"by 10, not {g!r}",
-            )
+            raise m.DEALER_CONTRIBUTION.error("rules.dealer_contribution", value=repr(g))
         cap = self.pot_cap
         if cap is not None and (type(cap) is not int or cap <= 0 or cap % g):
-            raise EngineError(
-                "rules.pot_cap",
-                f"the pot cap must be null or a positive multiple of the dealer contribution "
-                f"({g}), not {cap!r}",
-            )
+            raise m.POT_CAP.error("rules.pot_cap", contribution=g, value=repr(cap))
         for name, choices in _OPTIONS.items():
             value = getattr(self, name)
             if value not in choices:
-                raise EngineError(
+                raise OPTION_NOT_CHOICE.error(
                     f"rules.{name}",
-                    f"{name} must be one of {', '.join(repr(c) for c in choices)}, not {value!r}",
+                    name=name,
+                    choices=", ".join(repr(c) for c in choices),
+                    value=repr(value),
                 )
 
     @classmethod
@@ -149,14 +149,14 @@ class WienRules:
         """Read the ``rules`` object of a record; unknown keys and missing required keys are
         errors, omitted house-rule options take their defaults."""
         if not isinstance(data, dict):
-            raise EngineError("rules", "rules must be an object")
+            raise RULES_NOT_OBJECT.error("rules")
         known = {"variant", "dealer_contribution", "pot_cap", *_OPTIONS}
         for key in data:
             if key not in known:
-                raise EngineError(f"rules.{key}", f"unknown rule option {key!r} for wien")
+                raise UNKNOWN_RULE_OPTION.error(f"rules.{key}", option=repr(key), variant=VARIANT)
         for key in ("dealer_contribution", "pot_cap"):
             if key not in data:
-                raise EngineError(f"rules.{key}", f"{key} is required")
+                raise KEY_REQUIRED.error(f"rules.{key}", key=key)
         options = {k: data[k] for k in _OPTIONS if k in data}
         return cls(
             dealer_contribution=data["dealer_contribution"], pot_cap=data["pot_cap"], **options

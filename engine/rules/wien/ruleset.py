@@ -10,7 +10,6 @@ from engine.actions import Action
 from engine.bots.belief import Belief
 from engine.bots.policy import Decide
 from engine.cards import PIQUET
-from engine.errors import EngineError
 from engine.rules.family.schema import (
     AUSFECHTEN_GAME,
     INVITING,
@@ -31,6 +30,8 @@ from engine.rules.wien import (
     views,
 )
 from engine.rules.wien.actions import VOCABULARY, action_from_json
+from engine.rules.wien.labels import LABELS
+from engine.rules.wien.messages import SPLIT_NO_SEATS
 from engine.rules.wien.rules import OPTIONS, WienRules
 from engine.rules.wien.settle import POT, Outcome
 from engine.rules.wien.state import Phase, State
@@ -137,7 +138,7 @@ class Wien(RuleSet[State, WienRules, Outcome]):
         if rules.pot_at_close == "carry" or not pot:
             return Closing(transfers=(), carry={"pot": pot})
         if not seats:
-            raise EngineError("seats", "a pot is split among the seats, and there are none")
+            raise SPLIT_NO_SEATS.error("seats")
         base, left = divmod(pot, len(seats))
         shares = [(s, base + (1 if i < left else 0)) for i, s in enumerate(seats)]
         transfers = tuple(
@@ -191,5 +192,6 @@ RULE_SET = Wien(
     ),
     positions=POSITIONS,
     phases=tuple(phase.value for phase in Phase),
+    labels=LABELS,
 )
 """The ``wien`` rule set, registered in ``engine.rules``."""
