@@ -13,7 +13,7 @@ from engine.table import Dealing, TableShape
 from tests.trickgame import hand, results
 from tests.trickgame.bot import heuristic
 from tests.trickgame.hand import DECK, PHASES, VOCABULARY, State
-from tests.trickgame.results import Outcome
+from tests.trickgame.results import REASONS, Outcome
 from tests.trickgame.rules import EXAMPLES, OPTIONS, VARIANT, TrickRules, parse_rules
 from tests.trickgame.schema import POSITIONS, SHAPES
 
@@ -137,5 +137,6 @@ RULE_SET = TrickGame(
     vocabulary=VOCABULARY,
     shapes=SHAPES,
     positions=POSITIONS,
+    labels={"game:quiet": "Quiet game", **{f"reason:{why}": why.title() for why in REASONS}},
 )
 """The ``trickgame`` rule set (``tests/trickgame/registered.py`` registers it)."""
