@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from engine.actions import Action
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalAction, Message
 from engine.options import BOOLEAN, CHOICE, INTEGER, OBJECT, Option
 from engine.rules.family.actions import Offer, TakeTalon
 from engine.rules.family.austria import ANTE, UNIT, AustrianFamily
@@ -24,6 +24,30 @@ LADDER = Ladder(CALLS, jumps=True, once=True)
 """Round 1: each player once, from forehand, a suit higher than any earlier bid, or pass."""
 REWARD = {"S": 1, "C": 2, "D": 3, "H": 4}
 
+TRICK_REWARD = Message(
+    "american_trick_reward",
+    "trick_reward maps S, C, D and H to whole numbers of units above 0, not {value}",
+)
+OFFERS_NEEDED = Message(
+    "american_offers_needed", "a game with the widow is a round-2 game: give offers"
+)
+OFFERS_OBJECT = Message(
+    "american_offers_object", "offers maps active players to whole numbers of units ≥ 1"
+)
+DECLARER_OFFER_HIGHEST = Message(
+    "american_declarer_offer_highest", "the declarer's offer is the highest"
+)
+OFFERS_RISING = Message(
+    "american_offers_rising",
+    "{seat} offered {high} after {before}'s {low}: from forehand on, each offer is more than "
+    "every earlier one",
+)
+OFFER_TOO_LOW = Message(
+    "american_offer_too_low",
+    "an offer must be more than the highest so far ({top}): {least} units or more, or pass",
+    IllegalAction,
+)
+
 
 def check_reward(value: Any, at: str) -> dict[str, int]:
     """``trick_reward``: units per trick for each of the four suits, each a whole number > 0."""
@@ -32,9 +56,7 @@ def check_reward(value: Any, at: str) -> dict[str, int]:
         or set(value) != set(CALLS)
         or not all(type(v) is int and v > 0 for v in value.values())
     ):
-        raise EngineError(
-            at, f"trick_reward maps S, C, D and H to whole numbers of units above 0, not {value!r}"
-        )
+        raise TRICK_REWARD.error(at, value=repr(value))
     return {s: value[s] for s in CALLS}
 
 
@@ -133,12 +155,9 @@ class AmericanFamily(AustrianFamily):
             and action.units > h.top
         )
 
-    def why(self, h: Hand, action: Action) -> str | None:
+    def why(self, h: Hand, action: Action) -> EngineError | None:
         if isinstance(action, Offer) and h.phase == OFFER:
-            return (
-                f"an offer must be more than the highest so far ({h.top}): "
-                f"{h.top + 1} units or more, or pass"
-            )
+            return OFFER_TOO_LOW.error("", top=h.top, least=h.top + 1)
         return super().why(h, action)
 
     def act_special(self, h: Hand, action: Action) -> None:
@@ -207,7 +226,7 @@ class AmericanFamily(AustrianFamily):
         assert o.game is not None
         if "offers" not in record:
             if o.game.talon:
-                raise EngineError("offers", "a game with the widow is a round-2 game: give offers")
+                raise OFFERS_NEEDED.error("offers")
             return {}
         offers = record["offers"]
         if (
@@ -215,21 +234,17 @@ class AmericanFamily(AustrianFamily):
             or not offers
             or not all(s in o.active and type(v) is int and v >= 1 for s, v in offers.items())
         ):
-            raise EngineError("offers", "offers maps active players to whole numbers of units ≥ 1")
+            raise OFFERS_OBJECT.error("offers")
         if (
             o.declarer not in offers
             or max(offers.values()) != offers[o.declarer]
             or list(offers.values()).count(offers[o.declarer]) != 1
         ):
-            raise EngineError("offers", "the declarer's offer is the highest")
+            raise DECLARER_OFFER_HIGHEST.error("offers")
         ordered = [(s, offers[s]) for s in o.active if s in offers]
         for (before, low), (seat, high) in itertools.pairwise(ordered):
             if high <= low:
-                raise EngineError(
-                    "offers",
-                    f"{seat} offered {high} after {before}'s {low}: from forehand on, each offer "
-                    "is more than every earlier one",
-                )
+                raise OFFERS_RISING.error("offers", seat=seat, high=high, before=before, low=low)
         return {"offers": {s: offers[s] for s in o.active if s in offers}}
 
     def describe_game(self, game: Any) -> str:

@@ -41,5 +41,6 @@ RULE_SET = family_rule_set(
     ),
     carry_examples=({"pot": 0}, {"pot": 100}, {"pot": 1000}),
     shapes=family_shapes((SUIT_GAME,), (), ("ante", "game", "fall", "offer")),
+    labels={"reason:offer": "Offer (round 2)"},
 )
 """The ``american`` rule set, registered in ``engine.rules``."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.errors import EngineError
+from engine.errors import Message
 from engine.options import CHOICE, Option
 from engine.rules.family.actions import Forced, Second, TakeTalon
 from engine.rules.family.austria import (
@@ -78,10 +78,46 @@ LADDERS = {
 an earlier bidder; ``H`` as the very first bid (*Préférence*) ends the auction at once."""
 
 
-THROWN_IN_NOBODY_FORCED = (
+THROWN_IN_NOBODY_FORCED = Message(
+    "austria_1829_nobody_forced",
     "with forced_player throw_in nobody is forced: a deal all passed is thrown in "
-    '("game": null alone), so there is no forced game or pass'
+    '("game": null alone), so there is no forced game or pass',
 )
+FORCED_PLAYS = Message(
+    "austria_1829_forced_plays",
+    'a forced player\'s game has forced: "play" (his pass is '
+    '{{"game": null, "forced": "pass", "declarer": rearhand}})',
+)
+FORCED_WITH_TALON = Message(
+    "austria_1829_forced_with_talon", "the forced player is rearhand and plays with the talon"
+)
+BID_WHEN = Message(
+    "austria_1829_bid_when",
+    "bid is given exactly when walkover_value is bid and both defenders stayed home",
+)
+BID_SUIT = Message("austria_1829_bid_suit", "the winning bid is C, S, D or H, not {bid}")
+BID_AFTER_FORCED = Message(
+    "austria_1829_bid_after_forced", "after a forced game the winning bid is C, not {bid}"
+)
+BID_ABOVE_GAME = Message(
+    "austria_1829_bid_above_game",
+    "the declared game {game} is below the winning bid {bid}: a declarer declares a suit at "
+    "least his bid",
+)
+FORCED_PASS_NEEDED = Message(
+    "austria_1829_forced_pass_needed",
+    "with forced_player rearhand a deal nobody played is {rearhand}'s forced pass: "
+    '{{"game": null, "forced": "pass", "declarer": "{rearhand}"}} (a thrown-in deal needs '
+    "forced_player throw_in)",
+)
+FORCED_PASSES = Message(
+    "austria_1829_forced_passes",
+    'a deal without a game has forced: "pass" (his game has forced: "play")',
+)
+FORCED_DECLARER = Message(
+    "austria_1829_forced_declarer", "the forced player is rearhand, {rearhand}, not {declarer}"
+)
+FORCED_PASS_HAS_NO = Message("austria_1829_forced_pass_has_no", "a forced pass has no {key}")
 
 
 def number(suit: str) -> int:
@@ -193,36 +229,23 @@ class Family1829(AustrianFamily):
         assert o.game is not None
         if "forced" in record:
             if o.rules["forced_player"] == "throw_in":
-                raise EngineError("forced", THROWN_IN_NOBODY_FORCED)
+                raise THROWN_IN_NOBODY_FORCED.error("forced")
             if record["forced"] != "play":
-                raise EngineError(
-                    "forced",
-                    'a forced player\'s game has forced: "play" (his pass is '
-                    '{"game": null, "forced": "pass", "declarer": rearhand})',
-                )
+                raise FORCED_PLAYS.error("forced")
             if o.declarer != o.active[2] or not o.game.talon:
-                raise EngineError(
-                    "forced", "the forced player is rearhand and plays with the talon"
-                )
+                raise FORCED_WITH_TALON.error("forced")
             out["forced"] = "play"
         need_bid = o.rules["walkover_value"] == "bid" and not o.players
         if need_bid != ("bid" in record):
-            raise EngineError(
-                "bid",
-                "bid is given exactly when walkover_value is bid and both defenders stayed home",
-            )
+            raise BID_WHEN.error("bid")
         if need_bid:
             bid = record["bid"]
             if bid not in CALLS:
-                raise EngineError("bid", f"the winning bid is C, S, D or H, not {bid!r}")
+                raise BID_SUIT.error("bid", bid=repr(bid))
             if "forced" in out and bid != "C":
-                raise EngineError("bid", f"after a forced game the winning bid is C, not {bid}")
+                raise BID_AFTER_FORCED.error("bid", bid=bid)
             if number(bid) > number(str(o.game.level)):
-                raise EngineError(
-                    "bid",
-                    f"the declared game {o.game.level} is below the winning bid {bid}: a "
-                    "declarer declares a suit at least his bid",
-                )
+                raise BID_ABOVE_GAME.error("bid", game=o.game.level, bid=bid)
             out["bid"] = bid
         return out
 
@@ -233,28 +256,20 @@ class Family1829(AustrianFamily):
         talon and either play or pay the bête."""
         if base.rules["forced_player"] == "throw_in":
             if "forced" in record:
-                raise EngineError("forced", THROWN_IN_NOBODY_FORCED)
+                raise THROWN_IN_NOBODY_FORCED.error("forced")
             return super().parse_no_game(record, base)
         rearhand = base.active[2]
         if "forced" not in record:
-            raise EngineError(
-                "forced",
-                f"with forced_player rearhand a deal nobody played is {rearhand}'s forced pass: "
-                f'{{"game": null, "forced": "pass", "declarer": "{rearhand}"}} (a thrown-in '
-                "deal needs forced_player throw_in)",
-            )
+            raise FORCED_PASS_NEEDED.error("forced", rearhand=rearhand)
         if record["forced"] != "pass":
-            raise EngineError(
-                "forced", 'a deal without a game has forced: "pass" (his game has forced: "play")'
-            )
+            raise FORCED_PASSES.error("forced")
         if record.get("declarer") != rearhand:
-            raise EngineError(
-                "declarer",
-                f"the forced player is rearhand, {rearhand}, not {record.get('declarer')!r}",
+            raise FORCED_DECLARER.error(
+                "declarer", rearhand=rearhand, declarer=repr(record.get("declarer"))
             )
         for key in ("defence", "tricks", "bid"):
             if key in record and not (key == "tricks" and record[key] == {}):
-                raise EngineError(key, f"a forced pass has no {key}")
+                raise FORCED_PASS_HAS_NO.error(key, key=key)
         return Outcome(
             base.rules,
             base.seats,

@@ -10,6 +10,16 @@ from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.schema import PLAY_HOME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 
+LABELS = {
+    "call:pass": "Pass (weiter)",
+    "call:hold": "Hold (selbst)",
+    "call:H": "Hearts (Préférence as the first bid)",
+    "contract:H": "Préférence (hearts)",
+    "defence:play": "Play (helfen)",
+    "defence:home": "Drop out (passen)",
+}
+"""1829's words: *weiter*, *selbst*, hearts as *Préférence*, *helfen* and *passen*."""
+
 
 class Austria1829(FamilyRuleSet):
     """The earliest printed rules (``spec/next/austria-variants.md``, "austria-1829")."""
@@ -41,5 +51,6 @@ RULE_SET = family_rule_set(
     ),
     carry_examples=({"pot": 0}, {"pot": 720}, {"pot": 1000}),
     shapes=family_shapes((SUIT_GAME,), PLAY_HOME, ("ante", "game", "tricks", "fall", "bete")),
+    labels=LABELS,
 )
 """The ``austria-1829`` rule set, registered in ``engine.rules``."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import Message
 from engine.options import BOOLEAN, CHOICE, INTEGER, Option
+from engine.rules.family import messages as msg
 from engine.rules.family.austria import (
     ANTE,
     FORCED_PLAYER,
@@ -97,6 +98,30 @@ OPTIONS: tuple[Option, ...] = (
 
 BONUS_KEYS = ("four_aces", "no_aces")
 
+BONUSES_OBJECT = Message(
+    "austria_modern_bonuses_object", 'bonuses is an object such as {{"four_aces": true}}'
+)
+BONUSES_KEY = Message(
+    "austria_modern_bonuses_key", "bonuses names four_aces and no_aces only, not {key}"
+)
+BONUSES_BOTH = Message(
+    "austria_modern_bonuses_both",
+    "four_aces and no_aces cannot both be true: a declarer without an ace kept no aces",
+)
+NO_ACE_BONUS = Message(
+    "austria_modern_no_ace_bonus",
+    "no_aces is announced only at a table with a no_ace_bonus; this one has none",
+)
+GAVE_UP_NO_BONUS = Message(
+    "austria_modern_gave_up_no_bonus", "a declarer who gave up earns no bonus"
+)
+BONUSES_SUIT_ONLY = Message("austria_modern_bonuses_suit_only", "bonuses belong to suit games only")
+EVERY_DEAL_HAS_GAME = Message(
+    "austria_modern_every_deal_has_game",
+    "with forced_player rearhand every deal has a game: {rearhand} must call when the others "
+    "pass (a thrown-in deal needs forced_player throw_in)",
+)
+
 
 def read_bonuses(data: Any, rules: Rules) -> dict[str, bool]:
     """An entry's ``bonuses`` (austria-variants.md, "Records"): ``four_aces`` and ``no_aces``,
@@ -104,25 +129,17 @@ def read_bonuses(data: Any, rules: Rules) -> dict[str, bool]:
     true cannot happen (no ace among his twelve cards, yet four kept), and ``no_aces`` is
     announced only when the table pays ``no_ace_bonus``."""
     if not isinstance(data, dict):
-        raise EngineError("bonuses", 'bonuses is an object such as {"four_aces": true}')
+        raise BONUSES_OBJECT.error("bonuses")
     for key, value in data.items():
         if key not in BONUS_KEYS:
-            raise EngineError(
-                f"bonuses.{key}", f"bonuses names four_aces and no_aces only, not {key!r}"
-            )
+            raise BONUSES_KEY.error(f"bonuses.{key}", key=repr(key))
         if type(value) is not bool:
-            raise EngineError(f"bonuses.{key}", f"{key} must be true or false")
+            raise msg.TRUE_OR_FALSE.error(f"bonuses.{key}", key=key)
     bonuses = {key: bool(data.get(key, False)) for key in BONUS_KEYS}
     if bonuses["four_aces"] and bonuses["no_aces"]:
-        raise EngineError(
-            "bonuses",
-            "four_aces and no_aces cannot both be true: a declarer without an ace kept no aces",
-        )
+        raise BONUSES_BOTH.error("bonuses")
     if bonuses["no_aces"] and not rules["no_ace_bonus"]:
-        raise EngineError(
-            "bonuses.no_aces",
-            "no_aces is announced only at a table with a no_ace_bonus; this one has none",
-        )
+        raise NO_ACE_BONUS.error("bonuses.no_aces")
     return bonuses
 
 
@@ -213,17 +230,17 @@ class ModernFamily(AustrianFamily):
         out: dict[str, Any] = {}
         gave_up = record.get("gave_up", False)
         if type(gave_up) is not bool:
-            raise EngineError("gave_up", "gave_up must be true or false")
+            raise msg.TRUE_OR_FALSE.error("gave_up", key="gave_up")
         if gave_up:
             if not o.players:
-                raise EngineError("gave_up", "both defenders stayed home: nobody to give up to")
+                raise msg.NOBODY_TO_GIVE_UP_TO.error("gave_up")
             out["gave_up"] = True
         if "bonuses" in record:
             bonuses = read_bonuses(record["bonuses"], o.rules)
             if gave_up and any(bonuses.values()):
-                raise EngineError("bonuses", "a declarer who gave up earns no bonus")
+                raise GAVE_UP_NO_BONUS.error("bonuses")
             if o.game is None or o.game.kind != "suit":
-                raise EngineError("bonuses", "bonuses belong to suit games only")
+                raise BONUSES_SUIT_ONLY.error("bonuses")
             if any(bonuses.values()):
                 out["bonuses"] = bonuses
         return out
@@ -232,11 +249,7 @@ class ModernFamily(AustrianFamily):
         """A deal without a game is a thrown-in deal, which only ``forced_player = "throw_in"``
         has: with ``"rearhand"`` rearhand must call when the others passed without one."""
         if base.rules["forced_player"] == "rearhand":
-            raise EngineError(
-                "game",
-                f"with forced_player rearhand every deal has a game: {base.active[2]} must call "
-                "when the others pass (a thrown-in deal needs forced_player throw_in)",
-            )
+            raise EVERY_DEAL_HAS_GAME.error("game", rearhand=base.active[2])
         return super().parse_no_game(record, base)
 
     def describe_game(self, game: Any) -> str:

@@ -6,9 +6,17 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.rules.austria_modern.rules import MODERN
+from engine.rules.family.labels import number_calls
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.schema import INVITING, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
+
+LABELS = {
+    **number_calls(range(1, 5)),
+    **number_calls(range(1, 5), "h"),
+    "call:4h": "Four from the hand (Préférence)",
+}
+"""austria-modern's calls: ``1`` … ``4`` and their hand versions, ``4h`` the Préférence."""
 
 
 class AustriaModern(FamilyRuleSet):
@@ -56,5 +64,6 @@ RULE_SET = family_rule_set(
     shapes=family_shapes(
         (SUIT_GAME,), INVITING, ("ante", "game", "tricks", "fall", "giveup", "bonus")
     ),
+    labels=LABELS,
 )
 """The ``austria-modern`` rule set, registered in ``engine.rules``."""

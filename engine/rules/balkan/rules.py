@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import Action, Call
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalAction, Message
 from engine.options import BOOLEAN, CHOICE, INTEGER, Option
+from engine.rules.family import messages as msg
 from engine.rules.family.actions import HandContract
 from engine.rules.family.austria import ANTE, MUST_HEAD, MUST_TRUMP, UNIT, AustrianFamily
 from engine.rules.family.game import MISERE, NORMAL, SLAM, UNO, Game, Rules, make_game
@@ -26,6 +27,33 @@ CONTRACT_SETS: dict[str, dict[str, int]] = {
 }
 PREMIUM = ("misere", "uno", "slam")
 ALL_NAMES = ("S", "D", "H", "C", "misere", "sans", "uno", "slam")
+
+REFE_NEEDS_LIMIT = Message("balkan_refe_needs_limit", "{key} is kept only with refe_limit above 0")
+REFE_OBJECT = Message("balkan_refe_object", "refe maps seats to whole numbers of open refe ≥ 0")
+REFE_WRITTEN = Message("balkan_refe_written", "refe_written is a whole number from 0 to {limit}")
+CONTRA_OBJECT = Message("balkan_contra_object", 'contra is {{"by": seat, "recontra": true|false}}')
+NO_CONTRA_ROUND = Message("balkan_no_contra_round", "there was no contra round in this deal")
+CONTRA_BY = Message("balkan_contra_by", "contra is said by a defender who played (the inviter)")
+HAND_FIRST_CALL = Message(
+    "balkan_hand_first_call",
+    "hand is a player's first call only, and {seat} has called ({legal})",
+    IllegalAction,
+)
+AFTER_HAND = Message(
+    "balkan_after_hand",
+    "after a hand call only hand (as a first call) or pass ({legal})",
+    IllegalAction,
+)
+HOLD_MOJE = Message(
+    "balkan_hold",
+    "hold (moje) needs the option and an earlier seat than the holder ({legal})",
+    IllegalAction,
+)
+NUMBER_BID = Message(
+    "balkan_number_bid",
+    "each number bid is one above the highest, up to the top code ({legal})",
+    IllegalAction,
+)
 
 CONTRACTS = Option(
     "contracts",
@@ -195,7 +223,7 @@ class BalkanFamily(AustrianFamily):
                 h.bid = next(n for n, c in codes(h.rules).items() if c == h.top)
                 h.fix(game_of(h.bid, talon=False))
 
-    def why(self, h: Hand, action: Action) -> str | None:
+    def why(self, h: Hand, action: Action) -> EngineError | None:
         """The refusal of a call in the number-bid auction."""
         if not isinstance(action, Call) or h.phase != AUCTION:
             return None
@@ -203,12 +231,12 @@ class BalkanFamily(AustrianFamily):
         legal = ", ".join(self.auction_calls(h))
         call = action.call
         if call == "hand":
-            return f"hand is a player's first call only, and {seat} has called ({legal})"
+            return HAND_FIRST_CALL.error("", seat=seat, legal=legal)
         if h.queue:
-            return f"after a hand call only hand (as a first call) or pass ({legal})"
+            return AFTER_HAND.error("", legal=legal)
         if call == "hold":
-            return f"hold (moje) needs the option and an earlier seat than the holder ({legal})"
-        return f"each number bid is one above the highest, up to the top code ({legal})"
+            return HOLD_MOJE.error("", legal=legal)
+        return NUMBER_BID.error("", legal=legal)
 
     def auction_call(self, h: Hand, p: int, call: str) -> None:
         bit = 1 << p
@@ -348,23 +376,21 @@ class BalkanFamily(AustrianFamily):
         limit = rules.get("refe_limit", 0) if isinstance(rules, Mapping) else None
         for key in ("refe", "refe_written"):
             if key in record and limit == 0:
-                raise EngineError(key, f"{key} is kept only with refe_limit above 0")
+                raise REFE_NEEDS_LIMIT.error(key, key=key)
         if "refe" in record:
             refe = record["refe"]
             seats = record.get("seats", ())
             if not isinstance(refe, dict) or not all(
                 s in seats and type(n) is int and n >= 0 for s, n in refe.items()
             ):
-                raise EngineError("refe", "refe maps seats to whole numbers of open refe ≥ 0")
+                raise REFE_OBJECT.error("refe")
             carry["refe"] = {s: refe[s] for s in seats if s in refe}
         if "refe_written" in record:
             written = record["refe_written"]
             if type(written) is not int or not 0 <= written <= (
                 limit if limit is not None else written
             ):
-                raise EngineError(
-                    "refe_written", f"refe_written is a whole number from 0 to {limit}"
-                )
+                raise REFE_WRITTEN.error("refe_written", limit=limit)
             carry["refe_written"] = written
         return carry
 
@@ -393,25 +419,23 @@ class BalkanFamily(AustrianFamily):
         out: dict[str, Any] = {}
         gave_up = record.get("gave_up", False)
         if type(gave_up) is not bool:
-            raise EngineError("gave_up", "gave_up must be true or false")
+            raise msg.TRUE_OR_FALSE.error("gave_up", key="gave_up")
         if gave_up:
             if not o.players:
-                raise EngineError("gave_up", "both defenders stayed home: nobody to give up to")
+                raise msg.NOBODY_TO_GIVE_UP_TO.error("gave_up")
             out["gave_up"] = True
         if "contra" in record:
             data = record["contra"]
             if not isinstance(data, dict) or set(data) != {"by", "recontra"}:
-                raise EngineError("contra", 'contra is {"by": seat, "recontra": true|false}')
+                raise CONTRA_OBJECT.error("contra")
             if not o.rules["contra"] or gave_up:
-                raise EngineError("contra", "there was no contra round in this deal")
+                raise NO_CONTRA_ROUND.error("contra")
             inviter = [p for p in o.players if o.defence.get(p) == "invite"]
             allowed = inviter or o.players
             if data["by"] not in allowed:
-                raise EngineError(
-                    "contra.by", "contra is said by a defender who played (the inviter)"
-                )
+                raise CONTRA_BY.error("contra.by")
             if type(data["recontra"]) is not bool:
-                raise EngineError("contra.recontra", "recontra must be true or false")
+                raise msg.TRUE_OR_FALSE.error("contra.recontra", key="recontra")
             out["contra"] = {"by": data["by"], "recontra": data["recontra"]}
         return out
 

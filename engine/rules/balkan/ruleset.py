@@ -7,10 +7,23 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.rules.balkan.rules import BALKAN
+from engine.rules.family.labels import number_calls
 from engine.rules.family.ruleset import DEAL_5_2_5, FamilyRuleSet, family_rule_set
 from engine.rules.family.schema import INVITING, NOTRUMP_GAME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.ruleset import Carry
+
+LABELS = {
+    **number_calls(range(2, 10)),
+    "call:hand": "Hand (igra)",
+    "call:hold": "Hold (moje)",
+    "contract:misere": "Misère",
+    "contract:sans": "Sans (no trumps)",
+    "contract:uno": "Uno",
+    "contract:slam": "Slam",
+}
+"""The Balkan sets' calls (the number bids ``2`` … ``9``, *igra* and *moje*) and their
+no-trump contracts (``danube-swabian`` shares them)."""
 
 
 class Balkan(FamilyRuleSet):
@@ -69,5 +82,6 @@ RULE_SET = family_rule_set(
         ("ante", "game", "tricks", "fall", "giveup"),
         refe=True,
     ),
+    labels=LABELS,
 )
 """The ``balkan`` rule set, registered in ``engine.rules``."""

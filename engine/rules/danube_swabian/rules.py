@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import PIQUET
-from engine.errors import EngineError
+from engine.errors import Message
 from engine.options import INTEGER, Option
 from engine.rules.balkan.rules import (
     CONTRA_OPTION,
@@ -49,6 +49,15 @@ OPTIONS: tuple[Option, ...] = (
         minimum=0,
         unit="units",
     ),
+)
+
+
+CONTRA_OBJECT = Message(
+    "danube_swabian_contra_object", 'contra maps defenders to "contra" or "recontra"'
+)
+NO_CONTRA = Message("danube_swabian_no_contra", "contra is not allowed at this table")
+TALON_CARDS = Message(
+    "danube_swabian_talon_cards", "talon must list the two cards dealt to the talon"
 )
 
 
@@ -161,14 +170,14 @@ class DanubeFamily(BalkanFamily):
             if not isinstance(data, dict) or not all(
                 s in o.others and v in ("contra", "recontra") for s, v in data.items()
             ):
-                raise EngineError("contra", 'contra maps defenders to "contra" or "recontra"')
+                raise CONTRA_OBJECT.error("contra")
             if data and not o.rules["contra"]:
-                raise EngineError("contra", "contra is not allowed at this table")
+                raise NO_CONTRA.error("contra")
             if data:
                 out["contra"] = {s: data[s] for s in o.active if s in data}
         talon = record.get("talon")
         if not isinstance(talon, list) or len(talon) != 2:
-            raise EngineError("talon", "talon must list the two cards dealt to the talon")
+            raise TALON_CARDS.error("talon")
         mask = PIQUET.parse_hand(talon, "talon")
         out["talon"] = PIQUET.codes_of(mask)
         return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.rules.balkan.ruleset import LABELS
 from engine.rules.danube_swabian.rules import DANUBE
 from engine.rules.family.ruleset import DEAL_5_2_5, FamilyRuleSet, family_rule_set
 from engine.rules.family.schema import NOTRUMP_GAME, SUIT_GAME, family_shapes
@@ -46,5 +47,6 @@ RULE_SET = family_rule_set(
     ),
     carry_examples=({},),
     shapes=family_shapes((SUIT_GAME, NOTRUMP_GAME), (), ("game", "artwork"), pot=False),
+    labels=LABELS,
 )
 """The ``danube-swabian`` rule set, registered in ``engine.rules``."""

@@ -19,5 +19,7 @@ invitation, give-up, no-aces, contra), its obligations and its settlement as a
   driven by the validating path (through :class:`State`) and the fast path alike;
 - ``state``: the immutable hand state; ``views``: ``view`` and ``known``;
 - ``outcome``: the score-sheet entry; ``settle``: the pot, antes and results;
+- ``messages``: the family's refusals (``engine.errors.Message``, codes ``family_…``);
+  ``labels``: the display labels of its words (``RuleSet.labels``);
 - ``ruleset``: :class:`FamilyRuleSet`, all of it behind ``engine.ruleset.RuleSet``.
 """

@@ -28,7 +28,7 @@ from engine.actions import (
     read_action,
 )
 from engine.cards import PIQUET, Deck
-from engine.errors import EngineError
+from engine.rules.family import messages as msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,40 +140,40 @@ def read(
     seat, key, value = read_action(data, keys, at)
     if key == "call":
         if value not in calls:
-            raise EngineError(at, f"{value!r} is not a call ({', '.join(calls)})")
+            raise msg.NOT_A_CALL.error(at, value=repr(value), calls=", ".join(calls))
         return Call(seat, value)
     if key == "discard":
         mask = deck.parse_hand(value, f"{at}.discard")
         if not isinstance(value, list) or len(value) != 2:
-            raise EngineError(at, "a discard is exactly two cards")
+            raise msg.DISCARD_TWO.error(at)
         return Discard(seat, mask)
     if key == "declare":
         if not isinstance(value, dict) or set(value) != {"type", "level"}:
-            raise EngineError(at, 'declare is {"type": ..., "level": ...}')
+            raise msg.DECLARE_SHAPE.error(at)
         found = (value["type"], value["level"])
         if type(found[1]) is bool or found not in declares:
             names = ", ".join(f"{k} {v}" for k, v in declares)
-            raise EngineError(at, f"{value!r} is not a game of these rules ({names})")
+            raise msg.NOT_A_GAME.error(at, value=repr(value), games=names)
         return Declare(seat, found[0], found[1])
     if key == "defence":
         if value not in defences:
-            raise EngineError(at, f"defence must be {' or '.join(defences)}, not {value!r}")
+            raise msg.DEFENCE_CHOICE.error(at, choices=" or ".join(defences), value=repr(value))
         return Defence(seat, value)
     if key in FLAGS:
         if type(value) is not bool:
-            raise EngineError(at, f"{key} must be true or false")
+            raise msg.TRUE_OR_FALSE.error(at, key=key)
         return FLAGS[key](seat, value)
     if key in WORDS:
         if value not in words[key]:
-            raise EngineError(at, f"{key} must be {' or '.join(words[key])}, not {value!r}")
+            raise msg.WORD_CHOICE.error(
+                at, key=key, choices=" or ".join(words[key]), value=repr(value)
+            )
         return WORDS[key](seat, value)
     if key == "offer":
         if value == "pass":
             return Offer(seat, None)
         if type(value) is not int or value < 1:
-            raise EngineError(
-                at, f'an offer is a whole number of units ≥ 1 or "pass", not {value!r}'
-            )
+            raise msg.OFFER_VALUE.error(at, value=repr(value))
         return Offer(seat, value)
     return PlayCard(seat, deck.parse(value, f"{at}.card"))
 

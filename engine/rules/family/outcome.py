@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EngineError
+from engine.rules.family import messages as msg
 from engine.rules.family.game import MISERE, NORMAL, SLAM, UNO, Game, Rules, make_game
 from engine.ruleset import Common
 from engine.table import read_declarer
@@ -88,17 +88,17 @@ def parse_game(data: Any, kinds: Mapping[str, Sequence[Any]]) -> Game:
     ``notrump`` to its levels."""
     if not isinstance(data, dict) or data.get("type") not in kinds:
         names = ", ".join(kinds)
-        raise EngineError("game", f'game must be null or an object with a "type" ({names})')
+        raise msg.GAME_OBJECT.error("game", types=names)
     kind = data["type"]
     flag = "hand" if kind == "premium" else "talon"
     if set(data) != {"type", "level", flag}:
-        raise EngineError("game", f'a {kind} game is {{"type", "level", "{flag}"}}')
+        raise msg.GAME_KEYS.error("game", kind=kind, flag=flag)
     level = data["level"]
     if type(level) is bool or level not in kinds[kind]:
         levels = ", ".join(str(v) for v in kinds[kind])
-        raise EngineError("game.level", f"a {kind} game's level is one of {levels}, not {level!r}")
+        raise msg.GAME_LEVEL.error("game.level", kind=kind, levels=levels, level=repr(level))
     if type(data[flag]) is not bool:
-        raise EngineError(f"game.{flag}", f"{flag} must be true or false")
+        raise msg.TRUE_OR_FALSE.error(f"game.{flag}", key=flag)
     talon = not data[flag] if kind == "premium" else data[flag]
     return make_game(kind, level, talon)
 
@@ -108,7 +108,7 @@ def parse_sheet(fam: Family, record: Mapping[str, Any], common: Common) -> Outco
     rules, seats, dealer, carry = common.rules, common.seats, common.dealer, common.carry
     active = tuple(fam_active(seats, dealer))
     if "game" not in record:
-        raise EngineError("game", "game is required (null for a deal without a game)")
+        raise msg.GAME_REQUIRED.error("game")
     base = Outcome(rules, seats, dealer, carry, active, None, None)
     if record["game"] is None:
         return fam.parse_no_game(record, base)
@@ -120,20 +120,18 @@ def parse_sheet(fam: Family, record: Mapping[str, Any], common: Common) -> Outco
     if asked:
         data = record.get("defence")
         if not isinstance(data, dict) or set(data) != set(others):
-            raise EngineError(
-                "defence", f"defence must give the choice of {others[0]} and {others[1]}"
-            )
+            raise msg.DEFENCE_BOTH.error("defence", first=others[0], second=others[1])
         for seat, choice in data.items():
             if choice not in asked:
-                raise EngineError(f"defence.{seat}", f"{choice!r} is not {' or '.join(asked)}")
+                raise msg.DEFENCE_VALUE.error(
+                    f"defence.{seat}", choice=repr(choice), choices=" or ".join(asked)
+                )
         choices = sorted(data.values())
         if ("invite" in choices or "invited" in choices) and choices != ["invite", "invited"]:
-            raise EngineError(
-                "defence", "an invitation needs one defender with invite and the other invited"
-            )
+            raise msg.INVITATION_PAIR.error("defence")
         defence = dict(data)
     elif "defence" in record:
-        raise EngineError("defence", "in this game everybody plays; omit defence")
+        raise msg.DEFENCE_OMIT.error("defence")
     o = Outcome(rules, seats, dealer, carry, active, game, declarer, defence)
     extra = fam.parse_extra(record, o)
     o = Outcome(rules, seats, dealer, carry, active, game, declarer, defence, {}, extra)
@@ -156,51 +154,39 @@ def read_tricks(
     summing to 10, or a premium contract's early end; ``{}`` or omitted when nobody played."""
     data = record.get("tricks", {})
     if not isinstance(data, dict):
-        raise EngineError("tricks", "tricks must map player names to trick counts")
+        raise msg.TRICKS_OBJECT.error("tricks")
     for seat, n in data.items():
         if seat not in o.active:
-            where = "sits out this deal" if seat in o.seats else "is not a seat"
-            raise EngineError(f"tricks.{seat}", f"{seat} {where}")
+            where = msg.TRICKS_SITS_OUT if seat in o.seats else msg.TRICKS_NOT_A_SEAT
+            raise where.error(f"tricks.{seat}", seat=seat)
         if type(n) is not int or not 0 <= n <= 10:
-            raise EngineError(f"tricks.{seat}", f"a trick count is a whole number 0..10, not {n!r}")
+            raise msg.TRICK_COUNT.error(f"tricks.{seat}", count=repr(n))
     if not players:
         if any(data.values()):
-            raise EngineError("tricks", "nobody played this deal: tricks must be {} or omitted")
+            raise msg.TRICKS_NOBODY_PLAYED.error("tricks")
         return {}
     d = o.declarer
     for seat, n in data.items():
         if seat not in players and n:
-            raise EngineError(f"tricks.{seat}", f"{seat} did not play and took no tricks")
+            raise msg.TRICKS_NOT_PLAYED.error(f"tricks.{seat}", seat=seat)
     for seat in players:
         if seat not in data:
-            raise EngineError(f"tricks.{seat}", f"give {seat}'s tricks: every player who played")
+            raise msg.TRICKS_MISSING.error(f"tricks.{seat}", seat=seat)
     tricks = {p: data[p] for p in o.active if p in players}
     total = sum(tricks.values())
     if target == NORMAL:
         if total != 10:
-            raise EngineError("tricks", f"the tricks must add up to 10, not {total}")
+            raise msg.TRICKS_SUM.error("tricks", total=total)
         return tricks
     assert d is not None
     dec = tricks[d]
     opp = total - dec
     if total > 10 or total == 0:
-        raise EngineError("tricks", f"a hand has 10 tricks, not {total}")
+        raise msg.TRICKS_TOTAL.error("tricks", total=total)
     if target == MISERE and (dec > 1 or (dec == 0 and total != 10)):
-        raise EngineError(
-            "tricks",
-            "a misère ends with the declarer's first trick: the declarer has 0 tricks of 10, "
-            "or 1 trick when play stopped there",
-        )
+        raise msg.TRICKS_MISERE.error("tricks")
     if target == SLAM and (opp > 1 or (opp == 0 and dec != 10)):
-        raise EngineError(
-            "tricks",
-            "a slam ends with the defenders' first trick: the defenders have 0 tricks "
-            "(declarer 10), or 1 when play stopped there",
-        )
+        raise msg.TRICKS_SLAM.error("tricks")
     if target == UNO and (dec > 2 or (dec < 2 and total != 10)):
-        raise EngineError(
-            "tricks",
-            "an uno ends with the declarer's second trick: the declarer has 0 or 1 trick of "
-            "10, or 2 when play stopped there",
-        )
+        raise msg.TRICKS_UNO.error("tricks")
     return tricks

@@ -13,14 +13,16 @@ from engine.actions import Action, PlayCard
 from engine.bots.belief import Belief
 from engine.bots.policy import Decide
 from engine.cards import PIQUET
-from engine.errors import EngineError, IllegalAction, NotYourTurn
+from engine.errors import EngineError
 from engine.rules.family import actions as family_actions
 from engine.rules.family import belief, heuristic, views
+from engine.rules.family import messages as msg
 from engine.rules.family import outcome as record
 from engine.rules.family.game import MISERE, NORMAL, SLAM, Rules, read_rules
 from engine.rules.family.hand import ORDERS, Hand
+from engine.rules.family.labels import labels_of
 from engine.rules.family.outcome import Outcome
-from engine.rules.family.phases import AUCTION, DISCARD, DONE, PHASE_WORDS, PLAY
+from engine.rules.family.phases import AUCTION, DISCARD, DONE, PLAY
 from engine.rules.family.schema import POSITIONS
 from engine.rules.family.settle import POT
 from engine.rules.family.spec import FLAG_STEPS, Family
@@ -30,7 +32,7 @@ from engine.solver.position import MISERE as MISERE_GOAL
 from engine.solver.position import MOST, Position
 from engine.solver.position import SLAM as SLAM_GOAL
 from engine.table import Dealing, TableShape
-from engine.tricks import describe_obligation
+from engine.tricks import obligation_refusal
 
 
 class FamilyRuleSet(RuleSet[State, Rules, Outcome]):
@@ -169,10 +171,7 @@ class FamilyRuleSet(RuleSet[State, Rules, Outcome]):
 
     def outcome(self, state: State) -> Outcome:
         if not state.is_over:
-            raise EngineError(
-                "actions",
-                f"the hand is not finished: {state.to_act_seat} is to act ({state.phase})",
-            )
+            raise msg.HAND_NOT_FINISHED.error("actions", seat=state.to_act_seat, phase=state.phase)
         return record.outcome_of(state.hand, state.seats, state.dealer)
 
     def parse_sheet(self, data: Mapping[str, Any], common: Common) -> Outcome:
@@ -296,45 +295,39 @@ def _pairs(carry: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     )
 
 
-def _refusal(state: State, action: Action, legal: list[Action]) -> IllegalAction:
-    """Why ``action`` is not allowed now, in words."""
+def _refusal(state: State, action: Action, legal: list[Action]) -> EngineError:
+    """Why ``action`` is not allowed now, in words (an :class:`IllegalAction`)."""
     h = state.hand
     seat = action.seat
     if state.is_over:
-        return IllegalAction("", "the hand is over; no more actions")
+        return msg.HAND_OVER.error("")
     if seat not in state.seats:
-        return IllegalAction("", f"there is no seat named {seat!r} at this table")
+        return msg.NO_SUCH_SEAT.error("", seat=repr(seat))
     p = state.player(seat)
     if p is None:
-        return NotYourTurn("", f"{seat} deals and sits out this hand")
+        return msg.SITS_OUT.error("", seat=seat)
     if p != h.to_act:
-        return NotYourTurn("", f"it is {state.to_act_seat}'s turn, not {seat}'s")
-    expected = PHASE_WORDS[h.phase]
+        return msg.NOT_YOUR_TURN.error("", to_act=state.to_act_seat, seat=seat)
     if not any(type(a) is type(action) for a in legal):
-        return IllegalAction("", f"{seat} cannot do that now: it is time to {expected}")
+        return msg.NOT_NOW[h.phase].error("", seat=seat)
     if isinstance(action, PlayCard):
         code = PIQUET.code(action.card)
         if not h.hands[p] >> action.card & 1:
-            return IllegalAction("", f"{seat} does not hold {code}")
+            return msg.NOT_HELD.error("", seat=seat, card=code)
         mask = h.legal_card_mask()
         assert h.game is not None
         duty = h.family.duty(h)
-        return IllegalAction(
-            "",
-            describe_obligation(
-                PIQUET, ORDERS[h.game.trump], h.hands[p], h.trick, mask, seat, duty
-            ),
+        return obligation_refusal(
+            PIQUET, ORDERS[h.game.trump], h.hands[p], h.trick, mask, seat, duty
         )
     if h.phase == DISCARD:
-        return IllegalAction(
-            "",
-            f"{seat} must discard two cards from the hand: {' '.join(PIQUET.codes_of(h.hands[p]))}",
-        )
-    words = ", ".join(str(v) for v in (action_value(a) for a in legal if type(a) is type(action)))
+        cards = " ".join(PIQUET.codes_of(h.hands[p]))
+        return msg.DISCARD_FROM_HAND.error("", seat=seat, cards=cards)
     reason = h.family.why(h, action)
-    if reason:
-        return IllegalAction("", reason)
-    return IllegalAction("", f"{seat} must {expected}: {words}")
+    if reason is not None:
+        return reason
+    words = ", ".join(str(v) for v in (action_value(a) for a in legal if type(a) is type(action)))
+    return msg.MUST[h.phase].error("", seat=seat, legal=words)
 
 
 def action_value(action: Action) -> Any:
@@ -369,6 +362,7 @@ def family_rule_set(
     dealing: Dealing = DEAL_3_2_4_3,
     carry: Carry = POT_CARRY,
     shapes: Shapes,
+    labels: Mapping[str, str] | None = None,
 ) -> S:
     """The rule set value of ``cls`` (a :class:`FamilyRuleSet` naming its ``family``), with
     what every set of the family shares: the piquet deck, a table of 3 or 4 seats with 3
@@ -376,7 +370,8 @@ def family_rule_set(
     the score-sheet keys :data:`SHEET_KEYS` and ``sheet_keys`` beside them, the family's
     options, phases and vocabulary, and its positions (forehand, middlehand, rearhand);
     ``shapes``: the set's own (``family_shapes``). ``dealing`` and ``carry`` default to wien's
-    deal and a pot in cents."""
+    deal and a pot in cents. ``labels``: the set's display labels beyond or instead of the
+    family's (``engine.rules.family.labels``), for every word it uses."""
     family = cls.family
     return cls(
         name=name,
@@ -393,6 +388,7 @@ def family_rule_set(
         vocabulary=family.vocabulary(),
         shapes=shapes,
         positions=POSITIONS,
+        labels=labels_of(family, shapes, labels or {}),
     )
 
 

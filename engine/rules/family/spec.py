@@ -19,6 +19,7 @@ from engine.actions import Action, ActionForm, Call, Declare, Defence, Discard, 
 from engine.cards import cards_of
 from engine.errors import EngineError
 from engine.options import Option
+from engine.rules.family import messages as msg
 from engine.rules.family.actions import Contra, GiveUp, NoAces, Recontra, vocabulary
 from engine.rules.family.game import NORMAL, Game, Rules, make_game
 from engine.rules.family.phases import (
@@ -134,9 +135,7 @@ class Family:
         cents."""
         pot = record.get("pot")
         if type(pot) is not int or pot < 0:
-            raise EngineError(
-                "pot", f"the pot must be a non-negative whole number of cents, not {pot!r}"
-            )
+            raise msg.POT_CENTS.error("pot", pot=repr(pot))
         return {"pot": pot}
 
     # --- the auction -----------------------------------------------------------------------
@@ -285,7 +284,7 @@ class Family:
         """An entry with ``"game": null``: a thrown-in deal, nothing else."""
         for key in ("declarer", "defence", "tricks", *self.sheet_extra_keys):
             if key in record and not (key == "tricks" and record[key] == {}):
-                raise EngineError(key, f"a deal without a game has no {key}")
+                raise msg.NO_GAME_NO_KEY.error(key, key=key)
         return base
 
     sheet_extra_keys: tuple[str, ...] = ()
@@ -343,8 +342,8 @@ class Family:
         hand = game.get("talon") is False or game.get("hand") is True
         return f"{level}{'h' if hand else ''}"
 
-    def why(self, h: Hand, action: Action) -> str | None:
-        """A sentence for refusing a call on the ladder (None: the generic one)."""
+    def why(self, h: Hand, action: Action) -> EngineError | None:
+        """The refusal of a call on the ladder, in words (None: the generic one)."""
         lad = h.ladder
         if not isinstance(action, Call) or lad is None or h.phase != AUCTION:
             return None
@@ -352,17 +351,14 @@ class Family:
         high = lad.calls[h.high] if h.high >= 0 else None
         legal = ", ".join(h.ladder_calls())
         if action.call == "pass":
-            return f"{seat} may not pass: forehand and middlehand passed, so he must call ({legal})"
+            return msg.MAY_NOT_PASS.error("", seat=seat, legal=legal)
         if action.call == "hold":
             if high is None:
-                return "there is no call to hold yet"
-            return (
-                f"only a player who sits earlier than the one holding {high} may hold it "
-                f"({seat} may: {legal})"
-            )
+                return msg.NOTHING_TO_HOLD.error("")
+            return msg.HOLD_EARLIER.error("", high=high, seat=seat, legal=legal)
         if high is not None and lad.rank(action.call) <= h.high:
-            return f"{action.call} is not higher than the highest call so far, {high} ({legal})"
-        return f"{seat} may call only {legal}: bids go up one rung at a time"
+            return msg.NOT_HIGHER.error("", call=action.call, high=high, legal=legal)
+        return msg.ONE_RUNG.error("", seat=seat, legal=legal)
 
     # --- the random bot --------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import Message
 from engine.options import CHOICE, Option
 from engine.rules.austria_modern.rules import BONUS_OPTIONS, DEFENDER_OPTIONS, ModernFamily
 from engine.rules.family.austria import (
@@ -28,6 +28,19 @@ OPEN_CALLS = (
 )  # fmt: skip
 ROW_CALLS = ("1", "2", "3", "4", "5", "6", "1h", "2h", "3h", "4h", "5h", "6h")
 NAMES = {5: "misère", 6: "slam", 7: "open misère", 8: "open slam"}
+
+MADE_ONLY_IN_ROW = Message(
+    "illustrated_made_only_in_row", "made is given only for a slam of six in a row"
+)
+MADE_NEEDED = Message("illustrated_made_needed", "a slam of six in a row needs made: true or false")
+PREMIUM_NO_GIVE_UP = Message(
+    "illustrated_premium_no_give_up", "a premium contract cannot be given up"
+)
+ROW_TRICKS = Message(
+    "illustrated_row_tricks",
+    "a slam of six in a row stops once made (the declarer 6 or more) or once it can no "
+    "longer be made (at the earliest after 5 tricks)",
+)
 
 OPTIONS: tuple[Option, ...] = (
     UNIT,
@@ -141,13 +154,13 @@ class IllustratedFamily(ModernFamily):
         row = self.target(o.game, o.rules) == ROW
         if "made" in record or row:
             if not row:
-                raise EngineError("made", "made is given only for a slam of six in a row")
+                raise MADE_ONLY_IN_ROW.error("made")
             made = record.get("made")
             if type(made) is not bool:
-                raise EngineError("made", "a slam of six in a row needs made: true or false")
+                raise MADE_NEEDED.error("made")
             out["made"] = made
         if o.game.kind == "premium" and "gave_up" in record:
-            raise EngineError("gave_up", "a premium contract cannot be given up")
+            raise PREMIUM_NO_GIVE_UP.error("gave_up")
         return out
 
     def check_tricks(self, o: Outcome, tricks: dict[str, int]) -> None:
@@ -164,11 +177,7 @@ class IllustratedFamily(ModernFamily):
         else:
             ok = 5 <= total <= 10 and total - dec >= 1 and dec <= total - 1
         if not ok:
-            raise EngineError(
-                "tricks",
-                "a slam of six in a row stops once made (the declarer 6 or more) or once it "
-                "can no longer be made (at the earliest after 5 tricks)",
-            )
+            raise ROW_TRICKS.error("tricks")
 
     def describe_game(self, game: Any) -> str:
         """``D``, ``C von der Hand``, ``6 slam``, ``7 open misère von der Hand``."""

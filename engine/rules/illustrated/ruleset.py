@@ -5,10 +5,25 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.rules.austria_modern.ruleset import LABELS as MODERN_LABELS
+from engine.rules.family.labels import NUMBERS
 from engine.rules.family.ruleset import FamilyRuleSet, family_rule_set
 from engine.rules.family.schema import INVITING, PREMIUM_GAME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.rules.illustrated.rules import ILLUSTRATED
+
+PREMIUM = {5: "misère", 6: "slam", 7: "open misère", 8: "open slam"}
+"""The premium contracts by their number."""
+
+LABELS = {
+    **MODERN_LABELS,
+    **{f"call:{n}": f"{NUMBERS[n - 1]} ({name})" for n, name in PREMIUM.items()},
+    **{f"call:{n}h": f"{NUMBERS[n - 1]} from the hand ({name})" for n, name in PREMIUM.items()},
+    **{f"contract:{n}": name.capitalize() for n, name in PREMIUM.items()},
+    "reason:premium": "Premium game",
+}
+"""illustrated's calls (modern's, and the premium contracts 5 … 8, each also from the hand),
+its premium contracts and their payment."""
 
 
 class Illustrated(FamilyRuleSet):
@@ -52,5 +67,6 @@ RULE_SET = family_rule_set(
         INVITING,
         ("ante", "game", "tricks", "fall", "premium", "giveup", "bonus"),
     ),
+    labels=LABELS,
 )
 """The ``illustrated`` rule set, registered in ``engine.rules``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import Message
 from engine.options import CHOICE, INTEGER, Option
 from engine.rules.family.game import SUITS, Game, make_game
 from engine.rules.family.hand import Hand
@@ -16,6 +16,12 @@ from engine.transfers import Book
 from engine.tricks import FOLLOW, Obligations
 
 CALLS = ("1", "1h", "2", "2h", "3", "3h")
+
+DEALER_CONTRIBUTION = Message(
+    "kurz_dealer_contribution",
+    "the dealer contribution must be at least 10 × trick_value ({least}), so that the pot can "
+    "pay ten tricks, not {given}",
+)
 LADDER = Ladder(CALLS, jumps=True)
 """kurz.md, "Deal and auction": any strictly higher call (jumps allowed), no holding; ``h``
 beats the plain bid of the same number."""
@@ -72,11 +78,10 @@ class KurzFamily(Family):
     def check_rules(self, values: dict[str, Any]) -> None:
         """kurz.md: the dealer contribution must pay ten tricks."""
         if values["dealer_contribution"] < 10 * values["trick_value"]:
-            raise EngineError(
+            raise DEALER_CONTRIBUTION.error(
                 "rules.dealer_contribution",
-                f"the dealer contribution must be at least 10 × trick_value "
-                f"({10 * values['trick_value']}), so that the pot can pay ten tricks, not "
-                f"{values['dealer_contribution']}",
+                least=10 * values["trick_value"],
+                given=values["dealer_contribution"],
             )
 
     def ladder(self, rules: Any) -> Ladder:

@@ -9,6 +9,17 @@ from engine.rules.family.schema import PLAY_HOME, SUIT_GAME, family_shapes
 from engine.rules.family.spec import Family
 from engine.rules.kurz.rules import KURZ
 
+LABELS = {
+    "call:1": "One",
+    "call:1h": "One with Handspiel",
+    "call:2": "Two",
+    "call:2h": "Two with Handspiel",
+    "call:3": "Three",
+    "call:3h": "Three with Handspiel",
+    "reason:premium": "Handspiel premium",
+}
+"""kurz's calls (Eins … Drei, each also „mit Handspiel") and its hand-game premium."""
+
 
 class Kurz(FamilyRuleSet):
     """The short family rules (``spec/next/kurz.md``)."""
@@ -37,5 +48,6 @@ RULE_SET = family_rule_set(
     ),
     carry_examples=({"pot": 0}, {"pot": 35}, {"pot": 200}),
     shapes=family_shapes((SUIT_GAME,), PLAY_HOME, ("dealer", "game", "tricks", "fall", "premium")),
+    labels=LABELS,
 )
 """The ``kurz`` rule set, registered in ``engine.rules``."""
