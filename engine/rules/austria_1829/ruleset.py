@@ -14,7 +14,7 @@ LABELS = {
     "call:pass": "Pass (weiter)",
     "call:hold": "Hold (selbst)",
     "call:H": "Hearts (Préférence as the first bid)",
-    "contract:H": "Préférence (hearts)",
+    "suit:H": "Préférence (hearts)",
     "defence:play": "Play (helfen)",
     "defence:home": "Drop out (passen)",
 }

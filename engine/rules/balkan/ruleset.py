@@ -17,10 +17,10 @@ LABELS = {
     **number_calls(range(2, 10)),
     "call:hand": "Hand (igra)",
     "call:hold": "Hold (moje)",
-    "contract:misere": "Misère",
-    "contract:sans": "Sans (no trumps)",
-    "contract:uno": "Uno",
-    "contract:slam": "Slam",
+    "notrump:misere": "Misère",
+    "notrump:sans": "Sans (no trumps)",
+    "notrump:uno": "Uno",
+    "notrump:slam": "Slam",
 }
 """The Balkan sets' calls (the number bids ``2`` … ``9``, *igra* and *moje*) and their
 no-trump contracts (``danube-swabian`` shares them)."""

@@ -47,6 +47,6 @@ RULE_SET = family_rule_set(
     ),
     carry_examples=({},),
     shapes=family_shapes((SUIT_GAME, NOTRUMP_GAME), (), ("game", "artwork"), pot=False),
-    labels=LABELS,
+    labels={**LABELS, "reason:game": "Game"},
 )
 """The ``danube-swabian`` rule set, registered in ``engine.rules``."""

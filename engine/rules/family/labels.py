@@ -3,11 +3,12 @@
 German: the seeds' own terms, Weiter, Halten, Handspiel, von der Hand, mitgehen, zu Hause
 bleiben, Einladung, Bettler, Mord, Kontra, Topf).
 
-Kinds: ``game`` (a deal's ``game.type``), ``call`` (an auction call), ``contract`` (the level
-a ``declare`` or a ``hand_contract`` names: a suit, a premium or no-trump contract),
-``defence`` (a defender's answer, as the score sheet writes it), ``announcement`` (the
-declarer's or a defender's true/false steps: giving up, no ace, contra, recontra) and
-``reason`` (a transfer's ``why``). :data:`LABELS` holds the words most sets share; each set
+Kinds: ``game`` (a deal's ``game.type``), ``call`` (an auction call), ``suit``, ``premium``
+and ``notrump`` (a game's ``level`` by its ``type``, as a ``declare`` or a ``hand_contract``
+names it: ``suit:C``, ``premium:5``, ``notrump:misere``, as wien's), ``defence`` (a
+defender's answer, as the score sheet writes it), ``announcement`` (the declarer's or a
+defender's true/false steps: giving up, no ace, contra, recontra) and ``reason`` (a
+transfer's ``why``). :data:`LABELS` holds the words most sets share; each set
 adds or overrides its own (``family_rule_set(labels=…)``), and :func:`labels_of` keeps the
 words the set uses.
 """
@@ -30,11 +31,11 @@ LABELS: dict[str, str] = {
     "call:S": "Spades",
     "call:D": "Diamonds",
     "call:H": "Hearts",
-    "contract:C": "Clubs",
-    "contract:S": "Spades",
-    "contract:D": "Diamonds",
-    "contract:H": "Hearts",
-    "defence:play": "Play along",
+    "suit:C": "Clubs",
+    "suit:S": "Spades",
+    "suit:D": "Diamonds",
+    "suit:H": "Hearts",
+    "defence:play": "Play",
     "defence:home": "Stay home",
     "defence:invite": "Invite",
     "defence:alone": "Play alone",
@@ -44,20 +45,20 @@ LABELS: dict[str, str] = {
     "announcement:contra": "Contra",
     "announcement:recontra": "Recontra",
     "reason:ante": "Ante",
-    "reason:game": "Game",
+    "reason:game": "Game won",
     "reason:tricks": "Tricks",
-    "reason:fall": "Fall",
+    "reason:fall": "Fall penalty",
     "reason:bete": "Bête",
     "reason:giveup": "Giving up",
     "reason:premium": "Premium",
     "reason:bonus": "Bonus",
     "reason:artwork": "Artwork (talon pair)",
     "reason:offer": "Offer",
-    "reason:dealer": "Dealer's contribution",
+    "reason:dealer": "Dealer contribution",
 }
 """The family's shared labels: its game types, ``pass`` and ``hold``, the four suits (as calls
-and as contracts), the
-defenders' answers, the announcements and the transfer reasons."""
+and as a suit game's level), the defenders' answers, the announcements and the transfer
+reasons."""
 
 NUMBERS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 """The number calls ``1`` … ``9`` in words."""
@@ -80,7 +81,7 @@ def words_of(family: Family, shapes: Shapes) -> list[str]:
     sheet's), its announcements and its transfer reasons."""
     games = [f"game:{form['properties']['type']['enum'][0]}" for form in shapes.games]
     calls = [f"call:{call}" for call in family.vocabulary_calls]
-    contracts = [f"contract:{level}" for _, level in family.vocabulary_declares]
+    levels = [f"{kind}:{level}" for kind, level in family.vocabulary_declares]
     defences = list(family.vocabulary_defences)
     defence: Any = shapes.view.get("properties", {}).get("defence", {})
     for answer in defence.get("additionalProperties", {}).get("enum", ()):
@@ -91,7 +92,7 @@ def words_of(family: Family, shapes: Shapes) -> list[str]:
     return [
         *games,
         *calls,
-        *contracts,
+        *levels,
         *(f"defence:{answer}" for answer in defences),
         *announcements,
         *reasons,

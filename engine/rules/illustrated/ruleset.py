@@ -19,7 +19,7 @@ LABELS = {
     **MODERN_LABELS,
     **{f"call:{n}": f"{NUMBERS[n - 1]} ({name})" for n, name in PREMIUM.items()},
     **{f"call:{n}h": f"{NUMBERS[n - 1]} from the hand ({name})" for n, name in PREMIUM.items()},
-    **{f"contract:{n}": name.capitalize() for n, name in PREMIUM.items()},
+    **{f"premium:{n}": name.capitalize() for n, name in PREMIUM.items()},
     "reason:premium": "Premium game",
 }
 """illustrated's calls (modern's, and the premium contracts 5 … 8, each also from the hand),
