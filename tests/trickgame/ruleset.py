@@ -137,6 +137,9 @@ RULE_SET = TrickGame(
     vocabulary=VOCABULARY,
     shapes=SHAPES,
     positions=POSITIONS,
-    labels={"game:quiet": "Quiet game", **{f"reason:{why}": why.title() for why in REASONS}},
+    labels={
+        **{f"game:{kind}": kind.title() for kind in ("quiet", "contest", "sweep")},
+        **{f"reason:{why}": why.title() for why in REASONS},
+    },
 )
 """The ``trickgame`` rule set (``tests/trickgame/registered.py`` registers it)."""
