@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 
 from clubs.admin import LocalTimes, local_column
 from tournaments import scoring
@@ -108,7 +109,7 @@ class TournamentAdmin(LocalTimes):
         fixed = (*FORMAT_FIELDS, "prizes")
         return (*self.always_read_only, *(f for f in fixed if f != "lots_seed" or finished(obj)))
 
-    @admin.display(description="lots commitment")
+    @admin.display(description=gettext_lazy("lots commitment"))
     def lots_commitment(self, obj: Tournament) -> str:
         """SHA-256 of ``lots:<seed>``, public from the start (the seed itself is not)."""
         return scoring.lots_commitment(obj.lots_seed)

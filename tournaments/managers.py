@@ -6,6 +6,7 @@ the tournament runs (a finished one is reopened first)."""
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from clubs.models import Membership, User
 from games import managers
@@ -62,7 +63,7 @@ def _corrects_closed(user: User, table_id: int) -> bool:
         return False
     if status == Tournament.Status.FINISHED:
         raise TableConflict(
-            "The tournament is finished: reopen it (with a reason) to correct a result.",
+            _("The tournament is finished: reopen it (with a reason) to correct a result."),
             code="tournament_finished",
         )
     return True
@@ -80,10 +81,10 @@ def _frozen(table_id: int) -> str | None:
     )
     if link is None:
         return None
-    return (
-        f"Round {link.round.number} of this tournament is closed, so its tables stay closed; "
-        "its directors correct a hand at the closed table instead."
-    )
+    return _(
+        "Round {number} of this tournament is closed, so its tables stay closed; its directors "
+        "correct a hand at the closed table instead."
+    ).format(number=link.round.number)
 
 
 def register() -> None:

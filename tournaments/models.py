@@ -15,32 +15,39 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 
 class Tournament(models.Model):
     """A tournament: its format, fixed rules, lifecycle state and standings version."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        CHECK_IN = "check_in", "Check-in"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
+        REGISTRATION = "registration", pgettext_lazy("tournament status", "Registration open")
+        CHECK_IN = "check_in", pgettext_lazy("tournament status", "Check-in")
+        RUNNING = "running", pgettext_lazy("tournament status", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
     class Seating(models.TextChoices):
-        RANDOM = "random", "Random"
-        FEWEST_REPEATS = "fewest_repeats", "Fewest repeated opponents"
-        SWISS = "swiss", "Swiss (by standings)"
+        RANDOM = "random", pgettext_lazy("seating method", "Random")
+        FEWEST_REPEATS = (
+            "fewest_repeats",
+            pgettext_lazy("seating method", "Fewest repeated opponents"),
+        )
+        SWISS = "swiss", pgettext_lazy("seating method", "Swiss (by standings)")
 
     class Scoring(models.TextChoices):
-        BALANCE = "balance", "Balance"
-        TABLE_RANK = "table_rank", "Table-rank points"
-        DUPLICATE = "duplicate", "Duplicate matchpoints"
+        BALANCE = "balance", pgettext_lazy("scoring", "Balance")
+        TABLE_RANK = "table_rank", pgettext_lazy("scoring", "Table-rank points")
+        DUPLICATE = "duplicate", pgettext_lazy("scoring", "Duplicate matchpoints")
 
     class Results(models.TextChoices):
-        HOSTED = "hosted", "Hosted hands"
-        RECORDED = "recorded", "Recorded score sheets"
-        TOTALS = "totals", "Table totals, confirmed by the players"
+        HOSTED = "hosted", pgettext_lazy("how results come in", "Hosted hands")
+        RECORDED = "recorded", pgettext_lazy("how results come in", "Recorded score sheets")
+        TOTALS = (
+            "totals",
+            pgettext_lazy("how results come in", "Table totals, confirmed by the players"),
+        )
 
     club = models.ForeignKey(
         "clubs.Club",
@@ -104,10 +111,10 @@ class Entry(models.Model):
     """A player's entry: a user, or a person known by name (a substitute)."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "On the waitlist"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", pgettext_lazy("entry status", "Registered")
+        WAITLISTED = "waitlisted", pgettext_lazy("entry status", "On the waitlist")
+        CHECKED_IN = "checked_in", pgettext_lazy("entry status", "Checked in")
+        WITHDRAWN = "withdrawn", pgettext_lazy("entry status", "Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
@@ -151,13 +158,13 @@ class Invitation(models.Model):
     then); they may decline. Only they see it (``GET /api/v1/me/tournament-invitations/``)."""
 
     class Role(models.TextChoices):
-        DIRECTOR = "director", "Director"
-        ENTRANT = "entrant", "Entrant"
+        DIRECTOR = "director", pgettext_lazy("invitation role", "Director")
+        ENTRANT = "entrant", pgettext_lazy("invitation role", "Entrant")
 
     class Status(models.TextChoices):
-        INVITED = "invited", "Invited"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
+        INVITED = "invited", pgettext_lazy("invitation status", "Invited")
+        ACCEPTED = "accepted", pgettext_lazy("invitation status", "Accepted")
+        DECLINED = "declined", pgettext_lazy("invitation status", "Declined")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
     user = models.ForeignKey(
@@ -196,11 +203,11 @@ class Round(models.Model):
     """One round of a tournament."""
 
     class Status(models.TextChoices):
-        SEATING = "seating", "Being seated"
-        SEATED = "seated", "Seated"
-        PLAYING = "playing", "Playing"
-        CLOSED = "closed", "Closed"
-        FAILED = "failed", "Seating failed"
+        SEATING = "seating", pgettext_lazy("round status", "Being seated")
+        SEATED = "seated", pgettext_lazy("round status", "Seated")
+        PLAYING = "playing", pgettext_lazy("round status", "Playing")
+        CLOSED = "closed", pgettext_lazy("round status", "Closed")
+        FAILED = "failed", pgettext_lazy("round status", "Seating failed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -398,9 +405,9 @@ class Delivery(models.Model):
     """One event sent to one webhook; retried with back-off, each try an :class:`Attempt`."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", pgettext_lazy("webhook delivery status", "Pending")
+        DELIVERED = "delivered", pgettext_lazy("webhook delivery status", "Delivered")
+        FAILED = "failed", pgettext_lazy("webhook delivery status", "Failed")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")

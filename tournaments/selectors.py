@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from clubs.models import Membership, User
 from clubs.permissions import AnyUser
@@ -367,7 +368,7 @@ def entry_in_tournament(*, tournament: Tournament, entry_id: int) -> Entry:
         .first()
     )
     if entry is None:
-        raise TournamentNotFound("There is no such entry.")
+        raise TournamentNotFound(_("There is no such entry."))
     return entry
 
 
@@ -413,7 +414,7 @@ def round_table_of(*, round: Round, number: int) -> RoundTable:
     """The round's table with this number, with its round; 404 when there is none."""
     link = RoundTable.objects.filter(round=round, number=number).select_related("round").first()
     if link is None:
-        raise TournamentNotFound("There is no such table in this round.")
+        raise TournamentNotFound(_("There is no such table in this round."))
     return link
 
 

@@ -42,6 +42,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import User
 from config import outbound
@@ -113,7 +114,7 @@ def verify(
     HMAC of ``"<t>." + body`` under ``secret``, compared in constant time."""
     timestamp, signatures = None, []
     for part in header.split(","):
-        key, _, value = part.strip().partition("=")
+        key, _equals, value = part.strip().partition("=")
         if key == "t" and value.isdigit():
             timestamp = int(value)
         elif key == "v1":
@@ -143,18 +144,22 @@ def _events(events: Iterable[str]) -> list[str]:
     names the allowed ones."""
     if isinstance(events, str) or not isinstance(events, Iterable):
         raise InvalidInput(
-            "Give the events as a list of names.", fields={"events": ["Expected a list."]}
+            _("Give the events as a list of names."), fields={"events": [_("Expected a list.")]}
         )
     out: list[str] = []
     for name in events:
         if name not in Webhook.EVENTS:
             allowed = ", ".join(Webhook.EVENTS)
-            message = f"{name!r} is not an event; choose from {allowed}."
+            message = _("{name} is not an event; choose from {allowed}.").format(
+                name=repr(name), allowed=allowed
+            )
             raise InvalidInput(message, fields={"events": [message]})
         if name not in out:
             out.append(name)
     if not out:
-        message = "Subscribe to at least one event: " + ", ".join(Webhook.EVENTS) + "."
+        message = _("Subscribe to at least one event: {events}.").format(
+            events=", ".join(Webhook.EVENTS)
+        )
         raise InvalidInput(message, fields={"events": [message]})
     return out
 
@@ -165,10 +170,10 @@ def _url(url: str) -> str:
     try:
         URLValidator(schemes=list(URL_SCHEMES))(url)
     except ValidationError:
-        message = "Give an absolute http:// or https:// URL."
+        message = _("Give an absolute http:// or https:// URL.")
         raise InvalidInput(message, fields={"url": [message]}) from None
     if len(url) > 500:
-        message = "The URL is longer than 500 characters."
+        message = _("The URL is longer than {most} characters.").format(most=500)
         raise InvalidInput(message, fields={"url": [message]})
     refused = outbound.refuse_private(url)
     if refused is not None:
@@ -200,7 +205,7 @@ def webhook_for(*, tournament: Tournament, webhook_id: int) -> Webhook:
     """One webhook of the tournament; 404 otherwise."""
     webhook = webhooks_for(tournament=tournament).filter(pk=webhook_id).first()
     if webhook is None:
-        raise TournamentNotFound("There is no such webhook.")
+        raise TournamentNotFound(_("There is no such webhook."))
     return webhook
 
 
@@ -217,7 +222,7 @@ def delivery_for(*, webhook: Webhook, delivery_id: uuid.UUID | str) -> Delivery:
     """One delivery of the webhook; 404 otherwise."""
     delivery = deliveries_for(webhook=webhook).filter(pk=delivery_id).first()
     if delivery is None:
-        raise TournamentNotFound("There is no such delivery.")
+        raise TournamentNotFound(_("There is no such delivery."))
     return delivery
 
 
@@ -251,8 +256,8 @@ def webhook_update(*, user: User, webhook: Webhook, **changes: Any) -> Webhook:
     unknown = sorted(set(changes) - set(CHANGEABLE))
     if unknown:
         raise InvalidInput(
-            "Only url, events and is_active can be changed.",
-            fields={name: ["Cannot be changed."] for name in unknown},
+            _("Only url, events and is_active can be changed."),
+            fields={name: [_("Cannot be changed.")] for name in unknown},
         )
     _require_director(user, webhook.tournament)
     values: dict[str, Any] = {}
@@ -367,7 +372,8 @@ def webhook_ping(*, user: User, webhook: Webhook) -> Delivery:
     _require_director(user, webhook.tournament)
     if not webhook.is_active:
         raise TournamentConflict(
-            "The webhook is inactive: activate it before sending to it.", code="webhook_inactive"
+            _("The webhook is inactive: activate it before sending to it."),
+            code="webhook_inactive",
         )
     with transaction.atomic():
         (delivery,) = _deliveries(
@@ -390,7 +396,7 @@ def delivery_replay(*, user: User, delivery: Delivery) -> Delivery:
     _require_director(user, webhook.tournament)
     if not webhook.is_active:
         raise TournamentConflict(
-            "The webhook is inactive: activate it before replaying its deliveries.",
+            _("The webhook is inactive: activate it before replaying its deliveries."),
             code="webhook_inactive",
         )
     with transaction.atomic():

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import path
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -26,13 +27,18 @@ INVITATION_ID = OpenApiParameter(
     OpenApiParameter.PATH,
     description="The id of an invitation of yours (`GET /me/tournament-invitations/`).",
 )
-INVITED_MESSAGE = (
-    "Asked: they become {what} once they accept. (The same answer whether or not an active "
-    "account has that id: you are told nothing about people who share no club with you.)"
-)
-WHAT = {
-    Invitation.Role.DIRECTOR: "a director",
-    Invitation.Role.ENTRANT: "an entrant",
+#: What a 202 for an invitation says, by role.
+INVITED_MESSAGES = {
+    Invitation.Role.DIRECTOR: gettext_lazy(
+        "Asked: they become a director once they accept. (The same answer whether or not an "
+        "active account has that id: you are told nothing about people who share no club with "
+        "you.)"
+    ),
+    Invitation.Role.ENTRANT: gettext_lazy(
+        "Asked: they become an entrant once they accept. (The same answer whether or not an "
+        "active account has that id: you are told nothing about people who share no club with "
+        "you.)"
+    ),
 }
 
 
@@ -54,7 +60,7 @@ def invitation_sent(*, user_id: int, role: str) -> dict[str, Any]:
         "user": user_id,
         "role": role,
         "status": Invitation.Status.INVITED.value,
-        "message": INVITED_MESSAGE.format(what=WHAT[Invitation.Role(role)]),
+        "message": str(INVITED_MESSAGES[Invitation.Role(role)]),
     }
 
 

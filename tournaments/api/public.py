@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -20,6 +21,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import path
+from django.utils import translation
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -53,6 +58,7 @@ from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import Entry, Tournament
 from tournaments.names import display_names
 from tournaments.selectors import hands_export, player_rounds, score_unit
+from tournaments.services.common import local_time
 from tournaments.services.standings import entrant_rows
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag or date sent.")
@@ -125,8 +131,19 @@ def amount_unit(t: Tournament) -> str:
 
 
 def standings_body(t: Tournament) -> bytes:
-    """The standings answer, rendered once per computation and kept in this process."""
-    key = (t.pk, t.computed_at, t.computed_version, t.requested_version, t.status, t.changed_at)
+    """The standings answer, rendered once per computation (and language) and kept in this
+    process. Nothing in it is a sentence today, but an answer in German is another
+    representation (its ETag says so too): a sentence added to it later must not reach an
+    English reader from the cache."""
+    key = (
+        t.pk,
+        t.computed_at,
+        t.computed_version,
+        t.requested_version,
+        t.status,
+        t.changed_at,
+        translation.get_language(),
+    )
     with _LOCK:
         body = _BODIES.get(key)
     if body is None:
@@ -289,7 +306,7 @@ class MyTournamentView(APIView):
         t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
         entry = selectors.entry_of_user(tournament=t, user=user)
         if entry is None:
-            raise TournamentNotFound("You have not entered this tournament.")
+            raise TournamentNotFound(_("You have not entered this tournament."))
         out = _results(t, entry)
         out.update(next_table=None, next_seat=None, round_status=None)
         rnd = selectors.unfinished_round_of(tournament=t)
@@ -409,6 +426,9 @@ class StandingsCSVExportView(ExportView):
         return super().get(request, tournament_id)
 
     def build(self, t: Tournament) -> HttpResponse:
+        # The header row names the columns as the JSON names its keys, in every language:
+        # programs read these files by their column names (the schema documents them), and a
+        # spreadsheet reads them as well as any word. Not translated.
         header = [
             "position",
             "rank",
@@ -475,6 +495,7 @@ class HandsCSVExportView(ExportView):
         return super().get(request, tournament_id)
 
     def build(self, t: Tournament) -> HttpResponse:
+        # machine column names, in every language (as the standings file's)
         header = [
             "round",
             "table",
@@ -509,6 +530,22 @@ class HandsCSVExportView(ExportView):
         return _csv(body, f"{t.slug}-hands.csv")
 
 
+#: The tiebreaks as the printable page names them (the API keeps their names).
+TIEBREAK_LABELS = {
+    "declarer_wins": pgettext_lazy("tiebreak", "declarer wins"),
+    "best_round": pgettext_lazy("tiebreak", "best round"),
+    "head_to_head": pgettext_lazy("tiebreak", "head to head"),
+    "average_opponent": pgettext_lazy("tiebreak", "average opponent"),
+    "lots": pgettext_lazy("tiebreak", "lots"),
+}
+
+
+def tiebreak_label(name: str) -> str:
+    """A tiebreak as a reader names it (its name, underscores as blanks, where it has no
+    label)."""
+    return str(TIEBREAK_LABELS.get(name, name.replace("_", " ")))
+
+
 class PrintView(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -526,7 +563,9 @@ class PrintView(APIView):
     @staticmethod
     def page(request: Request, t: Tournament) -> HttpResponse:
         """Players by their display names; each row's deciding tiebreak (``lots`` only once
-        it decided a placing at the end); provisional until the tournament is finished."""
+        it decided a placing at the end); provisional until the tournament is finished. In the
+        reader's language: its words, the time of the standings (in the tournament's time
+        zone) and the prizes' decimals as the language writes them."""
         rows = standings_rows(t)
         rounds = sorted({int(r) for row in rows for r in row["by_round"]})
         shown = [name for name in t.tiebreaks if name != "lots"]  # a draw's digits say nothing
@@ -535,20 +574,22 @@ class PrintView(APIView):
             row["round_points"] = [row["by_round"].get(str(r), "–") for r in rounds]
             row["tiebreak_values"] = [row["tiebreaks"].get(name, "") for name in shown]
             row["decided_by"] = ", ".join(
-                name.replace("_", " ")
+                tiebreak_label(name)
                 + ("" if name == "lots" else f" {row['tiebreaks'].get(name, '')}")
                 for name in deciding
             )
-            row["prize_text"] = f"{row['prize'] / 100:.2f}" if row["prize"] else ""
+            prize = Decimal(row["prize"]) / 100
+            row["prize_text"] = number_format(prize, 2) if row["prize"] else ""
         return render(
             request._request,
             "tournaments/standings.html",
             {
                 "tournament": t,
+                "as_of": local_time(t.computed_at, t.timezone) if t.computed_at else "",
                 "rows": rows,
                 "rounds": rounds,
                 "played": bool(rounds) or any(row["pending"] for row in rows),
-                "tiebreaks": [name.replace("_", " ") for name in shown],
+                "tiebreaks": [tiebreak_label(name) for name in shown],
                 "deciding": any(row["decided_by"] for row in rows),
                 "final": t.status == Tournament.Status.FINISHED,
                 "prizes": any(row["prize"] for row in rows),
@@ -569,7 +610,7 @@ class SettlementView(APIView):
         user = caller(request)
         t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
         if not (tperms.is_director(user, t) or tperms.is_entrant(user, t)):
-            raise NotAllowed("Only the directors and the players see the settlement.")
+            raise NotAllowed(_("Only the directors and the players see the settlement."))
         return Response(TournamentSettlementSerializer(services.tournament_settlement(t)).data)
 
 

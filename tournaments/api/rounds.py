@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -42,7 +43,7 @@ def _round(request: Request, tournament_id: int, number: int, *, direct: bool = 
         t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
     rnd = t.rounds.filter(number=number).select_related("tournament").first()
     if rnd is None:
-        raise TournamentNotFound("There is no such round.")
+        raise TournamentNotFound(_("There is no such round."))
     return rnd
 
 

@@ -2,24 +2,83 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import pgettext, pgettext_lazy
 
 from clubs.models import User
 from tournaments.errors import NotAllowed, TournamentConflict, TournamentNotFound
 from tournaments.models import LogEntry, Round, Tournament
 from tournaments.permissions import is_director
 
+#: What a tournament is in each state, as the end of "the tournament is ..." (a refusal).
 STATUS_WORDS = {
-    Tournament.Status.DRAFT: "a draft",
-    Tournament.Status.REGISTRATION: "open for registration",
-    Tournament.Status.CHECK_IN: "in check-in",
-    Tournament.Status.RUNNING: "running",
-    Tournament.Status.FINISHED: "finished",
+    Tournament.Status.DRAFT: pgettext_lazy("the tournament is ...", "a draft"),
+    Tournament.Status.REGISTRATION: pgettext_lazy("the tournament is ...", "open for registration"),
+    Tournament.Status.CHECK_IN: pgettext_lazy("the tournament is ...", "in check-in"),
+    Tournament.Status.RUNNING: pgettext_lazy("the tournament is ...", "running"),
+    Tournament.Status.FINISHED: pgettext_lazy("the tournament is ...", "finished"),
 }
+
+#: The steps a tournament's state may refuse, by name, as the "..." of "Cannot ...: the
+#: tournament is ..." (msgctxt "refused step"; German: a zu-infinitive, "die Anmeldung zu
+#: öffnen").
+STEPS = {
+    "delete": pgettext_lazy("refused step", "delete the tournament"),
+    "open_registration": pgettext_lazy("refused step", "open registration"),
+    "open_check_in": pgettext_lazy("refused step", "open check-in"),
+    "finish": pgettext_lazy("refused step", "finish the tournament"),
+    "reopen": pgettext_lazy("refused step", "reopen the tournament"),
+    "enter": pgettext_lazy("refused step", "enter"),
+    "add_entry": pgettext_lazy("refused step", "add an entry"),
+    "check_in": pgettext_lazy("refused step", "check in"),
+    "withdraw": pgettext_lazy("refused step", "withdraw"),
+    "seat_round": pgettext_lazy("refused step", "seat a round"),
+}
+
+
+#: What a round is in each state, as the end of "Round 2 is ..." (a refusal).
+ROUND_STATES = {
+    Round.Status.SEATING: pgettext_lazy("round 2 is ...", "being seated"),
+    Round.Status.SEATED: pgettext_lazy("round 2 is ...", "seated"),
+    Round.Status.PLAYING: pgettext_lazy("round 2 is ...", "playing"),
+    Round.Status.CLOSED: pgettext_lazy("round 2 is ...", "closed"),
+    Round.Status.FAILED: pgettext_lazy("round 2 is ...", "seating failed"),
+}
+
+
+def round_state(rnd: Round) -> str:
+    """What ``rnd`` is now, in the reader's words ("Round 2 is *being seated*")."""
+    return str(ROUND_STATES[Round.Status(rnd.status)])
+
+
+def listing(items: Iterable[object], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` in the active language (``last``: ``"and"`` or
+    ``"or"``)."""
+    words = [str(item) for item in items]
+    if len(words) < 2:
+        return "".join(words)
+    head = ", ".join(words[:-1])
+    if last == "or":
+        return pgettext("list", "{items} or {last}").format(items=head, last=words[-1])
+    return pgettext("list", "{items} and {last}").format(items=head, last=words[-1])
+
+
+def local_time(value: dt.datetime, zone: str) -> str:
+    """``value`` in the time zone ``zone`` (a tournament's), as the active language writes a
+    date and time: English ``2026-11-23 19:30 CET``, German ``23.11.2026, 19:30 CET``."""
+    try:
+        where: dt.tzinfo = ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        where = dt.UTC
+    written = pgettext("date and time, as Django's date filter writes it", "Y-m-d H:i T")
+    return date_format(value.astimezone(where), written)
 
 
 def lock(tournament_id: int) -> Tournament:
@@ -36,13 +95,17 @@ def require_director(user: User, tournament: Tournament) -> None:
 
 
 def require_status(tournament: Tournament, allowed: Iterable[str], doing: str) -> None:
-    """Refuse ``doing`` with a sentence unless the tournament is in one of ``allowed``."""
+    """Refuse the step ``doing`` (a name in :data:`STEPS`) with a sentence unless the
+    tournament is in one of ``allowed``."""
     allowed = list(allowed)
     if tournament.status not in allowed:
-        wanted = " or ".join(STATUS_WORDS[Tournament.Status(s)] for s in allowed)
+        wanted = listing((STATUS_WORDS[Tournament.Status(s)] for s in allowed), "or")
         now = STATUS_WORDS[Tournament.Status(tournament.status)]
+        sentence = pgettext(
+            "refused step", "Cannot {doing}: the tournament is {now}, not {wanted}."
+        )
         raise TournamentConflict(
-            f"Cannot {doing}: the tournament is {now}, not {wanted}.",
+            sentence.format(doing=STEPS[doing], now=now, wanted=wanted),
             code="wrong_state",
         )
 

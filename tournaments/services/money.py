@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from games.models import Table
 from games.settlement import settle
 from tournaments.errors import TournamentConflict
@@ -22,7 +25,7 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
     """Nets by entry over the closed tables and the payments; 409 when not played for money."""
     if not t.real_money:
         raise TournamentConflict(
-            "This tournament plays for points, not money: there is nothing to settle.",
+            _("This tournament plays for points, not money: there is nothing to settle."),
             code="not_money",
         )
     seats: dict[int, dict[str, int]] = defaultdict(dict)
@@ -35,7 +38,7 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
     # Offline totals are in the tournament's unit (its rule set's score_unit), each worth the
     # price its rules give it (the rule set's point_price option).
     price = score_price(t)
-    for _, table_id, amounts in TableTotals.objects.filter(
+    for _link, table_id, amounts in TableTotals.objects.filter(
         round_table__round__tournament=t, confirmed=True
     ).values_list("round_table_id", "round_table__table_id", "amounts"):
         for seat, amount in amounts.items():
@@ -55,9 +58,12 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
     if pot:
         parties[POT] = pot
 
+    pot_name = pgettext("the settlement's party", "pot")
+
     def who(party: str) -> dict[str, Any]:
         if party == POT:
-            return {"entry": None, "name": "pot", "display_name": "pot"}
+            # the name stays the machine's word; the display name is the reader's
+            return {"entry": None, "name": POT, "display_name": pot_name}
         entry = int(party[1:])
         return {"entry": entry, "name": names.get(entry, ""), "display_name": shown.get(entry, "")}
 

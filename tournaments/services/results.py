@@ -24,6 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import User
 from config.tasks import send
@@ -34,7 +35,7 @@ from tournaments.models import Board, Round, RoundSeat, RoundTable, TableTotals,
 from tournaments.permissions import is_director
 from tournaments.selectors import in_round
 from tournaments.services import common
-from tournaments.services.common import lock, log
+from tournaments.services.common import lock, log, round_state
 from tournaments.services.standings import request_standings
 
 
@@ -42,22 +43,22 @@ def _check_amounts(link: RoundTable, amounts: Mapping[str, Any], wins: Mapping[s
     seats = set(link.seats.values_list("seat", flat=True))
     if set(amounts) != seats:
         raise InvalidInput(
-            f"Give a total for exactly the seats {', '.join(sorted(seats))}.",
-            fields={"amounts": ["wrong seats"]},
+            _("Give a total for exactly the seats {seats}.").format(seats=", ".join(sorted(seats))),
+            fields={"amounts": [_("wrong seats")]},
         )
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in amounts.values()):
-        raise InvalidInput("Totals are whole numbers.", fields={"amounts": ["not integers"]})
+        raise InvalidInput(_("Totals are whole numbers."), fields={"amounts": [_("not integers")]})
     if sum(amounts.values()) != 0:
         raise InvalidInput(
-            f"The totals must sum to zero; they sum to {sum(amounts.values())}.",
-            fields={"amounts": ["do not sum to zero"]},
+            _("The totals must sum to zero; they sum to {sum}.").format(sum=sum(amounts.values())),
+            fields={"amounts": [_("do not sum to zero")]},
         )
     if not set(wins) <= seats or not all(
         isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in wins.values()
     ):
         raise InvalidInput(
-            "declarer_wins counts games won as declarer by seat.",
-            fields={"declarer_wins": ["unknown seat or not a count"]},
+            _("declarer_wins counts games won as declarer by seat."),
+            fields={"declarer_wins": [_("unknown seat or not a count")]},
         )
 
 
@@ -77,18 +78,20 @@ def totals_enter(
         director = is_director(user, t)
         mine = RoundSeat.objects.filter(round_table=link, entry__user=user).first()
         if mine is None and not director:
-            raise NotAllowed("Only the table's players and the directors enter its totals.")
+            raise NotAllowed(_("Only the table's players and the directors enter its totals."))
         if t.results != Tournament.Results.TOTALS:
             raise TournamentConflict(
-                "This tournament's tables play hands; enter them at the table.",
+                _("This tournament's tables play hands; enter them at the table."),
                 code="not_totals",
             )
         if link.round.status != Round.Status.PLAYING and not (
             director and link.round.status == Round.Status.CLOSED
         ):
             raise TournamentConflict(
-                f"Round {link.round.number} is {link.round.get_status_display().lower()}: "
-                "totals are entered while it is played (directors correct them afterwards).",
+                _(
+                    "Round {number} is {state}: totals are entered while it is played "
+                    "(directors correct them afterwards)."
+                ).format(number=link.round.number, state=round_state(link.round)),
                 code="wrong_state",
             )
         _check_amounts(link, amounts, wins)
@@ -123,14 +126,16 @@ def totals_confirm(*, user: User, round_table: RoundTable, version: int) -> Tabl
         link = RoundTable.objects.select_related("round").get(pk=round_table.pk)
         mine = RoundSeat.objects.filter(round_table=link, entry__user=user).first()
         if mine is None:
-            raise NotAllowed("Only the table's players confirm its totals.")
+            raise NotAllowed(_("Only the table's players confirm its totals."))
         row = TableTotals.objects.select_for_update().filter(round_table=link).first()
         if row is None:
-            raise TournamentConflict("No totals have been entered yet.", code="no_totals")
+            raise TournamentConflict(_("No totals have been entered yet."), code="no_totals")
         if row.version != version:
             raise TournamentConflict(
-                f"The totals changed (version {row.version}, you confirmed {version}); "
-                "look again and confirm.",
+                _(
+                    "The totals changed (version {version}, you confirmed {confirmed}); look "
+                    "again and confirm."
+                ).format(version=row.version, confirmed=version),
                 code="stale_version",
             )
         if mine.entry_id not in row.confirmed_by:

@@ -36,11 +36,14 @@ from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from clubs import seating
 from clubs.models import User
+from config.i18n import engine_text, language_for
 from config.slugs import slug_of
 from config.tasks import send_after_commit
 from games import services as games
@@ -52,7 +55,14 @@ from tournaments.models import Board, Entry, Round, RoundSeat, RoundTable, Table
 from tournaments.names import entry_display_name
 from tournaments.selectors import round_deals
 from tournaments.services import common
-from tournaments.services.common import lock, log, require_director, require_status
+from tournaments.services.common import (
+    listing,
+    lock,
+    log,
+    require_director,
+    require_status,
+    round_state,
+)
 from tournaments.services.standings import request_standings
 
 
@@ -77,25 +87,21 @@ def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
     deals = t.deals_per_round
     bad = sorted({s for s in sizes if deals % rule_set.deal_cycle(s)})
     if bad:
-        _, preferred = table_shapes(t)
+        _shapes, preferred = table_shapes(t)
         need = math.lcm(*(rule_set.deal_cycle(s) for s in {*sizes, preferred}))
         fits = sorted(s for s in set(rule_set.table.seats) if deals % rule_set.deal_cycle(s) == 0)
-        other = (
-            f", or change the number of players so that only tables of {_sizes(fits)} are needed"
-            if fits
-            else ""
-        )
-        raise TournamentConflict(
-            f"This round needs a table of {bad[0]}, and {deals} deals cannot be dealt equally "
-            f"there: use a multiple of {need} deals per round{other}.",
-            code="deals_not_divisible",
-        )
-
-
-def _sizes(sizes: Sequence[int]) -> str:
-    """``3``, ``3 and 4``, ``3, 4 and 5``."""
-    words = [str(s) for s in sizes]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+        if fits:
+            message = _(
+                "This round needs a table of {size}, and {deals} deals cannot be dealt equally "
+                "there: use a multiple of {need} deals per round, or change the number of "
+                "players so that only tables of {sizes} are needed."
+            ).format(size=bad[0], deals=deals, need=need, sizes=listing(fits, "and"))
+        else:
+            message = _(
+                "This round needs a table of {size}, and {deals} deals cannot be dealt equally "
+                "there: use a multiple of {need} deals per round."
+            ).format(size=bad[0], deals=deals, need=need)
+        raise TournamentConflict(message, code="deals_not_divisible")
 
 
 def table_shapes(t: Tournament) -> tuple[tuple[seating.TableShape, ...], int]:
@@ -113,15 +119,16 @@ def round_sizes(count: int, t: Tournament) -> list[int]:
     try:
         return seating.table_sizes(count, shapes=shapes, preferred=preferred)
     except seating.SeatingError as e:
-        bots = ""
+        message = _(
+            "{reason} For a bye, list who sits out in byes; for one more, add a substitute or a "
+            "late entry; for one fewer, withdraw a player."
+        ).format(reason=e.message)
         if e.options and e.options[0].players > count and _takes_bots(t) is None:
             more = e.options[0].players - count
-            bots = f' Or let bots fill the empty seats: seat the round with "bots": {more}.'
-        raise TournamentConflict(
-            f"{e.message} For a bye, list who sits out in byes; for one more, add a "
-            f"substitute or a late entry; for one fewer, withdraw a player.{bots}",
-            code="unsplittable",
-        ) from None
+            message += " " + _(
+                'Or let bots fill the empty seats: seat the round with "bots": {more}.'
+            ).format(more=more)
+        raise TournamentConflict(message, code="unsplittable") from None
 
 
 MAX_BOTS = 8
@@ -132,14 +139,14 @@ BOT_ID = -1
 def _takes_bots(t: Tournament) -> str | None:
     """Why ``t`` seats no bots, or ``None`` where it does."""
     if t.results != Tournament.Results.HOSTED:
-        return "Bots play only at hosted tables, and this tournament records its hands."
+        return _("Bots play only at hosted tables, and this tournament records its hands.")
     if t.scoring == Tournament.Scoring.DUPLICATE:
-        return (
+        return _(
             "A duplicate tournament compares each seat with the same seat at the other "
             "tables: it seats no bots."
         )
     if t.real_money:
-        return (
+        return _(
             "A tournament for real money seats no bots: nobody would pay or collect what a "
             "bot wins or loses."
         )
@@ -151,7 +158,7 @@ def _check_bots(t: Tournament, bots: int, level: str | None, players: int) -> st
     if not bots:
         if level is not None:
             raise InvalidInput(
-                "bot_level goes with bots.", fields={"bot_level": ["no bots asked for"]}
+                _("bot_level goes with bots."), fields={"bot_level": [_("no bots asked for")]}
             )
         return ""
     why = _takes_bots(t)
@@ -159,8 +166,10 @@ def _check_bots(t: Tournament, bots: int, level: str | None, players: int) -> st
         raise TournamentConflict(why, code="no_bots")
     if bots > min(MAX_BOTS, players):
         raise InvalidInput(
-            f"A round takes 0 to {MAX_BOTS} bots, and no more bots than players.",
-            fields={"bots": ["out of range"]},
+            _("A round takes 0 to {most} bots, and no more bots than players.").format(
+                most=MAX_BOTS
+            ),
+            fields={"bots": [_("out of range")]},
         )
     return games.filler_level(rule_set_for(t.rules), level)
 
@@ -183,7 +192,7 @@ def round_seat(
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
-        require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "seat a round")
+        require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "seat_round")
         current = common.open_round(t)
         if current is not None and current.status == Round.Status.SEATING:
             # Still waiting for the worker (a lost message, a broker that was down): asking
@@ -193,39 +202,54 @@ def round_seat(
             return current
         if current is not None:
             raise TournamentConflict(
-                "A round is still open; close it before seating the next.", code="round_open"
+                _("A round is still open; close it before seating the next."), code="round_open"
             )
         t.rounds.filter(status=Round.Status.FAILED).delete()
         number = common.last_closed(t) + 1
         if number > t.rounds_planned:
             raise TournamentConflict(
-                f"All {t.rounds_planned} rounds have been played; finish the tournament.",
+                ngettext(
+                    "The round has been played; finish the tournament.",
+                    "All {rounds} rounds have been played; finish the tournament.",
+                    t.rounds_planned,
+                ).format(rounds=t.rounds_planned),
                 code="rounds_done",
             )
         method = method or t.seating
         if method not in Tournament.Seating.values:
             raise InvalidInput(
-                f"Seating is one of {', '.join(Tournament.Seating.values)}.",
-                fields={"seating": ["unknown method"]},
+                _("Seating is one of {methods}.").format(
+                    methods=", ".join(Tournament.Seating.values)
+                ),
+                fields={"seating": [_("unknown method")]},
             )
         known = set(t.entries.values_list("pk", flat=True))
         if not set(byes) <= known:
-            raise InvalidInput("byes lists entries of this tournament.", fields={"byes": ["?"]})
+            raise InvalidInput(
+                _("byes lists entries of this tournament."),
+                fields={"byes": [_("not an entry of this tournament")]},
+            )
         players = _players(t, number, byes)
         level = _check_bots(t, bots, bot_level, len(players))
         sizes = round_sizes(len(players) + bots, t)
         if bots > len(sizes):
             raise InvalidInput(
-                f"{len(players)} players and {bots} bots sit at {len(sizes)} tables, and each "
-                "table takes one bot at most: ask for fewer bots.",
-                fields={"bots": ["more bots than tables"]},
+                _(
+                    "{players} players and {bots} bots sit at {tables} tables, and each table "
+                    "takes one bot at most: ask for fewer bots."
+                ).format(players=len(players), bots=bots, tables=len(sizes)),
+                fields={"bots": [_("more bots than tables")]},
             )
         check_deals(t, sizes)
         if t.results == Tournament.Results.HOSTED:
             nameless = [e.name for e in players if e.user_id is None]
             if nameless:
                 raise TournamentConflict(
-                    f"Hosted tables need accounts; {', '.join(nameless)} has none.",
+                    ngettext(
+                        "Hosted tables need accounts; {names} has none.",
+                        "Hosted tables need accounts; {names} have none.",
+                        len(nameless),
+                    ).format(names=listing(nameless, "and")),
                     code="needs_account",
                 )
         rnd = Round.objects.create(
@@ -264,7 +288,7 @@ def _met(t: Tournament, before: int) -> tuple[list[list[list[int]]], Counter[fro
         .values_list("round__number", "round_table__number", "entry_id")
     ):
         rounds.setdefault(number, {}).setdefault(table, []).append(entry)
-    tables = [list(by_table.values()) for _, by_table in sorted(rounds.items())]
+    tables = [list(by_table.values()) for _number, by_table in sorted(rounds.items())]
     met: Counter[frozenset[int]] = Counter()
     for played in tables:
         for pair in _pairs(played):
@@ -374,13 +398,21 @@ def seat_keys(entries: Sequence[Entry]) -> list[str]:
 def round_seat_run(*, round_id: int, user_id: int) -> bool:
     """The worker's part of :func:`round_seat`: choose the seating and create every table of
     the round in one transaction. Safe to run twice (a seated round is left alone)."""
-    from tournaments import webhooks
-
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None or rnd.status != Round.Status.SEATING:
         return False
     t = rnd.tournament
     user = User.objects.get(pk=user_id)
+    # the worker speaks the language of the director who seated the round: the reason a
+    # seating failed is theirs to read, and the tables' names are written in it
+    with translation.override(language_for(user, t.club)):
+        return _seat_round(rnd, t, user)
+
+
+def _seat_round(rnd: Round, t: Tournament, user: User) -> bool:
+    from tournaments import webhooks
+
+    round_id = rnd.pk
     try:
         players = _players(t, rnd.number, rnd.byes)
         tables, how = plan_round(t, rnd, players)
@@ -402,7 +434,10 @@ def round_seat_run(*, round_id: int, user_id: int) -> bool:
             )
             live.round_seated(rnd)  # websockets: the tournament, and "you are seated"
     except Exception as e:  # noqa: BLE001 - any failure leaves a readable reason for the director
-        message = getattr(e, "message", None) or str(e) or type(e).__name__
+        if isinstance(e, engine.EngineError):
+            message = engine_text(e)
+        else:
+            message = getattr(e, "message", None) or str(e) or type(e).__name__
         Round.objects.filter(pk=round_id, status=Round.Status.SEATING).update(
             status=Round.Status.FAILED, error=message[:2000]
         )
@@ -438,7 +473,9 @@ def _create_tables(
             sitters.append((len(specs) - 1, key, e))
         table = games.table_create(
             user=user,
-            name=f"{t.name}: round {rnd.number}, table {number}",
+            name=_("{tournament}: round {round}, table {table}").format(
+                tournament=t.name, round=rnd.number, table=number
+            ),
             mode=mode,
             rules=t.rules,
             seats=specs,
@@ -512,8 +549,9 @@ def round_start(*, user: User, round: Round) -> Round:
         rnd = Round.objects.select_for_update().get(pk=round.pk)
         if rnd.status != Round.Status.SEATED:
             raise TournamentConflict(
-                f"Round {rnd.number} is {rnd.get_status_display().lower()}; only a seated round "
-                "starts.",
+                _("Round {number} is {state}; only a seated round starts.").format(
+                    number=rnd.number, state=round_state(rnd)
+                ),
                 code="wrong_state",
             )
         rnd.status = Round.Status.PLAYING
@@ -522,6 +560,24 @@ def round_start(*, user: User, round: Round) -> Round:
         log(t, user, "round_start", round_number=rnd.number)
         live.tournament_changed(t.pk, "round_started", round=rnd.number)
     return rnd
+
+
+def _unfinished(t: Tournament, progress: dict[str, Any]) -> str:
+    """A table that keeps its round from closing, and what it lacks (``table_progress``)."""
+    table, done = progress["number"], progress["hands_done"]
+    if t.results == Tournament.Results.TOTALS:
+        return _("{table} (totals not confirmed)").format(table=table)
+    if round_deals(t) is not None:
+        return ngettext(
+            "{table} ({hands} hand, its round of {deals} deals and the deals its rules add not "
+            "complete)",
+            "{table} ({hands} hands, its round of {deals} deals and the deals its rules add not "
+            "complete)",
+            done,
+        ).format(table=table, hands=done, deals=t.deals_per_round)
+    return _("{table} ({done} of {deals} deals)").format(
+        table=table, done=done, deals=t.deals_per_round
+    )
 
 
 def table_progress(rnd: Round) -> list[dict[str, Any]]:
@@ -572,25 +628,18 @@ def round_close(*, user: User, round: Round) -> Round:
         rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
         if rnd.status != Round.Status.PLAYING:
             raise TournamentConflict(
-                f"Round {rnd.number} is {rnd.get_status_display().lower()}; only a round being "
-                "played closes.",
+                _("Round {number} is {state}; only a round being played closes.").format(
+                    number=rnd.number, state=round_state(rnd)
+                ),
                 code="wrong_state",
             )
         missing = [p for p in table_progress(rnd) if not p["complete"]]
         if missing:
-            what = ", ".join(
-                (
-                    f"{p['number']} ({p['hands_done']} hands, its round of "
-                    f"{t.deals_per_round} deals and the deals its rules add not complete)"
-                    if round_deals(t) is not None
-                    else f"{p['number']} ({p['hands_done']} of {t.deals_per_round} deals)"
-                )
-                if t.results != Tournament.Results.TOTALS
-                else f"{p['number']} (totals not confirmed)"
-                for p in missing[:10]
-            )
+            what = ", ".join(_unfinished(t, p) for p in missing[:10])
             raise TournamentConflict(
-                f"Round {rnd.number} cannot close: tables {what} have not finished.",
+                _("Round {number} cannot close: tables {tables} have not finished.").format(
+                    number=rnd.number, tables=what
+                ),
                 code="tables_unfinished",
             )
         for link in RoundTable.objects.filter(round=rnd).select_related("table"):

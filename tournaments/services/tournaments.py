@@ -25,19 +25,27 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import Club, User
 from clubs.models.people import DEFAULT_RULES
+from config.i18n import engine_text, label
 from config.slugs import slug_of
-from engine.table import words
 from games.rulesets import parse_offered_rules, rule_set_for
 from tournaments import live, permissions, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
 from tournaments.models import Entry, Invitation, Tournament
 from tournaments.permissions import is_director
 from tournaments.services import common
-from tournaments.services.common import lock, log, require_director, require_status
+from tournaments.services.common import (
+    listing,
+    local_time,
+    lock,
+    log,
+    require_director,
+    require_status,
+)
 from tournaments.services.standings import request_standings
 
 FORMAT_FIELDS = (
@@ -84,36 +92,51 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
         try:
             out["rules"] = parse_offered_rules(out["rules"] or {}).to_json()
         except engine.EngineError as e:
-            raise _bad("rules", f"The rules are not valid: {e}") from None
+            reason = engine_text(e)
+            raise _bad(
+                "rules", _("The rules are not valid: {reason}").format(reason=reason)
+            ) from None
         except (TypeError, ValueError) as e:
-            raise _bad("rules", f"The rules are not valid: {e}") from None
+            reason = str(e)
+            raise _bad(
+                "rules", _("The rules are not valid: {reason}").format(reason=reason)
+            ) from None
     if "rounds_planned" in out and not 1 <= out["rounds_planned"] <= MAX_ROUNDS:
-        raise _bad("rounds_planned", f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+        raise _bad(
+            "rounds_planned",
+            _("A tournament has 1 to {most} rounds.").format(most=MAX_ROUNDS),
+        )
     if "deals_per_round" in out and not 1 <= out["deals_per_round"] <= MAX_DEALS:
-        raise _bad("deals_per_round", f"A round has 1 to {MAX_DEALS} deals at each table.")
+        raise _bad(
+            "deals_per_round",
+            _("A round has 1 to {most} deals at each table.").format(most=MAX_DEALS),
+        )
     if "tiebreaks" in out:
         names = out["tiebreaks"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise _bad("tiebreaks", "tiebreaks is a list of names.")
+            raise _bad("tiebreaks", _("tiebreaks is a list of names."))
         unknown = [n for n in names if n not in scoring.TIEBREAKS]
         if unknown or len(set(names)) != len(names):
             raise _bad(
                 "tiebreaks",
-                f"Choose each tiebreak at most once from {', '.join(scoring.TIEBREAKS)}.",
+                _("Choose each tiebreak at most once from {names}.").format(
+                    names=", ".join(scoring.TIEBREAKS)
+                ),
             )
     if "prizes" in out:
         prizes = out["prizes"]
         if not isinstance(prizes, list) or not all(
             isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prizes
         ):
-            raise _bad("prizes", "prizes lists whole non-negative amounts in minor units.")
+            raise _bad("prizes", _("prizes lists whole non-negative amounts in minor units."))
     if "timezone" in out:
         try:
             ZoneInfo(out["timezone"])
         except (ZoneInfoNotFoundError, ValueError):
-            raise _bad("timezone", f"Unknown time zone {out['timezone']!r}.") from None
+            zone = repr(out["timezone"])
+            raise _bad("timezone", _("Unknown time zone {zone}.").format(zone=zone)) from None
     if out.get("capacity") is not None and out["capacity"] < 3:
-        raise _bad("capacity", "A tournament seats at least 3 players.")
+        raise _bad("capacity", _("A tournament seats at least 3 players."))
     return out
 
 
@@ -124,47 +147,68 @@ def _check_deal_cycle(rule_set: engine.RuleSet[Any, Any, Any], deals: int) -> No
     cycles = {size: rule_set.deal_cycle(size) for size in rule_set.table.seats}
     if any(deals % cycle == 0 for cycle in cycles.values()):
         return
-    each = words([f"{c} (for a table of {s})" for s, c in cycles.items()], "or")
-    any_size = (
-        f", a multiple of {math.lcm(*cycles.values())} where any of them may be needed"
-        if len(cycles) > 1
-        else ""
+    each = listing(
+        (_("{cycle} (for a table of {seats})").format(cycle=c, seats=s) for s, c in cycles.items()),
+        "or",
     )
-    raise _bad(
-        "deals_per_round",
-        f"Each seat deals equally often: give a multiple of {each} deals per round{any_size}; "
-        f"{deals} suits no table of {rule_set.name}.",
-    )
+    if len(cycles) > 1:
+        message = _(
+            "Each seat deals equally often: give a multiple of {each} deals per round, a "
+            "multiple of {common} where any of them may be needed; {deals} suits no table of "
+            "{rule_set}."
+        ).format(each=each, common=math.lcm(*cycles.values()), deals=deals, rule_set=rule_set.name)
+    else:
+        message = _(
+            "Each seat deals equally often: give a multiple of {each} deals per round; "
+            "{deals} suits no table of {rule_set}."
+        ).format(each=each, deals=deals, rule_set=rule_set.name)
+    raise _bad("deals_per_round", message)
+
+
+def _unit(rule_set: engine.RuleSet[Any, Any, Any]) -> str:
+    """The rule set's score unit as a reader's word (its label ``unit:<unit>`` where it has
+    one)."""
+    unit = rule_set.score_unit or ""
+    return label(rule_set, f"unit:{unit}", unit)
 
 
 def _check_combination(t: Tournament) -> None:
     if t.scoring == Tournament.Scoring.DUPLICATE and t.results == Tournament.Results.TOTALS:
         raise _bad(
             "results",
-            "Duplicate scoring compares every board, so tables play hosted hands or record "
-            "them; table totals are not enough.",
+            _(
+                "Duplicate scoring compares every board, so tables play hosted hands or record "
+                "them; table totals are not enough."
+            ),
         )
     rule_set = rule_set_for(t.rules)
     if rule_set.round_deals is not None and t.deals_per_round != rule_set.round_deals:
         raise _bad(
             "deals_per_round",
-            f"A round of {rule_set.name} counts {rule_set.round_deals} deals at each table: "
-            f"set deals_per_round to {rule_set.round_deals}.",
+            _(
+                "A round of {rule_set} counts {deals} deals at each table: set deals_per_round "
+                "to {deals}."
+            ).format(rule_set=rule_set.name, deals=rule_set.round_deals),
         )
     if rule_set.round_deals is None:
         _check_deal_cycle(rule_set, t.deals_per_round)
     if rule_set.score_unit is not None and t.scoring == Tournament.Scoring.DUPLICATE:
         raise _bad(
             "scoring",
-            f"Duplicate scoring compares each deal's result, but {rule_set.name} scores a "
-            f"table's deals together ({rule_set.score_unit}, once its sheet is settled): "
-            "choose balance or table_rank.",
+            _(
+                "Duplicate scoring compares each deal's result, but {rule_set} scores a "
+                "table's deals together ({unit}, once its sheet is settled): choose balance or "
+                "table_rank."
+            ).format(rule_set=rule_set.name, unit=_unit(rule_set)),
         )
     if rule_set.unlike_deals is not None and t.scoring == Tournament.Scoring.DUPLICATE:
+        why = label(rule_set, "clause:unlike_deals", rule_set.unlike_deals)
         raise _bad(
             "scoring",
-            "Duplicate scoring compares each deal's result with the same seat's at the other "
-            f"tables, but {rule_set.unlike_deals}: choose balance or table_rank.",
+            _(
+                "Duplicate scoring compares each deal's result with the same seat's at the "
+                "other tables, but {why}: choose balance or table_rank."
+            ).format(why=why),
         )
     price = rule_set.point_price
     if (
@@ -173,18 +217,19 @@ def _check_combination(t: Tournament) -> None:
         and t.real_money
         and (price is None or t.rules.get(price) is None)
     ):
-        where = (
-            f"rules.{price}, in minor units per one of its {rule_set.score_unit}"
-            if price
-            else "its rules have none: play for points"
-        )
-        raise _bad(
-            "real_money",
-            f"Playing {rule_set.name} for money needs a price for its {rule_set.score_unit} in "
-            f"the rules ({where}).",
-        )
+        if price:
+            message = _(
+                "Playing {rule_set} for money needs a price for its {unit} in the rules "
+                "(rules.{price}, in minor units per one of its {unit})."
+            ).format(rule_set=rule_set.name, unit=_unit(rule_set), price=price)
+        else:
+            message = _(
+                "Playing {rule_set} for money needs a price for its {unit} in the rules (its "
+                "rules have none: play for points)."
+            ).format(rule_set=rule_set.name, unit=_unit(rule_set))
+        raise _bad("real_money", message)
     if t.starts_on and t.ends_on and t.ends_on < t.starts_on:
-        raise _bad("ends_on", "A tournament ends on or after the day it starts.")
+        raise _bad("ends_on", _("A tournament ends on or after the day it starts."))
 
 
 def _free_slug(wanted: str, *, given: bool = False, exclude: int | None = None) -> str:
@@ -212,15 +257,15 @@ def tournament_create(
     that club's owners and admins."""
     unknown = set(values) - set(FORMAT_FIELDS) - set(INFO_FIELDS)
     if unknown:
-        raise InvalidInput(f"Unknown fields: {', '.join(sorted(unknown))}.")
+        raise InvalidInput(_("Unknown fields: {names}.").format(names=", ".join(sorted(unknown))))
     values = _checked({"rules": values.pop("rules", None) or dict(DEFAULT_RULES), **values})
     if club_id is not None:
         club = Club.objects.filter(pk=club_id).first()
         # a private club does not exist for outsiders: 400, as an id nobody uses
         if club is None or not permissions.may_see_club(user, club):
-            raise _bad("club", "There is no such club.")
+            raise _bad("club", _("There is no such club."))
         if not permissions.may_organise_for(user, club):
-            raise NotAllowed("Only the club's owners and admins organise its tournaments.")
+            raise NotAllowed(_("Only the club's owners and admins organise its tournaments."))
     if "lots_seed" not in values:
         values["lots_seed"] = secrets.randbits(62)
     with transaction.atomic():
@@ -253,7 +298,7 @@ def tournament_update(*, user: User, tournament: Tournament, **changes: Any) -> 
     """Change the tournament's details; its format only before the first round."""
     unknown = set(changes) - set(FORMAT_FIELDS) - set(INFO_FIELDS) - {"slug"}
     if unknown:
-        raise InvalidInput(f"Cannot change {', '.join(sorted(unknown))}.")
+        raise InvalidInput(_("Cannot change {names}.").format(names=", ".join(sorted(unknown))))
     changes = _checked(changes)
     with transaction.atomic():
         t = lock(tournament.pk)
@@ -261,7 +306,9 @@ def tournament_update(*, user: User, tournament: Tournament, **changes: Any) -> 
         fixed = sorted(set(changes) & set(FORMAT_FIELDS))
         if fixed and (t.status not in BEFORE_ROUNDS or t.rounds.exists()):
             raise TournamentConflict(
-                f"The format ({', '.join(fixed)}) is fixed once the first round is seated.",
+                _("The format ({names}) is fixed once the first round is seated.").format(
+                    names=", ".join(fixed)
+                ),
                 code="format_fixed",
             )
         if changes.get("slug"):
@@ -284,7 +331,7 @@ def tournament_delete(*, user: User, tournament: Tournament) -> None:
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
-        require_status(t, [Tournament.Status.DRAFT], "delete the tournament")
+        require_status(t, [Tournament.Status.DRAFT], "delete")
         t.delete()
 
 
@@ -299,7 +346,7 @@ def tournament_open_registration(*, user: User, tournament: Tournament) -> Tourn
         tournament,
         [Tournament.Status.DRAFT],
         Tournament.Status.REGISTRATION,
-        "open registration",
+        "open_registration",
     )
 
 
@@ -310,7 +357,7 @@ def tournament_open_check_in(*, user: User, tournament: Tournament) -> Tournamen
         tournament,
         [Tournament.Status.REGISTRATION],
         Tournament.Status.CHECK_IN,
-        "open check-in",
+        "open_check_in",
     )
 
 
@@ -321,10 +368,10 @@ def tournament_finish(*, user: User, tournament: Tournament) -> Tournament:
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
-        require_status(t, [Tournament.Status.RUNNING], "finish the tournament")
+        require_status(t, [Tournament.Status.RUNNING], "finish")
         if common.open_round(t) is not None:
             raise TournamentConflict(
-                "Close the round being played before finishing the tournament.",
+                _("Close the round being played before finishing the tournament."),
                 code="round_open",
             )
         t.status = Tournament.Status.FINISHED
@@ -347,7 +394,7 @@ def tournament_reopen(*, user: User, tournament: Tournament, reason: str = "") -
         tournament,
         [Tournament.Status.FINISHED],
         Tournament.Status.RUNNING,
-        "reopen the tournament",
+        "reopen",
         reason=reason,
     )
 
@@ -399,7 +446,7 @@ def _invite(
     """The open invitation of ``person`` to ``t`` as ``role`` (made once: asking again
     changes nothing). Not in the log, which directors read: it would tell them that the
     account exists before its owner said anything."""
-    invitation, _ = Invitation.objects.get_or_create(
+    invitation, _created = Invitation.objects.get_or_create(
         tournament=t,
         user=person,
         role=role,
@@ -417,10 +464,10 @@ def director_remove(*, user: User, tournament: Tournament, director_id: int) -> 
         require_director(user, t)
         director = t.directors.filter(pk=director_id).first()
         if director is None:
-            raise TournamentNotFound("That user does not direct this tournament.")
+            raise TournamentNotFound(_("That user does not direct this tournament."))
         if t.directors.count() == 1:
             raise TournamentConflict(
-                "A tournament keeps at least one director; add another first.",
+                _("A tournament keeps at least one director; add another first."),
                 code="last_director",
             )
         t.directors.remove(director)
@@ -454,11 +501,13 @@ def entry_register(*, user: User, tournament: Tournament) -> Entry:
         require_status(t, [Tournament.Status.REGISTRATION], "enter")
         if t.entry_deadline is not None and timezone.now() > t.entry_deadline:
             raise TournamentConflict(
-                f"Entries closed at {t.entry_deadline.isoformat()}; ask a director.",
+                _("Entries closed at {deadline}; ask a director.").format(
+                    deadline=local_time(t.entry_deadline, t.timezone)
+                ),
                 code="entries_closed",
             )
         if Entry.objects.filter(tournament=t, user=user).exists():
-            raise TournamentConflict("You have entered this tournament already.", code="entered")
+            raise TournamentConflict(_("You have entered this tournament already."), code="entered")
         full = t.capacity is not None and _seated_count(t) >= t.capacity
         entry = Entry.objects.create(
             tournament=t,
@@ -487,17 +536,17 @@ def entry_add(
     (:func:`invitation_accept`). None when invited, or when no active account has that id:
     the caller is not told which (``docs/security.md``)."""
     if player_id is None and not name.strip():
-        raise _bad("name", "Give a user or a name.")
+        raise _bad("name", _("Give a user or a name."))
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
-        require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "add an entry")
+        require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "add_entry")
         if player_id is None and t.results == Tournament.Results.HOSTED:
-            raise _bad("user", "Hosted tables are played through accounts: give a user.")
-        _require_between_rounds(t, "Late entries join")
+            raise _bad("user", _("Hosted tables are played through accounts: give a user."))
+        _require_between_rounds(t)
         player = None if player_id is None else _person(player_id)
         if player is not None and Entry.objects.filter(tournament=t, user=player).exists():
-            raise TournamentConflict("That player has entered already.", code="entered")
+            raise TournamentConflict(_("That player has entered already."), code="entered")
         if player_id is not None and (
             player is None or not permissions.may_add_directly(user, player, t)
         ):
@@ -509,10 +558,12 @@ def entry_add(
     return entry
 
 
-def _require_between_rounds(t: Tournament, who: str) -> None:
+def _require_between_rounds(t: Tournament) -> None:
+    """Late entries join between rounds only."""
     if t.status == Tournament.Status.RUNNING and common.open_round(t) is not None:
         raise TournamentConflict(
-            f"{who} between rounds; close the round being played first.", code="round_open"
+            _("Late entries join between rounds; close the round being played first."),
+            code="round_open",
         )
 
 
@@ -544,11 +595,11 @@ def _open_invitation(user: User, invitation_id: int) -> tuple[Tournament, Invita
     answered already, or an id nobody uses."""
     found = Invitation.objects.filter(pk=invitation_id).first()
     if found is None or not permissions.may_answer(user, found):
-        raise TournamentNotFound("There is no such invitation.")
+        raise TournamentNotFound(_("There is no such invitation."))
     t = lock(found.tournament_id)
     invitation = Invitation.objects.select_for_update().get(pk=found.pk)
     if invitation.status != Invitation.Status.INVITED:
-        raise TournamentNotFound("There is no such invitation.")
+        raise TournamentNotFound(_("There is no such invitation."))
     return t, invitation
 
 
@@ -563,10 +614,10 @@ def invitation_accept(*, user: User, invitation_id: int) -> Invitation:
             log(t, user, "director_add", director=user.pk, invited_by=invitation.invited_by_id)
         else:
             require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "enter")
-            _require_between_rounds(t, "Late entries join")
+            _require_between_rounds(t)
             if Entry.objects.filter(tournament=t, user=user).exists():
                 raise TournamentConflict(
-                    "You have entered this tournament already.", code="entered"
+                    _("You have entered this tournament already."), code="entered"
                 )
             entry = _enter(t, user, "", checked_in=invitation.checked_in)
             invitation.entry = entry
@@ -589,7 +640,7 @@ def invitation_decline(*, user: User, invitation_id: int) -> Invitation:
     """Decline an invitation: nothing changes in the tournament, and its directors are not
     told (they may invite again)."""
     with transaction.atomic():
-        _, invitation = _open_invitation(user, invitation_id)
+        _tournament, invitation = _open_invitation(user, invitation_id)
         invitation.status = Invitation.Status.DECLINED
         invitation.decided_at = timezone.now()
         invitation.save(update_fields=["status", "decided_at"])
@@ -598,7 +649,7 @@ def invitation_decline(*, user: User, invitation_id: int) -> Invitation:
 
 def _may_act_for(user: User, t: Tournament, entry: Entry) -> None:
     if entry.user_id != user.pk and not is_director(user, t):
-        raise NotAllowed("Only the player or a director may do that.")
+        raise NotAllowed(_("Only the player or a director may do that."))
 
 
 def entry_check_in(*, user: User, entry: Entry) -> Entry:
@@ -607,18 +658,20 @@ def entry_check_in(*, user: User, entry: Entry) -> Entry:
         t = lock(entry.tournament_id)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         _may_act_for(user, t, entry)
-        require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "check in")
+        require_status(t, [Tournament.Status.CHECK_IN, Tournament.Status.RUNNING], "check_in")
         if entry.status == Entry.Status.CHECKED_IN:
             return entry
         if entry.status != Entry.Status.REGISTERED:
             raise TournamentConflict(
-                f"Only a registered entry checks in; this one is {entry.get_status_display()}.",
+                _("Only a registered entry checks in; this one is {status}.").format(
+                    status=entry.get_status_display()
+                ),
                 code="not_registered",
             )
         if t.status == Tournament.Status.RUNNING:
             if common.open_round(t) is not None:
                 raise TournamentConflict(
-                    "Check in between rounds; close the round being played first.",
+                    _("Check in between rounds; close the round being played first."),
                     code="round_open",
                 )
             entry.first_round = common.last_closed(t) + 1
@@ -641,7 +694,7 @@ def entry_withdraw(*, user: User, entry: Entry, reason: str = "") -> Entry:
         require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "withdraw")
         if t.status == Tournament.Status.RUNNING and common.open_round(t) is not None:
             raise TournamentConflict(
-                "Players withdraw between rounds; close the round being played first.",
+                _("Players withdraw between rounds; close the round being played first."),
                 code="round_open",
             )
         before = entry.status
