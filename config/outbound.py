@@ -24,10 +24,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 
 class PrivateAddress(OSError):
-    """A host that resolves to an address outside the public internet."""
+    """A host that resolves to an address outside the public internet (its text, for the
+    log and a delivery's record, is English; :func:`refuse_private` words it for the user)."""
+
+    def __init__(self, host: str, address: str) -> None:
+        super().__init__(f"{host} is {address}, which is not a public internet address")
+        self.host, self.address = host, address
 
 
 def is_public(address: str) -> bool:
@@ -45,9 +51,7 @@ def _resolve(host: str, port: int) -> list[Any]:
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         for *_, sockaddr in infos:
             if not is_public(str(sockaddr[0])):
-                raise PrivateAddress(
-                    f"{host} is {sockaddr[0]}, which is not a public internet address"
-                )
+                raise PrivateAddress(host, str(sockaddr[0]))
     return infos
 
 
@@ -60,7 +64,10 @@ def refuse_private(url: str) -> str | None:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         _resolve(host, port)
     except PrivateAddress as e:
-        return f"Webhooks reach only the public internet: {e}."
+        return gettext(
+            "Webhooks reach only the public internet: {host} is {address}, which is not a "
+            "public internet address."
+        ).format(host=e.host, address=e.address)
     except (OSError, ValueError, UnicodeError):
         return None
     return None

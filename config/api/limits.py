@@ -29,6 +29,8 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
@@ -69,12 +71,20 @@ def _chunked(request: HttpRequest) -> bool:
     return "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
+def _bytes(count: int) -> str:
+    """A number of bytes in the reader's locale: ``1,048,576`` (English), ``1.048.576``."""
+    return number_format(count, force_grouping=True)
+
+
 def _too_large(size: int | None, limit: int) -> JsonResponse:
     if size is None:
-        message = f"The request body has more than {limit:,} bytes; this service accepts at most"
-        message += f" {limit:,}."
+        message = gettext(
+            "The request body has more than {limit} bytes; this service accepts at most {limit}."
+        ).format(limit=_bytes(limit))
     else:
-        message = f"The request body has {size:,} bytes; this service accepts at most {limit:,}."
+        message = gettext(
+            "The request body has {size} bytes; this service accepts at most {limit}."
+        ).format(size=_bytes(size), limit=_bytes(limit))
     return JsonResponse(error_payload("request_too_large", message), status=413)
 
 
@@ -85,7 +95,8 @@ def _take_chunked_body(request: HttpRequest, limit: int) -> HttpResponse | None:
         if not request.environ.get("wsgi.input_terminated"):
             return JsonResponse(
                 error_payload(
-                    "length_required", "Send the request body with a Content-Length header."
+                    "length_required",
+                    gettext("Send the request body with a Content-Length header."),
                 ),
                 status=411,
             )
@@ -135,8 +146,10 @@ class RequestLimitsMiddleware:
         answer = JsonResponse(
             error_payload(
                 "throttled",
-                f"Too many requests from this address without signing in; try again in "
-                f"{in_words(wait)}, or sign in.",
+                gettext(
+                    "Too many requests from this address without signing in; try again in "
+                    "{wait}, or sign in."
+                ).format(wait=in_words(wait)),
             ),
             status=429,
         )

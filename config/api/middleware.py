@@ -24,9 +24,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from django.core.exceptions import DisallowedHost, SuspiciousOperation
+from django.conf import settings
+from django.core.exceptions import DisallowedHost, SuspiciousOperation, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext_lazy
 
 from config.api.errors import error_payload, unavailable_json, unavailable_service
 
@@ -34,12 +36,15 @@ log = logging.getLogger(__name__)
 security_log = logging.getLogger("django.security.DisallowedHost")
 
 API_PREFIX = "/api/"
-BAD_HOST = (
+BAD_HOST = gettext_lazy(
     "The Host header does not name this service; send the request to one of its own addresses."
 )
-NUL_IN_PATH = "The path must not contain NUL characters (%00)."
-NUL_IN_QUERY = "The query string must not contain NUL characters (%00)."
-BAD_QUERY = "The query string cannot be read: {reason}."
+NUL_IN_PATH = gettext_lazy("The path must not contain NUL characters (%00).")
+NUL_IN_QUERY = gettext_lazy("The query string must not contain NUL characters (%00).")
+TOO_MANY_FIELDS = gettext_lazy(
+    "The query string cannot be read: it has more than {limit} parameters."
+)
+BAD_QUERY = gettext_lazy("The query string cannot be read.")
 
 
 class RequestSanityMiddleware:
@@ -60,20 +65,21 @@ class RequestSanityMiddleware:
             request.get_host()
         except DisallowedHost as e:
             security_log.warning("%s", e)
-            return JsonResponse(error_payload("bad_host", BAD_HOST), status=400)
+            return JsonResponse(error_payload("bad_host", str(BAD_HOST)), status=400)
         if not request.path.startswith(API_PREFIX):
             return None
         if "\x00" in request.path:
-            return JsonResponse(error_payload("nul_character", NUL_IN_PATH), status=400)
+            return JsonResponse(error_payload("nul_character", str(NUL_IN_PATH)), status=400)
         try:
             query = request.GET
-        except SuspiciousOperation as e:  # e.g. more than DATA_UPLOAD_MAX_NUMBER_FIELDS
-            reason = str(e).rstrip(".")
-            return JsonResponse(
-                error_payload("bad_query", BAD_QUERY.format(reason=reason)), status=400
-            )
+        except TooManyFieldsSent:  # more than DATA_UPLOAD_MAX_NUMBER_FIELDS
+            limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+            message = str(TOO_MANY_FIELDS).format(limit=limit)
+            return JsonResponse(error_payload("bad_query", message), status=400)
+        except SuspiciousOperation:  # Django's reason is an English sentence for the log
+            return JsonResponse(error_payload("bad_query", str(BAD_QUERY)), status=400)
         if any("\x00" in key or any("\x00" in v for v in query.getlist(key)) for key in query):
-            return JsonResponse(error_payload("nul_character", NUL_IN_QUERY), status=400)
+            return JsonResponse(error_payload("nul_character", str(NUL_IN_QUERY)), status=400)
         return None
 
 

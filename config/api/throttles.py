@@ -48,6 +48,8 @@ from weakref import WeakKeyDictionary
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
@@ -145,20 +147,24 @@ def take(key: str, rate: str | None) -> float:
 
 
 def in_words(seconds: float) -> str:
-    """``42`` -> ``"42 seconds"``, ``600`` -> ``"10 minutes"``."""
+    """``42`` -> ``"42 seconds"``, ``600`` -> ``"about 10 minutes"``, in the active
+    language."""
     if seconds < 90:
         whole = max(1, round(seconds))
-        return f"{whole} second{'s' if whole != 1 else ''}"
+        return ngettext("{count} second", "{count} seconds", whole).format(count=whole)
     minutes = max(1, round(seconds / 60))
-    return f"about {minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("about {count} minute", "about {count} minutes", minutes).format(count=minutes)
 
 
 class _WindowThrottle(BaseThrottle):
-    """Counts requests of a view per :meth:`ident` under the rate in setting ``setting``."""
+    """Counts requests of a view per :meth:`ident` under the rate in setting ``setting``;
+    over it, refuses with :attr:`refusal` (``{wait}``: how long, in words)."""
 
     scope = ""
     setting = ""
-    who = "from this address"
+    refusal: str | Promise = gettext_lazy(
+        "Too many requests from this address; try again in {wait}."
+    )
 
     def applies(self, request: Request) -> bool:
         return True
@@ -173,7 +179,7 @@ class _WindowThrottle(BaseThrottle):
         if wait > 0:
             raise Throttled(
                 wait=wait,
-                detail=f"Too many requests {self.who}; try again in {in_words(wait)}.",
+                detail=str(self.refusal).format(wait=in_words(wait)),
             )
         return True
 
@@ -181,13 +187,13 @@ class _WindowThrottle(BaseThrottle):
 class LoginThrottle(_WindowThrottle):
     scope = "login"
     setting = "LOGIN_RATE_PER_IP"
-    who = "to sign in from this address"
+    refusal = gettext_lazy("Too many requests to sign in from this address; try again in {wait}.")
 
 
 class RegisterThrottle(_WindowThrottle):
     scope = "register"
     setting = "REGISTER_RATE_PER_IP"
-    who = "to register from this address"
+    refusal = gettext_lazy("Too many requests to register from this address; try again in {wait}.")
 
 
 class UserWriteThrottle(_WindowThrottle):
@@ -195,7 +201,7 @@ class UserWriteThrottle(_WindowThrottle):
 
     scope = "write"
     setting = "USER_WRITE_RATE"
-    who = "from this account"
+    refusal = gettext_lazy("Too many requests from this account; try again in {wait}.")
 
     def applies(self, request: Request) -> bool:
         return request.method in UNSAFE_METHODS and bool(request.user.is_authenticated)
@@ -268,8 +274,11 @@ def check_lockout(username: str, address: str) -> None:
         minutes = max(1, round(wait / 60))
         raise Throttled(
             wait=wait,
-            detail=f"Too many failed sign-ins for this account; try again in about {minutes} "
-            f"minute{'s' if minutes != 1 else ''}.",
+            detail=ngettext(
+                "Too many failed sign-ins for this account; try again in about {count} minute.",
+                "Too many failed sign-ins for this account; try again in about {count} minutes.",
+                minutes,
+            ).format(count=minutes),
         )
 
 

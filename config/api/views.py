@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
@@ -22,14 +23,16 @@ from config.api.errors import error_payload, unavailable_json, unavailable_servi
 @csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     """Answer an unknown ``/api/`` route with the JSON 404 error shape (any method)."""
-    message = f"No API endpoint at {request.path}."
+    message = gettext("No API endpoint at {path}.").format(path=request.path)
     if not request.path.endswith("/"):
         try:
             match = resolve(request.path + "/")
         except Resolver404:
             match = None
         if match is not None and match.func is not api_not_found:
-            message = f"No API endpoint at {request.path}; did you mean {request.path}/?"
+            message = gettext("No API endpoint at {path}; did you mean {path}/?").format(
+                path=request.path
+            )
     return JsonResponse(error_payload("not_found", message), status=404)
 
 
@@ -49,7 +52,7 @@ def handler500(request: HttpRequest) -> HttpResponse:
         return unavailable_json(service)
     if request.path.startswith("/api/"):
         return JsonResponse(
-            error_payload("server_error", "The server failed to handle the request."),
+            error_payload("server_error", gettext("The server failed to handle the request.")),
             status=500,
         )
     return defaults.server_error(request)
