@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     PolymorphicProxySerializer,
@@ -31,6 +32,7 @@ from rest_framework.views import APIView
 import engine
 from config.api.rule_sets import ACTION
 from config.api.rule_sets import rules_component_name as component_name
+from config.i18n import label
 from engine.options import KINDS, Option
 from games.rulesets import offered_rule_sets
 from games.services import BOT_LEVELS, bot_levels
@@ -181,6 +183,17 @@ class RuleSetSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="The bot levels that play it, weakest first; a bot seat or a round's bots "
         "without a level get the last.",
     )
+    labels = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="The rule set's words to show a person, in the reader's language "
+        "(`Content-Language`): an object from `<kind>:<code>` to its label, e.g. "
+        "`call:herz`. Kinds: `game` (game types and contracts), `call` (calls and bids), "
+        "`reason` (why money moves), and the others the rule set declares (reservations, "
+        "announcements). The part after the colon is the value the API sends elsewhere (a "
+        "game's `type`, a call, a transfer's `reason`): look it up here to show its word; a "
+        "value without a label is shown as it is. The codes never change with the language; "
+        "docs/glossary.md lists every label in German and English.",
+    )
 
 
 def _option(option: Option) -> dict[str, Any]:
@@ -202,10 +215,16 @@ def _option(option: Option) -> dict[str, Any]:
     }
 
 
+def labels(rule_set: engine.RuleSet[Any, Any, Any]) -> dict[str, str]:
+    """The rule set's display labels in the active language, by ``<kind>:<code>`` (its
+    English ``RuleSet.labels`` through the catalog, :func:`config.i18n.label`)."""
+    return {code: label(rule_set, code) for code in rule_set.labels}
+
+
 def describe(rule_set: engine.RuleSet[Any, Any, Any]) -> dict[str, Any]:
     """``rule_set`` as ``GET /api/v1/rules/`` answers it: the engine's description
-    (``RuleSet.describe``) with every option's bounds spelled out, the defaults, and the bot
-    levels the server plays it with."""
+    (``RuleSet.describe``) with every option's bounds spelled out, the defaults, the bot
+    levels the server plays it with, and its words' labels in the reader's language."""
     described = rule_set.describe()
     return {
         "variant": rule_set.name,
@@ -218,6 +237,7 @@ def describe(rule_set: engine.RuleSet[Any, Any, Any]) -> dict[str, Any]:
         "defaults": {o.name: o.default for o in rule_set.options if not o.required},
         "example": described["example"],
         "bot_levels": list(bot_levels(rule_set)),
+        "labels": labels(rule_set),
     }
 
 
@@ -274,4 +294,8 @@ class RuleSetDetailView(APIView):
         for rule_set in offered_rule_sets():
             if rule_set.name == variant:
                 return Response(RuleSetSerializer(describe(rule_set)).data)
-        raise NotFound(f"There is no rule set {variant!r}; the rule sets are {_known()}.")
+        raise NotFound(
+            gettext("There is no rule set {variant}; the rule sets are {known}.").format(
+                variant=repr(variant), known=_known()
+            )
+        )
