@@ -11,11 +11,14 @@ from contextlib import nullcontext
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs.models import (
     Club,
@@ -28,6 +31,7 @@ from clubs.models import (
     Season,
     User,
 )
+from clubs.services import rounds
 from games.settlement import format_money
 
 
@@ -47,7 +51,7 @@ def local_time(value: dt.datetime | None, zone_name: str | None) -> str:
     return timezone.localtime(value, zone(zone_name)).strftime("%Y-%m-%d %H:%M %Z")
 
 
-def local_column(field: str, zone_of: Callable[[Any], str | None], label: str) -> Any:
+def local_column(field: str, zone_of: Callable[[Any], str | None], label: Any) -> Any:
     """A list column showing the datetime ``field`` in the zone ``zone_of(obj)`` names."""
 
     @admin.display(description=label, ordering=field)
@@ -75,7 +79,8 @@ class LocalTimes(admin.ModelAdmin):
         tz = zone(self.zone_name(obj)) if obj is not None else None
         with timezone.override(tz) if tz else nullcontext():
             if obj is not None and tz is not None:
-                extra_context = {**(extra_context or {}), "subtitle": f"{obj} (times in {tz})"}
+                subtitle = _("{object} (times in {zone})").format(object=obj, zone=tz)
+                extra_context = {**(extra_context or {}), "subtitle": subtitle}
             answer = super().changeform_view(request, object_id, form_url, extra_context)
             render = getattr(answer, "render", None)
             if callable(render):
@@ -87,7 +92,10 @@ class LocalTimes(admin.ModelAdmin):
 class UserAdmin(BaseUserAdmin):
     """The stock user admin plus ``display_name``."""
 
-    fieldsets = (*(BaseUserAdmin.fieldsets or ()), ("Profile", {"fields": ("display_name",)}))
+    fieldsets = (
+        *(BaseUserAdmin.fieldsets or ()),
+        (gettext_lazy("Profile"), {"fields": ("display_name", "language")}),
+    )
     list_display = ("username", "display_name", "email", "is_staff")
 
 
@@ -120,7 +128,7 @@ class ClubAdmin(LocalTimes):
     search_fields = ("name", "slug", "city")
     readonly_fields = ("created_at",)
     inlines = (MembershipInline, EveningInline)
-    created = local_column("created_at", lambda club: club.timezone, "created")
+    created = local_column("created_at", lambda club: club.timezone, gettext_lazy("created"))
 
     def zone_name(self, obj: Club) -> str | None:
         return obj.timezone
@@ -142,10 +150,6 @@ def _money(amount: int) -> str:
     return format_money(amount, "").strip()
 
 
-def _sentence(payment: dict[str, Any]) -> str:
-    return f"{payment['from_name']} pays {payment['to_name']} {_money(payment['amount'])}"
-
-
 def _evening_zone(evening: Evening) -> str | None:
     return evening.club.timezone
 
@@ -163,27 +167,25 @@ class EveningAdmin(LocalTimes):
     autocomplete_fields = ("club",)
     exclude = ("settlement",)
     readonly_fields = ("payments", "closed_at", "reminder_sent_at", "status", "series")
-    starts = local_column("starts_at", _evening_zone, "starts")
+    starts = local_column("starts_at", _evening_zone, gettext_lazy("starts"))
 
     def zone_name(self, obj: Evening) -> str | None:
         return _evening_zone(obj)
 
-    @admin.display(description="settlement")
+    @admin.display(description=gettext_lazy("settlement"))
     def payments(self, obj: Evening) -> str:
-        """The stored settlement as people read it: who pays whom how much, each player's
-        net and what stayed in the pot."""
-        settled = obj.settlement
-        if not settled:
-            return "Not settled yet: the evening is settled when it is closed."
+        """The stored settlement as people read it, in their language: who pays whom how
+        much, each player's net and what stayed in the pot."""
+        if not obj.settlement:
+            return _("Not settled yet: the evening is settled when it is closed.")
+        settled = rounds.in_reader_language(
+            obj.settlement, settings.CURRENCY_SYMBOL, keeper=rounds.evening_pot_keeper(obj)
+        )
         payments = settled.get("payments") or []
         paid = (
-            format_html_join(
-                "",
-                "<li>{}</li>",
-                ((p.get("sentence") or _sentence(p),) for p in payments),
-            )
+            format_html_join("", "<li>{}</li>", ((p["sentence"],) for p in payments))
             if payments
-            else format_html("<li>{}</li>", "Nobody pays anybody: everyone is even.")
+            else format_html("<li>{}</li>", _("Nobody pays anybody: everyone is even."))
         )
         nets = format_html_join(
             "",
@@ -191,11 +193,14 @@ class EveningAdmin(LocalTimes):
             ((row["name"], _money(row["net"])) for row in settled.get("players", [])),
         )
         pot = settled.get("pot_net") or 0
+        keeps = _("The pot keeps {amount}.").format(amount=_money(pot))
         return format_html(
-            "<strong>Payments</strong><ul>{}</ul><strong>Nets</strong><table>{}</table>{}",
+            "<strong>{}</strong><ul>{}</ul><strong>{}</strong><table>{}</table>{}",
+            _("Payments"),
             paid,
+            _("Nets"),
             nets,
-            format_html("<p>The pot keeps {}.</p>", _money(pot)) if pot else "",
+            format_html("<p>{}</p>", keeps) if pot else "",
         )
 
 

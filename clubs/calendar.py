@@ -4,6 +4,10 @@ Every evening is one VEVENT whose UID (``evening-<id>@<host of PUBLIC_BASE_URL>`
 changes, so an edited evening updates in place and a cancelled one is struck out
 (``STATUS:CANCELLED``) instead of vanishing. Start and end carry the club's timezone
 (``TZID``, with its VTIMEZONE), or UTC for a club whose timezone is UTC.
+
+Its texts for people (a cancelled evening's summary, the description's line naming the club)
+speak the reader's language (:func:`feed_language`): the feed owner's preference, else the
+language the calendar program asks for (``Accept-Language``), else each evening's club's.
 """
 
 from __future__ import annotations
@@ -14,9 +18,14 @@ from urllib.parse import urlsplit
 
 import icalendar
 from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 
-from clubs.models import Evening
+from clubs.models import Club, Evening, User
 from clubs.selectors.evenings import club_zone
+from config.i18n import language_for, supported
 
 PRODID = "-//Preference//Club evenings//EN"
 #: How often subscribers should fetch the feed again.
@@ -42,9 +51,26 @@ def evening_url(evening: Evening) -> str:
     return f"{base}/api/v1/clubs/{evening.club_id}/evenings/{evening.pk}/"
 
 
+def asked_language(request: HttpRequest) -> str | None:
+    """The offered language the request's ``Accept-Language`` prefers, or None when it names
+    none (a calendar program that sends no such header leaves the choice to the club)."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    for code, _quality in parse_accept_lang_header(header):
+        found = supported(code) if code != "*" else None
+        if found:
+            return found
+    return None
+
+
+def feed_language(*, club: Club, owner: User | None = None, asked: str | None = None) -> str:
+    """The language of an evening's texts in a feed: the feed ``owner``'s preference, else
+    the language the request ``asked`` for, else the club's, else the server's."""
+    return supported(getattr(owner, "language", None)) or asked or language_for(None, club)
+
+
 def evening_event(evening: Evening, *, with_club: bool) -> icalendar.Event:
     """One evening as a VEVENT (``with_club``: the club's name in the summary, for feeds
-    that mix clubs)."""
+    that mix clubs), its texts in the active language."""
     zone = club_zone(evening.club)
     event = icalendar.Event()
     event.add("uid", evening_uid(evening))
@@ -53,20 +79,36 @@ def evening_event(evening: Evening, *, with_club: bool) -> icalendar.Event:
     event.add("last-modified", evening.updated_at)
     event.add("dtstart", evening.starts_at.astimezone(zone))
     event.add("dtend", evening.ends_at.astimezone(zone))
-    event.add("summary", f"{evening.title} ({evening.club.name})" if with_club else evening.title)
+    summary = f"{evening.title} ({evening.club.name})" if with_club else evening.title
+    cancelled = evening.status == Evening.Status.CANCELLED
+    if cancelled:  # calendars that ignore STATUS:CANCELLED still show it
+        summary = _("Cancelled: {title}").format(title=summary)
+    event.add("summary", summary)
     if evening.place:
         event.add("location", evening.place)
-    description = [evening.notes.strip()] if evening.notes.strip() else []
-    description.append(f"{evening.club.name}: {evening_url(evening)}")
+    description = [_("This evening is cancelled.")] if cancelled else []
+    if evening.notes.strip():
+        description.append(evening.notes.strip())
+    description.append(
+        _("An evening of {club}: {url}").format(club=evening.club.name, url=evening_url(evening))
+    )
     event.add("description", "\n\n".join(description))
     event.add("url", evening_url(evening))
     event.add("status", STATUS[Evening.Status(evening.status)])
     return event
 
 
-def calendar_ics(*, evenings: Iterable[Evening], name: str, with_club: bool = False) -> bytes:
+def calendar_ics(
+    *,
+    evenings: Iterable[Evening],
+    name: str,
+    with_club: bool = False,
+    owner: User | None = None,
+    asked: str | None = None,
+) -> bytes:
     """The feed: a VCALENDAR named ``name`` with one VEVENT per evening and the VTIMEZONE
-    of every timezone the events use."""
+    of every timezone the events use; each evening's texts in :func:`feed_language` (the
+    ``owner``'s preference, the ``asked`` language, its club's)."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
@@ -76,6 +118,7 @@ def calendar_ics(*, evenings: Iterable[Evening], name: str, with_club: bool = Fa
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", icalendar.vDuration(REFRESH).to_ical().decode())
     for evening in evenings:
-        calendar.add_component(evening_event(evening, with_club=with_club))
+        with translation.override(feed_language(club=evening.club, owner=owner, asked=asked)):
+            calendar.add_component(evening_event(evening, with_club=with_club))
     calendar.add_missing_timezones()
     return calendar.to_ical()

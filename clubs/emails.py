@@ -6,6 +6,10 @@ built by a *body builder* (a function returning a :class:`Mail`: subject and pla
 body, filled in from a template) and handed to :func:`send`, or to :func:`send_on_commit`
 from inside a service's transaction so nothing goes out for a change that is rolled back.
 
+A body builder speaks the active language: the caller renders each message inside
+``translation.override(config.i18n.language_for(recipient, club))``, so that every recipient
+reads their own language (their preference, else the club's), not the sender's.
+
 Each recipient gets a message of their own: no one sees the others' addresses.
 """
 
@@ -16,11 +20,15 @@ import logging
 import zoneinfo
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from string import Template
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
+from clubs.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -78,9 +86,9 @@ def send_on_commit(to: str | Iterable[str], mail: Mail) -> None:
 
 
 def render(template: str, values: Mapping[str, object]) -> str:
-    """Fill ``$name`` placeholders in ``template`` (``string.Template``); a missing value is
-    an error, so a message never goes out with a hole in it."""
-    return Template(template).substitute({k: str(v) for k, v in values.items()})
+    """Fill ``{name}`` placeholders in ``template`` (``str.format``, the template translated
+    first); a missing value is an error, so a message never goes out with a hole in it."""
+    return template.format(**{k: str(v) for k, v in values.items()})
 
 
 def link(path: str) -> str:
@@ -89,95 +97,69 @@ def link(path: str) -> str:
 
 
 def when(moment: dt.datetime, timezone_name: str) -> str:
-    """``moment`` as a person reads it in ``timezone_name``: ``Friday 14 March 2025, 19:30
+    """``moment`` as a person reads it in ``timezone_name``, in the active language: ``Friday
+    14 March 2025, 19:30 (Europe/Vienna)``, in German ``Freitag, 14.03.2025, 19:30
     (Europe/Vienna)``; an unknown zone falls back to UTC."""
     try:
         zone = zoneinfo.ZoneInfo(timezone_name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone, timezone_name = zoneinfo.ZoneInfo("UTC"), "UTC"
-    local = moment.astimezone(zone)
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({timezone_name})"
+    # Translators: how e-mails write a date and time, in Django's date format characters: l the
+    # weekday, j the day (d with a leading zero), F the month (m as a number), Y the year, H:i
+    # the hours and minutes. German: "l, d.m.Y, H:i" (Freitag, 14.03.2025, 19:30).
+    pattern = pgettext("date and time in an e-mail", "l j F Y, H:i")
+    return f"{dateformat.format(moment.astimezone(zone), pattern)} ({timezone_name})"
+
+
+def owner_of(address: str) -> User | None:
+    """The account that has confirmed ``address`` (in any case), whose language an e-mail to
+    that address speaks; None when no account has (an invitation to a newcomer then speaks
+    the club's language). An unconfirmed address says nothing: anyone may type it."""
+    address = address.strip()
+    if not address:
+        return None
+    return User.objects.filter(email__iexact=address, email_verified_at__isnull=False).first()
 
 
 # ---------------------------------------------------------------------------------------------
 # body builders
 
-INVITATION_SUBJECT = "You are invited to join $club"
-INVITATION_BODY = """\
-Hello,
-
-$inviter invites you to join $club as $role.
-
-To accept, sign in (or register) and accept the invitation:
-
-    POST ${url}accept/
-
-Open the link to see the invitation:
-
-    $url
-
-Invitation code: $code
-The invitation is valid until $expires.
-
-If you do not know $club, ignore this e-mail."""
-
-JOIN_REQUEST_SUBJECT = "$user asks to join $club"
-JOIN_REQUEST_BODY = """\
-Hello,
-
-$user asks to join $club.$message
-
-Accept or decline the request (number $request_id) with
-
-    POST ${url}$request_id/accept/
-    POST ${url}$request_id/decline/
-
-and see every pending request at
-
-    $url?status=pending"""
-
-JOIN_ACCEPTED_SUBJECT = "Welcome to $club"
-JOIN_ACCEPTED_BODY = """\
-Hello $user,
-
-your request to join $club has been accepted: you are a member now.
-
-The club: $url"""
-
-
-EMAIL_VERIFICATION_SUBJECT = "Confirm your e-mail address"
-EMAIL_VERIFICATION_BODY = """\
-Hello $user,
-
-please confirm that $email is your address for your Préférence account: enter this
-confirmation code in the app, or send it yourself with
-
-    POST $url
-    {"token": "$token"}
-
-Confirmation code: $token
-The code is valid until $expires.
-
-Until the address is confirmed, invitations sent to it do not show in your account.
-If you did not ask for this, ignore this e-mail: the address stays unconfirmed."""
+#: How an invitation names the role it gives: "… to join the club as {role}".
+INVITED_AS = {
+    "member": pgettext_lazy("invited as", "a member"),
+    "scorer": pgettext_lazy("invited as", "a scorer"),
+    "admin": pgettext_lazy("invited as", "an admin"),
+}
 
 
 def email_verification_mail(
     *, user: str, email: str, token: str, url: str, expires_at: dt.datetime
 ) -> Mail:
     """Asks the owner of an address to confirm it for an account, with the signed token and
-    until when it is valid (in UTC: the account has no time zone)."""
+    until when it is valid (in UTC: the account has no time zone). In the active language."""
     values = {
         "user": user,
         "email": email,
         "token": token,
-        "url": url,
+        "request": f'POST {url}\n    {{"token": "{token}"}}',
         "expires": when(expires_at, "UTC"),
     }
-    return Mail(
-        subject=render(EMAIL_VERIFICATION_SUBJECT, values),
-        body=render(EMAIL_VERIFICATION_BODY, values) + SIGNATURE,
+    subject = _("Confirm your e-mail address")
+    body = _(
+        """Hello {user},
+
+please confirm that {email} is your address for your Préférence account: enter this
+confirmation code in the app, or send it yourself with
+
+    {request}
+
+Confirmation code: {token}
+The code is valid until {expires}.
+
+Until the address is confirmed, invitations sent to it do not show in your account.
+If you did not ask for this, ignore this e-mail: the address stays unconfirmed."""
     )
+    return Mail(subject=render(subject, values), body=render(body, values) + SIGNATURE)
 
 
 def invitation_mail(
@@ -191,46 +173,79 @@ def invitation_mail(
     inviter: str,
 ) -> Mail:
     """The invitation to join a club: who invites, as what, the link and code, and until
-    when it is valid (in the club's time zone)."""
+    when it is valid (in the club's time zone). In the active language."""
     values = {
         "club": club_name,
-        "role": _with_article(role),
+        "role": INVITED_AS.get(role, role),
         "url": url,
+        "accept": f"POST {url}accept/",
         "code": code,
         "expires": when(expires_at, timezone_name),
-        "inviter": inviter or "An organiser",
+        "inviter": inviter or _("An organiser"),
     }
-    return Mail(
-        subject=render(INVITATION_SUBJECT, values),
-        body=render(INVITATION_BODY, values) + SIGNATURE,
+    subject = _("You are invited to join {club}")
+    body = _(
+        """Hello,
+
+{inviter} invites you to join {club} as {role}.
+
+To accept, sign in (or register) and accept the invitation:
+
+    {accept}
+
+Open the link to see the invitation:
+
+    {url}
+
+Invitation code: {code}
+The invitation is valid until {expires}.
+
+If you do not know {club}, ignore this e-mail."""
     )
+    return Mail(subject=render(subject, values), body=render(body, values) + SIGNATURE)
 
 
 def join_request_mail(
     *, club_name: str, user: str, message: str, request_id: int, requests_url: str
 ) -> Mail:
-    """Tells a club's owners and admins that someone asks to join."""
+    """Tells a club's owners and admins that someone asks to join. In the active language."""
+    said = _('Their message: "{message}"').format(message=message) if message else ""
     values = {
         "club": club_name,
         "user": user,
-        "message": f'\n\nTheir message: "{message}"' if message else "",
+        "message": f"\n\n{said}" if said else "",
         "request_id": request_id,
-        "url": requests_url,
+        "accept": f"POST {requests_url}{request_id}/accept/",
+        "decline": f"POST {requests_url}{request_id}/decline/",
+        "pending": f"{requests_url}?status=pending",
     }
-    return Mail(
-        subject=render(JOIN_REQUEST_SUBJECT, values),
-        body=render(JOIN_REQUEST_BODY, values) + SIGNATURE,
+    subject = _("{user} asks to join {club}")
+    body = _(
+        """Hello,
+
+{user} asks to join {club}.{message}
+
+Accept or decline the request (number {request_id}) with
+
+    {accept}
+    {decline}
+
+and see every pending request at
+
+    {pending}"""
     )
+    return Mail(subject=render(subject, values), body=render(body, values) + SIGNATURE)
 
 
 def join_accepted_mail(*, club_name: str, user: str, club_url: str) -> Mail:
-    """Tells someone who asked to join that they are in."""
+    """Tells someone who asked to join that they are in. In the active language."""
     values = {"club": club_name, "user": user, "url": club_url}
-    return Mail(
-        subject=render(JOIN_ACCEPTED_SUBJECT, values),
-        body=render(JOIN_ACCEPTED_BODY, values) + SIGNATURE,
+    subject = _("Welcome to {club}")
+    body = _(
+        """Hello {user},
+
+your request to join {club} has been accepted: you are a member now.
+
+The club: {url}"""
     )
-
-
-def _with_article(role: str) -> str:
-    return f"an {role}" if role[:1].lower() in "aeiou" else f"a {role}"
+    return Mail(subject=render(subject, values), body=render(body, values) + SIGNATURE)

@@ -1,6 +1,7 @@
 """Domain errors raised by club services; the API maps them to the shared error shape
 ``{"code", "message", "fields"}``."""
 
+from django.utils.translation import gettext_lazy
 from rest_framework import status
 
 from config.api.errors import Conflict, DomainError
@@ -13,7 +14,7 @@ class ClubNotFound(DomainError):
 
     status_code = status.HTTP_404_NOT_FOUND
     code = "not_found"
-    default_message = "There is no such club."
+    default_message = gettext_lazy("There is no such club.")
 
 
 class NotAllowed(DomainError):
@@ -21,7 +22,7 @@ class NotAllowed(DomainError):
 
     status_code = status.HTTP_403_FORBIDDEN
     code = "permission_denied"
-    default_message = "Only the club's owners and admins may do that."
+    default_message = gettext_lazy("Only the club's owners and admins may do that.")
 
 
 class ClubConflict(Conflict):

@@ -5,6 +5,7 @@ already manage the club's tables through the table's club, so this names no mana
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from clubs.models import Evening, EveningTable, User
 from games import managers
@@ -24,7 +25,7 @@ def _frozen(table_id: int) -> str | None:
     ).exists()
     if not closed:
         return None
-    return "This table's evening is closed and settled, so its tables stay closed."
+    return _("This table's evening is closed and settled, so its tables stay closed.")
 
 
 def register() -> None:

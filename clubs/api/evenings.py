@@ -21,6 +21,8 @@ from django.db.models import QuerySet
 from django.urls import path
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -44,6 +46,7 @@ from config.api.fields import MAX_ID
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
 from config.api.text import ICalendarRenderer, JsonErrorsMixin, text_response
+from config.i18n import supported
 from games.api.serializers import RulesField, RulesSerializer
 
 #: The most places an evening can have: far above any club room, within the column.
@@ -69,8 +72,9 @@ class LocalDateTimeField(serializers.Field[dt.datetime, Any, str, Any]):
     """An input time: aware as sent, naive for the service to read in the club's timezone."""
 
     default_error_messages = {
-        "invalid": "Give an ISO 8601 date and time, e.g. 2026-12-01T19:00 or "
-        "2026-12-01T19:00:00+01:00."
+        "invalid": gettext_lazy(
+            "Give an ISO 8601 date and time, e.g. 2026-12-01T19:00 or 2026-12-01T19:00:00+01:00."
+        )
     }
 
     def to_internal_value(self, data: Any) -> dt.datetime:
@@ -229,7 +233,7 @@ def _moment(value: str) -> dt.datetime | dt.date:
         return moment
     day = parse_date(value)
     if day is None:
-        raise forms.ValidationError("Give an ISO 8601 date or date and time.")
+        raise forms.ValidationError(_("Give an ISO 8601 date or date and time."))
     return day
 
 
@@ -243,7 +247,7 @@ class MomentField(forms.CharField):
         try:
             return _moment(text)
         except ValueError:
-            raise forms.ValidationError("Give an ISO 8601 date or date and time.") from None
+            raise forms.ValidationError(_("Give an ISO 8601 date or date and time.")) from None
 
 
 class MomentFilter(filters.CharFilter):
@@ -503,7 +507,7 @@ class CheckInSerializer(serializers.Serializer[dict[str, Any]]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if len(attrs) > 1:
             raise serializers.ValidationError(
-                "Name at most one of user_id, guest_id and guest_name."
+                _("Name at most one of user_id, guest_id and guest_name.")
             )
         return attrs
 
@@ -895,7 +899,11 @@ class ClubCalendarView(CalendarView):
         their personal feed)."""
         club = selectors_evenings.public_club(club_id=club_id)
         evenings = selectors_evenings.calendar_evenings(club_ids=[club.pk])
-        return self.ics(calendar.calendar_ics(evenings=evenings, name=club.name), "club.ics")
+        asked = calendar.asked_language(request)
+        body = calendar.calendar_ics(evenings=evenings, name=club.name, asked=asked)
+        response = self.ics(body, "club.ics")
+        response["Content-Language"] = calendar.feed_language(club=club, asked=asked)
+        return response
 
 
 class PersonalCalendarView(CalendarView):
@@ -911,8 +919,18 @@ class PersonalCalendarView(CalendarView):
         evenings = selectors_evenings.calendar_evenings(
             club_ids=selectors_evenings.club_ids_of(user_id=feed.user_id)
         )
-        body = calendar.calendar_ics(evenings=evenings, name="Préférence", with_club=True)
-        return self.ics(body, "evenings.ics")
+        body = calendar.calendar_ics(
+            evenings=evenings,
+            name="Préférence",
+            with_club=True,
+            owner=feed.user,
+            asked=calendar.asked_language(request),
+        )
+        response = self.ics(body, "evenings.ics")
+        preferred = supported(feed.user.language)
+        if preferred:  # else each evening speaks its club's language
+            response["Content-Language"] = preferred
+        return response
 
 
 class CalendarFeedListView(generics.ListAPIView[CalendarFeed]):

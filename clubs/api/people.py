@@ -16,6 +16,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import F, Q, QuerySet
 from django.urls import path
 from django.utils.timezone import now
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -132,7 +134,7 @@ class ClubInputSerializer(serializers.Serializer[dict[str, Any]]):
     currency = serializers.RegexField(
         r"^[A-Z]{3}$",
         required=False,
-        error_messages={"invalid": "Three capital letters (ISO 4217), such as EUR."},
+        error_messages={"invalid": gettext_lazy("Three capital letters (ISO 4217), such as EUR.")},
         help_text="ISO 4217 code: three capital letters, such as EUR.",
     )
     default_rules = RulesField(
@@ -871,7 +873,7 @@ class InvitationPreviewView(generics.GenericAPIView[Invitation]):
         """The club, the role it gives, until when it runs and whether it is still valid."""
         invitation = invitation_by_code(code=code)
         if invitation is None:
-            raise ClubNotFound("There is no such invitation; check the code or link.")
+            raise ClubNotFound(_("There is no such invitation; check the code or link."))
         return Response(InvitationPreviewSerializer(invitation).data)
 
 

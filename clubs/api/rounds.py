@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -319,7 +320,12 @@ class EveningTableSerializer(serializers.Serializer[dict[str, Any]]):
 
 def settlement_csv(data: Mapping[str, Any]) -> str:
     """An evening's settlement as CSV: the payments (from, to, amount, sentence), a blank
-    line, then each player's net."""
+    line, then each player's net.
+
+    The header cells (``from,to,amount,sentence``, ``player,net``) are column names that
+    programs read (the OpenAPI description names them) and stay English in every language,
+    as JSON keys do; the cells for people (the sentences, the pot's and the bots' names)
+    speak the reader's language (:func:`clubs.services.rounds.evening_settlement`)."""
     rows: list[list[Any]] = [["from", "to", "amount", "sentence"]]
     rows += [[p["from_name"], p["to_name"], p["amount"], p["sentence"]] for p in data["payments"]]
     if data.get("score_unit"):
@@ -354,7 +360,7 @@ class RoundListView(generics.GenericAPIView[Any]):
         responses={200: RoundSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, club_id: int, evening_id: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id)
+        _club, evening = evening_for(request, club_id, evening_id)
         found = evening.rounds.prefetch_related("tables").order_by("number")
         page = self.paginate_queryset(found) or []
         return self.get_paginated_response([round_data(r) for r in page])
@@ -381,7 +387,7 @@ class RoundListView(generics.GenericAPIView[Any]):
         ],
     )
     def post(self, request: Request, club_id: int, evening_id: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _club, evening = evening_for(request, club_id, evening_id, manage=True)
         data = RoundCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         rnd = rounds.round_plan(
@@ -399,7 +405,7 @@ class RoundListView(generics.GenericAPIView[Any]):
 def _round(evening: Evening, number: int) -> EveningRound:
     rnd = evening.rounds.prefetch_related("tables").filter(number=number).first()
     if rnd is None:
-        raise ClubNotFound(f"This evening has no round {number}.")
+        raise ClubNotFound(_("This evening has no round {number}.").format(number=number))
     return rnd
 
 
@@ -414,7 +420,7 @@ class RoundDetailView(APIView):
         responses={200: RoundSerializer, **READ_ERRORS},
     )
     def get(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id)
+        _club, evening = evening_for(request, club_id, evening_id)
         return Response(round_data(_round(evening, round_number)))
 
     @extend_schema(
@@ -425,7 +431,7 @@ class RoundDetailView(APIView):
     def delete(
         self, request: Request, club_id: int, evening_id: int, round_number: int
     ) -> Response:
-        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _club, evening = evening_for(request, club_id, evening_id, manage=True)
         _round(evening, round_number)
         rounds.round_discard(user=signed_in(request), evening_id=evening.pk, number=round_number)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -448,7 +454,7 @@ class RoundSwapView(APIView):
         examples=[OpenApiExample("Swap", value={"a": "u:3", "b": "g:1"}, request_only=True)],
     )
     def post(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _club, evening = evening_for(request, club_id, evening_id, manage=True)
         _round(evening, round_number)
         data = SwapSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -473,7 +479,7 @@ class RoundStartView(APIView):
         responses={200: RoundSerializer, **ERRORS},
     )
     def post(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _club, evening = evening_for(request, club_id, evening_id, manage=True)
         _round(evening, round_number)
         rounds.round_start(user=signed_in(request), evening_id=evening.pk, number=round_number)
         return Response(round_data(_round(evening, round_number)))
@@ -492,7 +498,7 @@ class EveningTablesView(generics.GenericAPIView[Any]):
         responses={200: EveningTableSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, club_id: int, evening_id: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id)
+        _club, evening = evening_for(request, club_id, evening_id)
         links = evening_tables_of(evening=evening)
         out = []
         for link in self.paginate_queryset(links) or []:
@@ -531,7 +537,7 @@ class EveningCloseView(APIView):
         responses={200: EveningSettlementSerializer, **ERRORS},
     )
     def post(self, request: Request, club_id: int, evening_id: int) -> Response:
-        _, evening = evening_for(request, club_id, evening_id, manage=True)
+        _club, evening = evening_for(request, club_id, evening_id, manage=True)
         closed = rounds.evening_close(
             user=signed_in(request), evening_id=evening.pk, currency=settings.CURRENCY_SYMBOL
         )
@@ -605,7 +611,7 @@ class EveningSettlementView(APIView):
     @staticmethod
     def settlement(request: Request, club_id: int, evening_id: int) -> tuple[Evening, Any]:
         selectors.club_for_member(user=caller(request), club_id=club_id)
-        _, evening = evening_for(request, club_id, evening_id)
+        _club, evening = evening_for(request, club_id, evening_id)
         return evening, rounds.evening_settlement(evening, settings.CURRENCY_SYMBOL)
 
 

@@ -457,7 +457,12 @@ class StandingsView(APIView):
 
 
 def _body(key: tuple[Any, ...], season: Season, rows: list[dict[str, Any]]) -> bytes:
-    """The standings' JSON, rendered once per ``key`` (the season's computation and state)."""
+    """The standings' JSON, rendered once per ``key`` (the season's computation and state).
+
+    It holds no sentence (keys, numbers, names and the rule set's ``score_unit`` code), so
+    one body serves every language and the key names none; the ETag names the language
+    (``config.api.conditional``). A sentence added here must add
+    ``translation.get_language()`` to the key."""
     with _BODIES_LOCK:
         body = _BODIES.get(key)
     if body is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from clubs.models.people import Club, Guest
 
@@ -48,9 +49,9 @@ class Evening(models.Model):
     """One club evening."""
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        CANCELLED = "cancelled", "Cancelled"
-        CLOSED = "closed", "Closed and settled"
+        SCHEDULED = "scheduled", gettext_lazy("Scheduled")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
+        CLOSED = "closed", gettext_lazy("Closed and settled")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings")
     series = models.ForeignKey(
@@ -91,9 +92,9 @@ class Attendance(models.Model):
     """
 
     class Answer(models.TextChoices):
-        YES = "yes", "Yes"
-        NO = "no", "No"
-        MAYBE = "maybe", "Maybe"
+        YES = "yes", gettext_lazy("Yes")
+        NO = "no", gettext_lazy("No")
+        MAYBE = "maybe", gettext_lazy("Maybe")
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="attendances")
     user = models.ForeignKey(
@@ -147,9 +148,9 @@ class EveningRound(models.Model):
     """
 
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        STARTED = "started", "Started (tables open)"
-        CLOSED = "closed", "Closed"
+        PLANNED = "planned", gettext_lazy("Planned")
+        STARTED = "started", gettext_lazy("Started (tables open)")
+        CLOSED = "closed", gettext_lazy("Closed")
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()

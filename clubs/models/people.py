@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy
 
 DEFAULT_RULES = {
     "variant": "wien",
@@ -104,10 +105,10 @@ class Membership(models.Model):
     """
 
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ADMIN = "admin", "Admin"
-        SCORER = "scorer", "Scorer"
-        MEMBER = "member", "Member"
+        OWNER = "owner", gettext_lazy("Owner")
+        ADMIN = "admin", gettext_lazy("Admin")
+        SCORER = "scorer", gettext_lazy("Scorer")
+        MEMBER = "member", gettext_lazy("Member")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="memberships")
@@ -135,10 +136,10 @@ class Invitation(models.Model):
         """Where an invitation stands (not a column: ``clubs.services.people.invitation_state``
         derives it from the row and the time)."""
 
-        ACTIVE = "active", "Active"
-        EXPIRED = "expired", "Expired"
-        USED_UP = "used_up", "Used up"
-        REVOKED = "revoked", "Revoked"
+        ACTIVE = "active", gettext_lazy("Active")
+        EXPIRED = "expired", gettext_lazy("Expired")
+        USED_UP = "used_up", gettext_lazy("Used up")
+        REVOKED = "revoked", gettext_lazy("Revoked")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     code = models.CharField(max_length=32, unique=True)
@@ -166,10 +167,10 @@ class JoinRequest(models.Model):
     """A user asks to join a public club; an admin accepts or declines."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", gettext_lazy("Pending")
+        ACCEPTED = "accepted", gettext_lazy("Accepted")
+        DECLINED = "declined", gettext_lazy("Declined")
+        WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="join_requests")

@@ -367,6 +367,12 @@ def _apart_error(
             f"{tables}. Allow one of these pairs to meet, or change who plays.",
             code="forbidden_unsatisfiable",
             players=tuple(players[i] for i in clique),
+            reason="forbidden_clique",
+            details={
+                "players": len(players),
+                "tables": tuple(sizes),
+                "names": [str(players[i]) for i in clique],
+            },
         )
     if stopped_early:
         message = (
@@ -378,7 +384,17 @@ def _apart_error(
             f"{len(players)} players cannot sit at {tables} and keep these pairs apart: "
             f"{pairs}. Allow one of them to meet, or change who plays."
         )
-    return SeatingError(message, code="forbidden_unsatisfiable", players=tuple(involved))
+    return SeatingError(
+        message,
+        code="forbidden_unsatisfiable",
+        players=tuple(involved),
+        reason="forbidden_not_found" if stopped_early else "forbidden_impossible",
+        details={
+            "players": len(players),
+            "tables": tuple(sizes),
+            "pairs": [[str(p) for p in pair] for pair in inside],
+        },
+    )
 
 
 def plan(request: PlanRequest) -> Plan:

@@ -19,8 +19,12 @@ class SeatingError(ValueError):
 
     ``code`` is stable for programs (``unsplittable``, ``forbidden_unsatisfiable``,
     ``invalid``); ``message`` is a sentence a person understands, saying why and what would
-    work; ``options`` lists the player counts that would work (``unsplittable``) and
-    ``players`` the players involved (``forbidden_unsatisfiable``).
+    work, in English; ``options`` lists the player counts that would work (``unsplittable``)
+    and ``players`` the players involved (``forbidden_unsatisfiable``). The sentence's parts
+    are ``reason`` (which sentence: the code, or for ``forbidden_unsatisfiable``
+    ``forbidden_clique``, ``forbidden_not_found`` or ``forbidden_impossible``) and
+    ``details`` (its numbers and names), from which the API writes it in the reader's
+    language (``clubs.seating_text``; this package stays free of Django).
     """
 
     def __init__(
@@ -30,12 +34,16 @@ class SeatingError(ValueError):
         code: str,
         options: tuple[SplitOption, ...] = (),
         players: tuple[Any, ...] = (),
+        reason: str = "",
+        details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.options = options
         self.players = players
+        self.reason = reason or code
+        self.details = dict(details or {})
 
     def to_json(self) -> dict[str, Any]:
         """``code``, ``message``, ``options`` and ``players`` as plain JSON."""
@@ -167,7 +175,10 @@ def table_sizes(n: int, *, shapes: tuple[TableShape, ...], preferred: int) -> li
     if below > 0:
         options.append(SplitOption(below, _split(below, sizes, preferred) or (), byes=n - below))
     raise SeatingError(
-        _unsplittable_message(n, sizes, options), code="unsplittable", options=tuple(options)
+        _unsplittable_message(n, sizes, options),
+        code="unsplittable",
+        options=tuple(options),
+        details={"players": n, "sizes": tuple(sorted(sizes))},
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Field, OuterRef, Q, QuerySet, Subquery
+from django.utils.translation import gettext as _
 
 from clubs import permissions
 from clubs.errors import ClubNotFound, NotAllowed
@@ -60,7 +61,7 @@ def club_for_member(*, user: AnyUser, club_id: int) -> Club:
     see, 403 for a public one they do not belong to."""
     club, role = _club_and_role(user, club_id)
     if role is None and not getattr(user, "is_staff", False):
-        raise NotAllowed("Only the club's members may see this.")
+        raise NotAllowed(_("Only the club's members may see this."))
     return club
 
 
@@ -86,7 +87,7 @@ def season_of_club(*, club: Club, season_id: int) -> Season:
     """One of the club's seasons, with its club; 404 when the club has no such season."""
     season = Season.objects.filter(pk=season_id, club=club).select_related("club").first()
     if season is None:
-        raise ClubNotFound("There is no such season.")
+        raise ClubNotFound(_("There is no such season."))
     return season
 
 
@@ -164,7 +165,7 @@ def season_standings(
     """
     found = rows.fetch(_SEASON_SQL, [season_id, club_id])
     if found is None:
-        raise ClubNotFound("There is no such season.")
+        raise ClubNotFound(_("There is no such season."))
     season = _SEASON.instance(found)
     if not found[len(_SEASON)] and not (
         getattr(user, "is_staff", False) or permissions.role_of(user, club_id) is not None

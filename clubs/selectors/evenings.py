@@ -25,6 +25,7 @@ from django.db.models import (
     When,
 )
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.errors import ClubNotFound
 from clubs.models import (
@@ -115,7 +116,7 @@ def evening_in_club(*, club: Club, evening_id: int, user: AnyUser) -> Evening:
     """One of the club's evenings with its counts; 404 when the club has no such evening."""
     evening = evenings_for_club(club=club, user=user).filter(pk=evening_id).first()
     if evening is None:
-        raise ClubNotFound("There is no such evening.")
+        raise ClubNotFound(_("There is no such evening."))
     return evening
 
 
@@ -141,7 +142,7 @@ def series_in_club(*, club: Club, series_id: int) -> EveningSeries:
     """One of the club's series; 404 when the club has no such series."""
     series = series_for_club(club=club).filter(pk=series_id).first()
     if series is None:
-        raise ClubNotFound("There is no such series.")
+        raise ClubNotFound(_("There is no such series."))
     return series
 
 
@@ -160,7 +161,7 @@ def attendance_in_evening(*, evening: Evening, attendance_id: int) -> Attendance
     """One attendance of the evening; 404 otherwise."""
     attendance = attendances_for_evening(evening=evening).filter(pk=attendance_id).first()
     if attendance is None:
-        raise ClubNotFound("There is no such attendance.")
+        raise ClubNotFound(_("There is no such attendance."))
     return attendance
 
 
@@ -216,7 +217,7 @@ def calendar_feed_by_token(*, token: str) -> CalendarFeed:
         .first()
     )
     if feed is None:
-        raise ClubNotFound("There is no such calendar.")
+        raise ClubNotFound(_("There is no such calendar."))
     return feed
 
 
@@ -251,7 +252,7 @@ def evening_with_club(*, club: Club, evening_id: int) -> Evening:
     :func:`evening_in_club`; 404 when the club has no such evening."""
     evening = Evening.objects.filter(pk=evening_id, club=club).select_related("club").first()
     if evening is None:
-        raise ClubNotFound("There is no such evening.")
+        raise ClubNotFound(_("There is no such evening."))
     return evening
 
 

@@ -33,10 +33,12 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
-from clubs import live
+from clubs import emails, live
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import (
     Attendance,
@@ -50,6 +52,7 @@ from clubs.models import (
 )
 from clubs.permissions import role_of
 from clubs.selectors.evenings import attendance_of, club_zone
+from config.i18n import engine_text, language_for
 from games.rulesets import parse_offered_rules
 
 logger = logging.getLogger(__name__)
@@ -94,24 +97,28 @@ def local_to_utc(value: dt.datetime, zone: ZoneInfo, *, field: str) -> dt.dateti
         return value.astimezone(dt.UTC)
     aware = value.replace(tzinfo=zone)
     if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != value:
-        message = f"{value:%Y-%m-%d %H:%M} does not exist in {zone.key}: the clocks skip it."
+        message = _("{time} does not exist in {zone}: the clocks skip it.").format(
+            time=f"{value:%Y-%m-%d %H:%M}", zone=zone.key
+        )
         raise InvalidInput(message, fields={field: [message]})
     return aware.astimezone(dt.UTC)
 
 
 def rules_json(rules: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The engine's rules object with every option spelled out, or None (the club's
-    default rules); the engine's refusal is a 400 naming the option."""
+    default rules); the engine's refusal is a 400 naming the option, in the reader's
+    language."""
     if rules is None:
         return None
     try:
         return parse_offered_rules(rules).to_json()
     except engine.EngineError as e:
         at = e.at if e.at.startswith("rules") else (f"rules.{e.at}" if e.at else "rules")
-        sentence = e.message[:1].upper() + e.message[1:]
+        reason = engine_text(e)
+        sentence = reason[:1].upper() + reason[1:]
         if not sentence.endswith("."):
             sentence += "."
-        raise InvalidInput(sentence, fields={at: [e.message]}) from None
+        raise InvalidInput(sentence, fields={at: [reason]}) from None
 
 
 def _until_utc(value: str, zone: ZoneInfo) -> str:
@@ -129,7 +136,10 @@ def _until_utc(value: str, zone: ZoneInfo) -> str:
             raise ValueError(value)
     except ValueError:
         raise _rrule_error(
-            f"UNTIL={value} is not a date (20271231) or time (20271231T190000, or with Z for UTC)."
+            _(
+                "UNTIL={value} is not a date (20271231) or time (20271231T190000, or with Z for "
+                "UTC)."
+            ).format(value=value)
         ) from None
     return until.strftime("%Y%m%dT%H%M%SZ")
 
@@ -151,42 +161,48 @@ def rrule_normalize(value: str, *, zone: ZoneInfo, first_start: dt.datetime) -> 
     if text.upper().startswith("RRULE:"):
         text = text[len("RRULE:") :]
     if not text or "\n" in text or "\r" in text or ":" in text:
-        raise _rrule_error('Give one RRULE value such as "FREQ=WEEKLY;BYDAY=TU".')
+        raise _rrule_error(_('Give one RRULE value such as "FREQ=WEEKLY;BYDAY=TU".'))
     parts: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in text.split(";"))):
         key, sep, part = item.partition("=")
         key, part = key.strip().upper(), part.strip().upper()
         if not sep or not key or not part:
-            raise _rrule_error(f"{item!r} is not NAME=VALUE.")
+            raise _rrule_error(_("{item} is not NAME=VALUE.").format(item=repr(item)))
         if key in parts:
-            raise _rrule_error(f"{key} appears twice.")
+            raise _rrule_error(_("{key} appears twice.").format(key=key))
         if key in ("BYHOUR", "BYMINUTE", "BYSECOND"):
-            raise _rrule_error(f"{key} is not allowed: the time of day comes from first_start.")
+            raise _rrule_error(
+                _("{key} is not allowed: the time of day comes from first_start.").format(key=key)
+            )
         if key not in RRULE_PARTS:
-            raise _rrule_error(f"{key} is not a rule part evenings use.")
+            raise _rrule_error(_("{key} is not a rule part evenings use.").format(key=key))
         parts[key] = part
     freq = parts.pop("FREQ", None)
     if freq is None:
-        raise _rrule_error('FREQ is missing, e.g. "FREQ=WEEKLY;BYDAY=TU".')
+        raise _rrule_error(_('FREQ is missing, e.g. "FREQ=WEEKLY;BYDAY=TU".'))
     if freq not in RRULE_FREQUENCIES:
         if freq in ("SECONDLY", "MINUTELY", "HOURLY"):
             raise _rrule_error(
-                f"FREQ={freq} is too frequent: evenings repeat at most daily "
-                "(DAILY, WEEKLY, MONTHLY or YEARLY)."
+                _(
+                    "FREQ={freq} is too frequent: evenings repeat at most daily "
+                    "(DAILY, WEEKLY, MONTHLY or YEARLY)."
+                ).format(freq=freq)
             )
-        raise _rrule_error(f"FREQ={freq} is not DAILY, WEEKLY, MONTHLY or YEARLY.")
+        raise _rrule_error(
+            _("FREQ={freq} is not DAILY, WEEKLY, MONTHLY or YEARLY.").format(freq=freq)
+        )
     if "COUNT" in parts and "UNTIL" in parts:
-        raise _rrule_error("Give COUNT or UNTIL, not both.")
+        raise _rrule_error(_("Give COUNT or UNTIL, not both."))
     for key in ("INTERVAL", "COUNT"):
         if key in parts and not (parts[key].isdigit() and int(parts[key]) >= 1):
-            raise _rrule_error(f"{key} must be a whole number of at least 1.")
+            raise _rrule_error(_("{key} must be a whole number of at least 1.").format(key=key))
     if "UNTIL" in parts:
         parts["UNTIL"] = _until_utc(parts["UNTIL"], zone)
     normalized = ";".join([f"FREQ={freq}", *(f"{k}={v}" for k, v in parts.items())])
     try:
         rrulestr(normalized, dtstart=first_start.astimezone(zone))
     except (ValueError, TypeError) as e:
-        raise _rrule_error(f"Not a valid RRULE: {e}.") from None
+        raise _rrule_error(_("Not a valid RRULE: {reason}.").format(reason=e)) from None
     return normalized
 
 
@@ -199,13 +215,13 @@ def series_recurrence(series: EveningSeries, zone: ZoneInfo) -> RecurrenceRule:
 
 def _check_duration(minutes: int) -> None:
     if not 1 <= minutes <= MAX_DURATION_MINUTES:
-        message = f"An evening lasts 1 to {MAX_DURATION_MINUTES} minutes."
+        message = _("An evening lasts 1 to {most} minutes.").format(most=MAX_DURATION_MINUTES)
         raise InvalidInput(message, fields={"duration_minutes": [message]})
 
 
 def _check_times(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
     if ends_at <= starts_at:
-        message = "An evening ends after it starts."
+        message = _("An evening ends after it starts.")
         raise InvalidInput(message, fields={"ends_at": [message]})
 
 
@@ -219,16 +235,16 @@ def _locked_evening(evening_id: int) -> Evening:
         .first()
     )
     if evening is None:
-        raise ClubNotFound("There is no such evening.")
+        raise ClubNotFound(_("There is no such evening."))
     return evening
 
 
 def _ensure_open(evening: Evening) -> None:
     """409 unless the evening is scheduled: cancelled and closed evenings keep their state."""
     if evening.status == Evening.Status.CANCELLED:
-        raise ClubConflict("The evening is cancelled.", code="evening_cancelled")
+        raise ClubConflict(_("The evening is cancelled."), code="evening_cancelled")
     if evening.status == Evening.Status.CLOSED:
-        raise ClubConflict("The evening is closed.", code="evening_closed")
+        raise ClubConflict(_("The evening is closed."), code="evening_closed")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,8 +252,9 @@ def _ensure_open(evening: Evening) -> None:
 
 
 def local_time_text(moment: dt.datetime, zone: ZoneInfo) -> str:
-    """``Tuesday, 01 December 2026, 19:00 (Europe/Vienna)``."""
-    return f"{moment.astimezone(zone):%A, %d %B %Y, %H:%M} ({zone.key})"
+    """``Tuesday 1 December 2026, 19:00 (Europe/Vienna)`` in the active language, as the
+    club's other e-mails write it (:func:`clubs.emails.when`)."""
+    return emails.when(moment, zone.key)
 
 
 def _send_mails(mails: Iterable[Mail]) -> None:
@@ -270,33 +287,45 @@ def _people_answering(evening: Evening, answers: Iterable[str]) -> list[Attendan
 
 
 def _cancel_mails(evening: Evening) -> list[Mail]:
-    body = f"This evening is cancelled:\n\n{_evening_lines(evening)}\n"
-    return [
-        (a.user.email, f"Cancelled: {evening.title}", body)
-        for a in _people_answering(evening, (Attendance.Answer.YES, Attendance.Answer.MAYBE))
-        if a.user is not None
-    ]
-
-
-def _moved_up_mails(evening: Evening, promoted: Iterable[Attendance]) -> list[Mail]:
-    body = f"A place became free and it is yours:\n\n{_evening_lines(evening)}\n"
-    return [
-        (a.user.email, f"You have a place: {evening.title}", body)
-        for a in promoted
-        if a.user is not None and a.user.email
-    ]
-
-
-def _reminder_mails(evening: Evening) -> list[Mail]:
+    """To whoever answered yes or maybe, each in their language (else the club's)."""
     mails = []
     for a in _people_answering(evening, (Attendance.Answer.YES, Attendance.Answer.MAYBE)):
         assert a.user is not None
-        lines = [f"Reminder:\n\n{_evening_lines(evening)}\n"]
-        if a.waitlisted:
-            lines.append("You are on the waitlist; you will hear from us if a place frees.\n")
-        elif a.answer == Attendance.Answer.MAYBE:
-            lines.append("You answered maybe; please answer yes or no.\n")
-        mails.append((a.user.email, f"Reminder: {evening.title}", "\n".join(lines)))
+        with translation.override(language_for(a.user, evening.club)):
+            body = _("This evening is cancelled:") + f"\n\n{_evening_lines(evening)}\n"
+            subject = _("Cancelled: {title}").format(title=evening.title)
+        mails.append((a.user.email, subject, body))
+    return mails
+
+
+def _moved_up_mails(evening: Evening, promoted: Iterable[Attendance]) -> list[Mail]:
+    """To the answers that moved up from the waitlist, each in their language."""
+    mails = []
+    for a in promoted:
+        if a.user is None or not a.user.email:
+            continue
+        with translation.override(language_for(a.user, evening.club)):
+            body = _("A place became free and it is yours:") + f"\n\n{_evening_lines(evening)}\n"
+            subject = _("You have a place: {title}").format(title=evening.title)
+        mails.append((a.user.email, subject, body))
+    return mails
+
+
+def _reminder_mails(evening: Evening) -> list[Mail]:
+    """To the yes and maybe answers, each in their language (else the club's)."""
+    mails = []
+    for a in _people_answering(evening, (Attendance.Answer.YES, Attendance.Answer.MAYBE)):
+        assert a.user is not None
+        with translation.override(language_for(a.user, evening.club)):
+            lines = [_("Reminder:") + f"\n\n{_evening_lines(evening)}\n"]
+            if a.waitlisted:
+                lines.append(
+                    _("You are on the waitlist; you will hear from us if a place frees.") + "\n"
+                )
+            elif a.answer == Attendance.Answer.MAYBE:
+                lines.append(_("You answered maybe; please answer yes or no.") + "\n")
+            subject = _("Reminder: {title}").format(title=evening.title)
+        mails.append((a.user.email, subject, "\n".join(lines)))
     return mails
 
 
@@ -380,7 +409,7 @@ def evening_update(*, user: User, evening_id: int, changes: Mapping[str, Any]) -
     """
     unknown = set(changes) - set(EVENING_FIELDS)
     if unknown:
-        raise InvalidInput(f"Cannot change {', '.join(sorted(unknown))}.")
+        raise InvalidInput(_("Cannot change {fields}.").format(fields=", ".join(sorted(unknown))))
     with transaction.atomic():
         evening = _locked_evening(evening_id)
         _ensure_open(evening)
@@ -499,7 +528,7 @@ def _locked_series(series_id: int) -> EveningSeries:
         .first()
     )
     if series is None:
-        raise ClubNotFound("There is no such series.")
+        raise ClubNotFound(_("There is no such series."))
     return series
 
 
@@ -555,8 +584,10 @@ def series_update(
                 same = value == series.duration_minutes
             if not same:
                 raise ClubConflict(
-                    "A series keeps its schedule: create a new series (and delete this one) "
-                    "to change rrule, first_start or duration_minutes.",
+                    _(
+                        "A series keeps its schedule: create a new series (and delete this one) "
+                        "to change rrule, first_start or duration_minutes."
+                    ),
                     code="series_schedule_fixed",
                 )
         edits = {
@@ -621,14 +652,14 @@ def attendance_answer(
     first waiting answer, who is told by e-mail.
     """
     if answer not in Attendance.Answer.values:
-        message = "Answer yes, no or maybe."
+        message = _("Answer yes, no or maybe.")
         raise InvalidInput(message, fields={"answer": [message]})
     with transaction.atomic():
         evening = _locked_evening(evening_id)
         now = now or timezone.now()  # after the lock: the line follows the order of the yes
         _ensure_open(evening)
         if role_of(user, evening.club_id) is None:
-            raise NotAllowed("Only the club's members answer for its evenings.")
+            raise NotAllowed(_("Only the club's members answer for its evenings."))
         attendance = Attendance.objects.filter(evening=evening, user=user).first()
         if attendance is None:
             attendance = Attendance.objects.create(
@@ -670,7 +701,7 @@ def attendance_remove_member(*, club_id: int, user_id: int, now: dt.datetime | N
     for evening_id in evening_ids:
         with transaction.atomic():
             evening = _locked_evening(evening_id)
-            deleted, _ = Attendance.objects.filter(
+            deleted, _by_kind = Attendance.objects.filter(
                 evening=evening, user_id=user_id, checked_in_at__isnull=True
             ).delete()
             dropped += deleted
@@ -700,39 +731,42 @@ def checkin_create(
     whether it was checked in now."""
     named = [x for x in (user_id, guest_id, guest_name) if x is not None]
     if len(named) > 1:
-        raise InvalidInput("Name at most one of user_id, guest_id and guest_name.")
+        raise InvalidInput(_("Name at most one of user_id, guest_id and guest_name."))
     with transaction.atomic():
         evening = _locked_evening(evening_id)
         now = now or timezone.now()
         _ensure_open(evening)
         role = role_of(user, evening.club_id)
         if role is None:
-            raise NotAllowed("Only the club's members check in.")
+            raise NotAllowed(_("Only the club's members check in."))
         someone_else = (
             guest_id is not None or guest_name is not None or user_id not in (None, user.pk)
         )
         if someone_else and role not in Membership.SCORERS:
-            raise NotAllowed("Members check in themselves; scorers and admins check in others.")
+            raise NotAllowed(_("Members check in themselves; scorers and admins check in others."))
         lookup: dict[str, Any]
         if guest_name is not None:
             name = guest_name.strip()
             if not name:
-                raise InvalidInput("A guest needs a name.", fields={"guest_name": ["empty"]})
+                raise InvalidInput(
+                    _("A guest needs a name."),
+                    fields={"guest_name": [_("This field may not be blank.")]},
+                )
             guest = Guest.objects.create(club_id=evening.club_id, name=name, created_by=user)
             lookup = {"guest": guest}
         elif guest_id is not None:
             found = Guest.objects.filter(pk=guest_id, club_id=evening.club_id).first()
             if found is None:
-                message = "The club has no such guest."
+                message = _("The club has no such guest.")
                 raise InvalidInput(message, fields={"guest_id": [message]})
             if found.merged_into_id is not None:
-                message = "This guest is now a member: check in the member."
+                message = _("This guest is now a member: check in the member.")
                 raise InvalidInput(message, fields={"guest_id": [message]})
             lookup = {"guest": found}
         else:
             target = user.pk if user_id is None else user_id
             if not Membership.objects.filter(club_id=evening.club_id, user_id=target).exists():
-                message = "Not a member of this club (check in a guest instead)."
+                message = _("Not a member of this club (check in a guest instead).")
                 raise InvalidInput(message, fields={"user_id": [message]})
             lookup = {"user_id": target}
         attendance = Attendance.objects.filter(evening=evening, **lookup).first()
@@ -756,9 +790,9 @@ def checkin_create(
 def _checked_in_attendance(evening: Evening, attendance_id: int) -> Attendance:
     attendance = Attendance.objects.filter(pk=attendance_id, evening=evening).first()
     if attendance is None:
-        raise ClubNotFound("There is no such attendance.")
+        raise ClubNotFound(_("There is no such attendance."))
     if attendance.checked_in_at is None:
-        raise ClubConflict("Not checked in.", code="not_checked_in")
+        raise ClubConflict(_("Not checked in."), code="not_checked_in")
     return attendance
 
 
@@ -788,7 +822,7 @@ def checkin_leave(
         if attendance.user_id != user.pk and role_of(user, evening.club_id) not in (
             Membership.SCORERS
         ):
-            raise NotAllowed("Members mark only themselves as gone.")
+            raise NotAllowed(_("Members mark only themselves as gone."))
         if attendance.left_at is None:
             attendance.left_at = now
             attendance.save(update_fields=["left_at", "updated_at"])
@@ -860,7 +894,11 @@ def calendar_feed_create(*, user: User) -> CalendarFeed:
         live = CalendarFeed.objects.filter(user=user, revoked_at__isnull=True).count()
         if live >= MAX_CALENDAR_FEEDS:
             raise ClubConflict(
-                f"You have {live} calendar feeds; revoke one first.",
+                ngettext(
+                    "You have {count} calendar feed; revoke one first.",
+                    "You have {count} calendar feeds; revoke one first.",
+                    live,
+                ).format(count=live),
                 code="too_many_calendar_feeds",
             )
         return CalendarFeed.objects.create(user=user, token=secrets.token_urlsafe(32))
@@ -872,4 +910,4 @@ def calendar_feed_revoke(*, user: User, feed_id: int, now: dt.datetime | None = 
         revoked_at=now or timezone.now()
     )
     if not updated:
-        raise ClubNotFound("There is no such calendar feed.")
+        raise ClubNotFound(_("There is no such calendar feed."))

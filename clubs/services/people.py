@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.timezone import now
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import engine
 from clubs import emails
@@ -33,7 +34,7 @@ from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.people import DEFAULT_RULES
 from clubs.services import evenings, seasons
-from config.i18n import offered, supported
+from config.i18n import engine_text, language_for, offered, supported
 from config.slugs import slug_of
 from games.models import Seat
 from games.rulesets import parse_offered_rules
@@ -55,6 +56,34 @@ CONFLICT_CODES = {
 
 INVITABLE_ROLES = (Role.MEMBER, Role.SCORER, Role.ADMIN)
 STAY_AS = ("admin", "member", "leave")
+#: Why the last owner cannot do something (409 ``last_owner``), by what they tried.
+LAST_OWNER = {
+    "demoted": gettext_lazy(
+        "{name} is the last owner of {club} and cannot be demoted; hand the club over to "
+        "another member first (transfer-ownership)."
+    ),
+    "removed": gettext_lazy(
+        "{name} is the last owner of {club} and cannot be removed; hand the club over to "
+        "another member first (transfer-ownership)."
+    ),
+    "leave": gettext_lazy(
+        "{name} is the last owner of {club} and cannot leave; hand the club over to another "
+        "member first (transfer-ownership)."
+    ),
+}
+#: Why a join request cannot be answered or withdrawn (409 ``join_request_decided``), by its
+#: status.
+JOIN_REQUEST_DECIDED = {
+    JoinRequest.Status.ACCEPTED: gettext_lazy(
+        "This request was accepted already; only pending requests can be answered or withdrawn."
+    ),
+    JoinRequest.Status.DECLINED: gettext_lazy(
+        "This request was declined already; only pending requests can be answered or withdrawn."
+    ),
+    JoinRequest.Status.WITHDRAWN: gettext_lazy(
+        "This request was withdrawn already; only pending requests can be answered or withdrawn."
+    ),
+}
 MAX_INVITATION_DAYS = 90
 MAX_INVITATION_USES = 1000
 MAX_REMINDER_HOURS = 168
@@ -96,7 +125,7 @@ def _membership(club: Club, user_id: int) -> Membership:
         .first()
     )
     if membership is None:
-        raise ClubNotFound("There is no such member in this club.")
+        raise ClubNotFound(_("There is no such member in this club."))
     return membership
 
 
@@ -105,11 +134,11 @@ def _owners(club: Club) -> int:
 
 
 def _refuse_last_owner(club: Club, membership: Membership, doing: str) -> None:
-    """409 ``last_owner`` when ``membership`` is the club's only owner."""
+    """409 ``last_owner`` when ``membership`` is the club's only owner; ``doing`` is what
+    they tried (a key of :data:`LAST_OWNER`)."""
     if membership.role == Role.OWNER and _owners(club) == 1:
         raise ClubConflict(
-            f"{_name(membership.user)} is the last owner of {club.name} and cannot {doing}; "
-            "hand the club over to another member first (transfer-ownership).",
+            str(LAST_OWNER[doing]).format(name=_name(membership.user), club=club.name),
             code="last_owner",
         )
 
@@ -123,8 +152,10 @@ def _check_timezone(name: str) -> str:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         raise InvalidInput(
-            f"{name!r} is not a time zone; use an IANA name such as Europe/Vienna.",
-            fields={"timezone": ["Not an IANA time zone name (such as Europe/Vienna)."]},
+            _("{name} is not a time zone; use an IANA name such as Europe/Vienna.").format(
+                name=repr(name)
+            ),
+            fields={"timezone": [_("Not an IANA time zone name (such as Europe/Vienna).")]},
         ) from None
     return name
 
@@ -146,8 +177,10 @@ def _check_language(code: str) -> str:
 def _check_currency(code: str) -> str:
     if not CURRENCY.fullmatch(code):
         raise InvalidInput(
-            f"{code!r} is not a currency code; use three capital letters such as EUR.",
-            fields={"currency": ["Three capital letters (ISO 4217), such as EUR."]},
+            _("{code} is not a currency code; use three capital letters such as EUR.").format(
+                code=repr(code)
+            ),
+            fields={"currency": [_("Three capital letters (ISO 4217), such as EUR.")]},
         )
     return code
 
@@ -155,8 +188,14 @@ def _check_currency(code: str) -> str:
 def _check_reminder_hours(hours: int) -> int:
     if not 0 <= hours <= MAX_REMINDER_HOURS:
         raise InvalidInput(
-            f"Reminders go out 0 to {MAX_REMINDER_HOURS} hours before an evening.",
-            fields={"reminder_hours": [f"Between 0 (no reminder) and {MAX_REMINDER_HOURS}."]},
+            _("Reminders go out 0 to {most} hours before an evening.").format(
+                most=MAX_REMINDER_HOURS
+            ),
+            fields={
+                "reminder_hours": [
+                    _("Between 0 (no reminder) and {most}.").format(most=MAX_REMINDER_HOURS)
+                ]
+            },
         )
     return hours
 
@@ -165,25 +204,29 @@ def _check_name(name: str) -> str:
     name = name.strip()
     if not name:
         raise InvalidInput(
-            "A club needs a name.", fields={"name": ["This field may not be blank."]}
+            _("A club needs a name."), fields={"name": [_("This field may not be blank.")]}
         )
     return name
 
 
 def parse_default_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
     """The club's default rules as the engine reads them, every option spelled out; the
-    engine's refusal is a 400 with its sentence under ``default_rules.<option>``."""
+    engine's refusal is a 400 with its sentence (in the reader's language) under
+    ``default_rules.<option>``."""
     try:
         return parse_offered_rules(rules).to_json()
     except engine.EngineError as e:
         at = e.at.split(".", 1)[1] if e.at.startswith("rules.") else ""
         key = f"default_rules.{at}" if at else "default_rules"
+        reason = engine_text(e)
         raise InvalidInput(
-            f"The default rules are invalid: {e.message}.", fields={key: [e.message]}
+            _("The default rules are invalid: {reason}.").format(reason=reason.rstrip(".")),
+            fields={key: [reason]},
         ) from None
     except TypeError:
         raise InvalidInput(
-            "The default rules must be an object.", fields={"default_rules": ["Not an object."]}
+            _("The default rules must be an object."),
+            fields={"default_rules": [_("Not an object.")]},
         ) from None
 
 
@@ -229,7 +272,7 @@ def _save_club(club: Club, *, slug_given: bool) -> None:
             if club.slug is None:
                 raise
             club.slug = _check_slug(club.slug, club) if slug_given else _free_slug(club.name)
-    raise ClubConflict("The club could not get an address; try again.")
+    raise ClubConflict(_("The club could not get an address; try again."))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,7 +343,7 @@ def club_update(
     are checked as in :func:`club_create`. ``default_rules`` replaces the whole object."""
     with transaction.atomic():
         club = _lock_club(club_id)
-        _require_manager(club, user, "Only the club's owners and admins change its settings.")
+        _require_manager(club, user, _("Only the club's owners and admins change its settings."))
         if name is not _UNSET:
             club.name = _check_name(name)
         if slug is not _UNSET:
@@ -337,25 +380,29 @@ def membership_set_role(*, club_id: int, user: User, member_id: int, role: str) 
     """
     if role not in Role.values:
         raise InvalidInput(
-            f"{role!r} is not a role; roles are owner, admin, scorer and member.",
-            fields={"role": ["Not a role."]},
+            _("{role} is not a role; roles are owner, admin, scorer and member.").format(
+                role=repr(role)
+            ),
+            fields={"role": [_("Not a role.")]},
         )
     with transaction.atomic():
         club = _lock_club(club_id)
-        mine = _require_manager(club, user, "Only the club's owners and admins change roles.")
+        mine = _require_manager(club, user, _("Only the club's owners and admins change roles."))
         membership = _membership(club, member_id)
         if mine == Role.ADMIN:
             if membership.role in Membership.MANAGERS:
                 raise NotAllowed(
-                    "Admins change the roles of members and scorers only; ask an owner to "
-                    "change an admin's or owner's role."
+                    _(
+                        "Admins change the roles of members and scorers only; ask an owner to "
+                        "change an admin's or owner's role."
+                    )
                 )
             if role in Membership.MANAGERS:
-                raise NotAllowed("Only an owner names admins and owners.")
+                raise NotAllowed(_("Only an owner names admins and owners."))
         if membership.role == role:
             return membership
         if role != Role.OWNER:
-            _refuse_last_owner(club, membership, "be demoted")
+            _refuse_last_owner(club, membership, "demoted")
         membership.role = role
         membership.save(update_fields=["role"])
     return membership
@@ -374,12 +421,12 @@ def membership_remove(*, club_id: int, user: User, member_id: int) -> None:
     with transaction.atomic():
         club = _lock_club(club_id)
         mine = _require_manager(
-            club, user, "Only the club's owners and admins remove members; you may leave."
+            club, user, _("Only the club's owners and admins remove members; you may leave.")
         )
         membership = _membership(club, member_id)
         if mine == Role.ADMIN and membership.role in Membership.MANAGERS:
-            raise NotAllowed("Admins remove members and scorers only; ask an owner.")
-        _refuse_last_owner(club, membership, "be removed")
+            raise NotAllowed(_("Admins remove members and scorers only; ask an owner."))
+        _refuse_last_owner(club, membership, "removed")
         membership.delete()
         evenings.attendance_remove_member(club_id=club.pk, user_id=member_id)
 
@@ -391,7 +438,7 @@ def club_leave(*, club_id: int, user: User) -> None:
         club = _lock_club(club_id)
         membership = Membership.objects.filter(club=club, user=user).select_related("user").first()
         if membership is None:
-            raise NotAllowed("You are not a member of this club.")
+            raise NotAllowed(_("You are not a member of this club."))
         _refuse_last_owner(club, membership, "leave")
         membership.delete()
         evenings.attendance_remove_member(club_id=club.pk, user_id=user.pk)
@@ -407,16 +454,17 @@ def club_transfer_ownership(
     """
     if stay_as not in STAY_AS:
         raise InvalidInput(
-            "stay_as is admin, member or leave.", fields={"stay_as": ["admin, member or leave"]}
+            _("stay_as is admin, member or leave."),
+            fields={"stay_as": [_("admin, member or leave")]},
         )
     with transaction.atomic():
         club = _lock_club(club_id)
         if _role(club, user) != Role.OWNER:
-            raise NotAllowed("Only an owner hands the club over.")
+            raise NotAllowed(_("Only an owner hands the club over."))
         if to_user_id == user.pk:
             raise InvalidInput(
-                "You own the club already; name the member who takes it over.",
-                fields={"user_id": ["This is you."]},
+                _("You own the club already; name the member who takes it over."),
+                fields={"user_id": [_("This is you.")]},
             )
         target = (
             Membership.objects.select_for_update()
@@ -426,8 +474,8 @@ def club_transfer_ownership(
         )
         if target is None:
             raise InvalidInput(
-                "Only a member can take the club over; invite them first.",
-                fields={"user_id": ["Not a member of this club."]},
+                _("Only a member can take the club over; invite them first."),
+                fields={"user_id": [_("Not a member of this club.")]},
             )
         mine = (
             Membership.objects.select_for_update().select_related("user").get(club=club, user=user)
@@ -482,26 +530,30 @@ def invitation_create(
     """
     if role not in INVITABLE_ROLES:
         raise InvalidInput(
-            "An invitation makes a member, scorer or admin; an owner is made by handing the "
-            "club over (transfer-ownership).",
-            fields={"role": ["member, scorer or admin"]},
+            _(
+                "An invitation makes a member, scorer or admin; an owner is made by handing the "
+                "club over (transfer-ownership)."
+            ),
+            fields={"role": [_("member, scorer or admin")]},
         )
     if not 1 <= expires_in_days <= MAX_INVITATION_DAYS:
         raise InvalidInput(
-            f"An invitation is valid for 1 to {MAX_INVITATION_DAYS} days.",
-            fields={"expires_in_days": [f"Between 1 and {MAX_INVITATION_DAYS}."]},
+            _("An invitation is valid for 1 to {most} days.").format(most=MAX_INVITATION_DAYS),
+            fields={
+                "expires_in_days": [_("Between 1 and {most}.").format(most=MAX_INVITATION_DAYS)]
+            },
         )
     if not 1 <= max_uses <= MAX_INVITATION_USES:
         raise InvalidInput(
-            f"An invitation may be used 1 to {MAX_INVITATION_USES} times.",
-            fields={"max_uses": [f"Between 1 and {MAX_INVITATION_USES}."]},
+            _("An invitation may be used 1 to {most} times.").format(most=MAX_INVITATION_USES),
+            fields={"max_uses": [_("Between 1 and {most}.").format(most=MAX_INVITATION_USES)]},
         )
     email = email.strip()
     with transaction.atomic():
         club = _lock_club(club_id)
-        mine = _require_manager(club, user, "Only the club's owners and admins invite people.")
+        mine = _require_manager(club, user, _("Only the club's owners and admins invite people."))
         if role == Role.ADMIN and mine != Role.OWNER:
-            raise NotAllowed("Only an owner invites admins.")
+            raise NotAllowed(_("Only an owner invites admins."))
         invitation = Invitation.objects.create(
             club=club,
             code=secrets.token_urlsafe(16),
@@ -512,15 +564,16 @@ def invitation_create(
             created_by=user,
         )
         if email:
-            mail = emails.invitation_mail(
-                club_name=club.name,
-                role=role,
-                url=invitation_url(invitation.code),
-                code=invitation.code,
-                expires_at=invitation.expires_at,
-                timezone_name=club.timezone,
-                inviter=_name(user),
-            )
+            with translation.override(language_for(emails.owner_of(email), club)):
+                mail = emails.invitation_mail(
+                    club_name=club.name,
+                    role=role,
+                    url=invitation_url(invitation.code),
+                    code=invitation.code,
+                    expires_at=invitation.expires_at,
+                    timezone_name=club.timezone,
+                    inviter=_name(user),
+                )
             emails.send_on_commit(email, mail)
     return invitation
 
@@ -530,12 +583,12 @@ def invitation_revoke(*, club_id: int, user: User, invitation_id: int) -> Invita
     a revoked invitation changes nothing."""
     with transaction.atomic():
         club = _lock_club(club_id)
-        _require_manager(club, user, "Only the club's owners and admins revoke invitations.")
+        _require_manager(club, user, _("Only the club's owners and admins revoke invitations."))
         invitation = (
             Invitation.objects.select_for_update().filter(club=club, pk=invitation_id).first()
         )
         if invitation is None:
-            raise ClubNotFound("There is no such invitation in this club.")
+            raise ClubNotFound(_("There is no such invitation in this club."))
         if invitation.revoked_at is None:
             invitation.revoked_at = now()
             invitation.save(update_fields=["revoked_at"])
@@ -556,35 +609,43 @@ def invitation_accept(*, code: str, user: User) -> Membership:
     """
     club_id = Invitation.objects.filter(code=code).values_list("club_id", flat=True).first()
     if club_id is None:
-        raise ClubNotFound("There is no such invitation; check the code or link.")
+        raise ClubNotFound(_("There is no such invitation; check the code or link."))
     with transaction.atomic():
         club = _lock_club(club_id)
         invitation = Invitation.objects.select_for_update().filter(code=code).first()
         if invitation is None:
-            raise ClubNotFound("There is no such invitation; check the code or link.")
+            raise ClubNotFound(_("There is no such invitation; check the code or link."))
         if invitation.email and not _confirmed_address(user, invitation.email):
             raise NotAllowed(
-                "This invitation was sent to an e-mail address that is not the confirmed "
-                "address of your account. Set that address on your account and confirm it with "
-                "the link we e-mail you, or ask the club for an invitation of your own.",
+                _(
+                    "This invitation was sent to an e-mail address that is not the confirmed "
+                    "address of your account. Set that address on your account and confirm it "
+                    "with the link we e-mail you, or ask the club for an invitation of your own."
+                ),
                 code="invitation_for_another_address",
             )
         if Membership.objects.filter(club=club, user=user).exists():
-            raise ClubConflict(f"You are a member of {club.name} already.", code="already_member")
+            raise ClubConflict(
+                _("You are a member of {club} already.").format(club=club.name),
+                code="already_member",
+            )
         state = invitation_state(invitation)
         if state == Invitation.State.REVOKED:
             raise ClubConflict(
-                "This invitation has been revoked; ask the club for a new one.",
+                _("This invitation has been revoked; ask the club for a new one."),
                 code="invitation_revoked",
             )
         if state == Invitation.State.EXPIRED:
             raise ClubConflict(
-                "This invitation has expired; ask the club for a new one.",
+                _("This invitation has expired; ask the club for a new one."),
                 code="invitation_expired",
             )
         if state == Invitation.State.USED_UP:
             raise ClubConflict(
-                "This invitation has been used as often as it may be; ask the club for a new one.",
+                _(
+                    "This invitation has been used as often as it may be; ask the club for a "
+                    "new one."
+                ),
                 code="invitation_used_up",
             )
         invitation.uses += 1
@@ -616,27 +677,37 @@ def join_request_create(*, club_id: int, user: User, message: str = "") -> JoinR
     with transaction.atomic():
         club = _lock_club(club_id)
         if Membership.objects.filter(club=club, user=user).exists():
-            raise ClubConflict(f"You are a member of {club.name} already.", code="already_member")
+            raise ClubConflict(
+                _("You are a member of {club} already.").format(club=club.name),
+                code="already_member",
+            )
         if not club.is_public:
             raise ClubNotFound()
         if JoinRequest.objects.filter(
             club=club, user=user, status=JoinRequest.Status.PENDING
         ).exists():
             raise ClubConflict(
-                "You have asked to join already; wait for the answer or withdraw that request.",
+                _("You have asked to join already; wait for the answer or withdraw that request."),
                 code="join_request_pending",
             )
         request = JoinRequest.objects.create(club=club, user=user, message=message.strip())
-        managers = Membership.objects.filter(club=club, role__in=Membership.MANAGERS)
-        addresses = list(managers.values_list("user__email", flat=True))
-        mail = emails.join_request_mail(
-            club_name=club.name,
-            user=_name(user),
-            message=request.message,
-            request_id=request.pk,
-            requests_url=emails.link(f"/api/v1/clubs/{club.pk}/join-requests/"),
-        )
-        emails.send_on_commit(addresses, mail)
+        managers = User.objects.filter(
+            memberships__club=club, memberships__role__in=Membership.MANAGERS
+        ).exclude(email="")
+        told: set[str] = set()
+        for manager in managers.order_by("pk"):  # each in their own language, once an address
+            if manager.email.strip().lower() in told:
+                continue
+            told.add(manager.email.strip().lower())
+            with translation.override(language_for(manager, club)):
+                mail = emails.join_request_mail(
+                    club_name=club.name,
+                    user=_name(user),
+                    message=request.message,
+                    request_id=request.pk,
+                    requests_url=emails.link(f"/api/v1/clubs/{club.pk}/join-requests/"),
+                )
+            emails.send_on_commit(manager.email, mail)
     return request
 
 
@@ -648,26 +719,26 @@ def _pending_request(club: Club, request_id: int) -> JoinRequest:
         .first()
     )
     if request is None:
-        raise ClubNotFound("There is no such join request in this club.")
+        raise ClubNotFound(_("There is no such join request in this club."))
     if request.status != JoinRequest.Status.PENDING:
-        raise ClubConflict(
-            f"This request was {request.status} already; only pending requests can be "
-            "answered or withdrawn.",
-            code="join_request_decided",
-        )
+        decided = JOIN_REQUEST_DECIDED[JoinRequest.Status(request.status)]
+        raise ClubConflict(str(decided), code="join_request_decided")
     return request
 
 
 def join_request_accept(*, club_id: int, user: User, request_id: int) -> JoinRequest:
     """Accept a pending join request (owners and admins): the user becomes a member and is
-    told by e-mail. Requests that are not pending: 409 ``join_request_decided``."""
+    told by e-mail (in their language). Requests that are not pending: 409
+    ``join_request_decided``."""
     with transaction.atomic():
         club = _lock_club(club_id)
-        _require_manager(club, user, "Only the club's owners and admins answer join requests.")
+        _require_manager(club, user, _("Only the club's owners and admins answer join requests."))
         request = _pending_request(club, request_id)
         if Membership.objects.filter(club=club, user_id=request.user_id).exists():
             raise ClubConflict(
-                f"{_name(request.user)} is a member of {club.name} already.",
+                _("{name} is a member of {club} already.").format(
+                    name=_name(request.user), club=club.name
+                ),
                 code="already_member",
             )
         Membership.objects.create(club=club, user_id=request.user_id, role=Role.MEMBER)
@@ -675,11 +746,12 @@ def join_request_accept(*, club_id: int, user: User, request_id: int) -> JoinReq
         request.decided_by = user
         request.decided_at = now()
         request.save(update_fields=["status", "decided_by", "decided_at"])
-        mail = emails.join_accepted_mail(
-            club_name=club.name,
-            user=_name(request.user),
-            club_url=emails.link(f"/api/v1/clubs/{club.pk}/"),
-        )
+        with translation.override(language_for(request.user, club)):
+            mail = emails.join_accepted_mail(
+                club_name=club.name,
+                user=_name(request.user),
+                club_url=emails.link(f"/api/v1/clubs/{club.pk}/"),
+            )
         emails.send_on_commit(request.user.email, mail)
     return request
 
@@ -688,7 +760,7 @@ def join_request_decline(*, club_id: int, user: User, request_id: int) -> JoinRe
     """Decline a pending join request (owners and admins); no e-mail goes out."""
     with transaction.atomic():
         club = _lock_club(club_id)
-        _require_manager(club, user, "Only the club's owners and admins answer join requests.")
+        _require_manager(club, user, _("Only the club's owners and admins answer join requests."))
         request = _pending_request(club, request_id)
         request.status = JoinRequest.Status.DECLINED
         request.decided_by = user
@@ -703,11 +775,13 @@ def join_request_withdraw(*, club_id: int, user: User, request_id: int) -> JoinR
         club = _lock_club(club_id)
         request = JoinRequest.objects.filter(club=club, pk=request_id).first()
         if request is None:
-            raise ClubNotFound("There is no such join request in this club.")
+            raise ClubNotFound(_("There is no such join request in this club."))
         if request.user_id != user.pk:
             raise NotAllowed(
-                "Only the person who asked may withdraw a join request; owners and admins "
-                "decline it."
+                _(
+                    "Only the person who asked may withdraw a join request; owners and admins "
+                    "decline it."
+                )
             )
         request = _pending_request(club, request_id)
         request.status = JoinRequest.Status.WITHDRAWN
@@ -726,12 +800,12 @@ def guest_create(*, club_id: int, user: User, name: str) -> Guest:
     name = name.strip()
     if not name:
         raise InvalidInput(
-            "A guest needs a name.", fields={"name": ["This field may not be blank."]}
+            _("A guest needs a name."), fields={"name": [_("This field may not be blank.")]}
         )
     with transaction.atomic():
         club = _lock_club(club_id)
         if _role(club, user) not in Membership.SCORERS:
-            raise NotAllowed("Only the club's scorers, admins and owners add guests.")
+            raise NotAllowed(_("Only the club's scorers, admins and owners add guests."))
         guest = Guest.objects.create(club=club, name=name, created_by=user)
     return guest
 
@@ -743,13 +817,15 @@ def guest_merge(*, club_id: int, user: User, guest_id: int, into_user_id: int) -
     at a table with the member cannot be them (409 ``seated_together``)."""
     with transaction.atomic():
         club = _lock_club(club_id)
-        _require_manager(club, user, "Only the club's owners and admins merge guests.")
+        _require_manager(club, user, _("Only the club's owners and admins merge guests."))
         guest = Guest.objects.select_for_update().filter(club=club, pk=guest_id).first()
         if guest is None:
-            raise ClubNotFound("There is no such guest in this club.")
+            raise ClubNotFound(_("There is no such guest in this club."))
         if guest.merged_into_id is not None:
             raise ClubConflict(
-                f"{guest.name} has been merged into a member already; a guest merges once.",
+                _("{name} has been merged into a member already; a guest merges once.").format(
+                    name=guest.name
+                ),
                 code="already_merged",
             )
         target = (
@@ -759,14 +835,16 @@ def guest_merge(*, club_id: int, user: User, guest_id: int, into_user_id: int) -
         )
         if target is None:
             raise InvalidInput(
-                "A guest merges only into a member of the club.",
-                fields={"user_id": ["Not a member of this club."]},
+                _("A guest merges only into a member of the club."),
+                fields={"user_id": [_("Not a member of this club.")]},
             )
         shared = Seat.objects.filter(guest=guest, table__seats__user_id=into_user_id).first()
         if shared is not None:
             raise ClubConflict(
-                f"{guest.name} and {_name(target.user)} sat at the same table "
-                f"({shared.table_id}), so they are not the same person.",
+                _(
+                    "{guest} and {member} sat at the same table ({table}), so they are not the "
+                    "same person."
+                ).format(guest=guest.name, member=_name(target.user), table=shared.table_id),
                 code="seated_together",
             )
         guest.merged_into = target.user

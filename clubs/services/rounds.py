@@ -27,7 +27,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from clubs import live
 from clubs.errors import ClubConflict, InvalidInput, NotAllowed
@@ -46,20 +48,30 @@ from clubs.players import seat_player
 from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import SeatingError, TableShape, shapes_of
+from clubs.seating_text import seating_text
 from clubs.services.seasons import season_evenings
+from config.i18n import language_for
 from config.slugs import slug_of
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
 from games.rulesets import rule_set_for, rule_set_of, shares_pot_at_close
 from games.selectors import sitting_scores
-from games.settlement import describe, pot_keeper, settle
+from games.settlement import Payment, describe, pot_keeper, settle
 
 DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 30
 MAX_BOTS = 8
 BOTS = "bots"
 """The settlement's party for what the evening's bots won or lost: the club's money."""
-BOTS_NAME = "the club (for its bots)"
+BOTS_NAME = gettext_lazy("the club (for its bots)")
+POT_NAME = gettext_lazy("the pot")
+#: Why an evening seats no more rounds (409 ``evening_not_open``), by its status.
+NOT_OPEN = {
+    Evening.Status.CANCELLED: gettext_lazy("This evening is cancelled; it seats no more rounds."),
+    Evening.Status.CLOSED: gettext_lazy(
+        "This evening is closed and settled; it seats no more rounds."
+    ),
+}
 
 
 def bot_key(number: int) -> str:
@@ -73,8 +85,8 @@ def is_bot_key(key: str) -> bool:
 
 
 def bot_name(key: str, level: str) -> str:
-    """``Bot 1 (heuristic)``."""
-    return f"Bot {key[2:]} ({level})"
+    """``Bot 1 (heuristic)``, in the active language (the level is the rule set's code)."""
+    return _("Bot {number} ({level})").format(number=key[2:], level=level)
 
 
 def evening_rules(evening: Evening) -> dict[str, Any]:
@@ -158,18 +170,15 @@ def _lock_evening(evening_id: int) -> Evening:
         .first()
     )
     if evening is None:
-        raise InvalidInput("There is no such evening.", code="not_found")
+        raise InvalidInput(_("There is no such evening."), code="not_found")
     if evening.status != Evening.Status.SCHEDULED:
-        raise ClubConflict(
-            f"This evening is {evening.get_status_display().lower()}; it seats no more rounds.",
-            code="evening_not_open",
-        )
+        raise ClubConflict(str(NOT_OPEN[Evening.Status(evening.status)]), code="evening_not_open")
     return evening
 
 
 def _manager(user: User, club: Club) -> None:
     if not is_manager(user, club):
-        raise NotAllowed("Only the club's owners and admins seat an evening.")
+        raise NotAllowed(_("Only the club's owners and admins seat an evening."))
 
 
 def round_plan(
@@ -200,7 +209,7 @@ def round_plan(
         _manager(user, evening.club)
         if evening.rounds.filter(status=EveningRound.Status.PLANNED).exists():
             raise ClubConflict(
-                "A planned round has not started yet; start or discard it first.",
+                _("A planned round has not started yet; start or discard it first."),
                 code="round_pending",
             )
         last = evening.rounds.order_by("-number").first()
@@ -209,16 +218,18 @@ def round_plan(
             rounds_total = int(last.plan.get("rounds_total", DEFAULT_ROUNDS)) if last else 3
         if not 1 <= rounds_total <= MAX_ROUNDS:
             raise InvalidInput(
-                f"An evening has 1 to {MAX_ROUNDS} rounds.",
-                fields={"rounds_total": ["out of range"]},
+                _("An evening has 1 to {most} rounds.").format(most=MAX_ROUNDS),
+                fields={"rounds_total": [_("Between 1 and {most}.").format(most=MAX_ROUNDS)]},
             )
         players = [player_key(a) for a in present(evening)]
         rules = evening_rules(evening)
         level = games.filler_level(rule_set_for(rules), bot_level) if bots else None
         if not 0 <= bots <= min(MAX_BOTS, len(players)):
             raise InvalidInput(
-                f"A round takes 0 to {MAX_BOTS} bots, and no more bots than players.",
-                fields={"bots": ["out of range"]},
+                _("A round takes 0 to {most} bots, and no more bots than players.").format(
+                    most=MAX_BOTS
+                ),
+                fields={"bots": [_("Between 0 and {most}.").format(most=MAX_BOTS)]},
             )
         bot_keys = [bot_key(n) for n in range(1, bots + 1)]
         if not evening.seating_seed:
@@ -230,8 +241,12 @@ def round_plan(
         bad = [p for pair in forbidden for p in pair if p not in present_set]
         if bad or any(len(pair) != 2 for pair in forbidden):
             raise InvalidInput(
-                "Forbidden pairs name two players checked in tonight.",
-                fields={"forbidden": [f"not checked in: {', '.join(sorted(set(bad)))}"]},
+                _("Forbidden pairs name two players checked in tonight."),
+                fields={
+                    "forbidden": [
+                        _("Not checked in: {players}").format(players=", ".join(sorted(set(bad))))
+                    ]
+                },
             )
         history, other_tables = _season_history(evening, shapes, preferred)
         apart = [frozenset(pair) for pair in forbidden]
@@ -251,15 +266,18 @@ def round_plan(
         try:
             plan = seating_plan(request)
         except SeatingError as e:
-            message = e.message
+            message = seating_text(e)
             if e.code == "unsplittable" and e.options and e.options[0].players > len(players):
                 more = e.options[0].players - len(players)
-                message += (
-                    f" Or let {_count_bots(more)} fill the empty seats: plan the round with "
-                    f'"bots": {more} (their tables are hosted).'
-                )
+                message += " " + ngettext(
+                    'Or let one bot fill the empty seats: plan the round with "bots": {count} '
+                    "(their tables are hosted).",
+                    'Or let {count} bots fill the empty seats: plan the round with "bots": '
+                    "{count} (their tables are hosted).",
+                    more,
+                ).format(count=more)
             elif e.code == "forbidden_unsatisfiable" and bots:
-                message += " Each table takes one bot at most: ask for fewer bots."
+                message += " " + _("Each table takes one bot at most: ask for fewer bots.")
             raise InvalidInput(message, fields={"players": [message]}, code=e.code) from None
         groups = [list(table) for table in plan.rounds[plan.fixed]]
         explanation = plan.to_json()
@@ -271,10 +289,6 @@ def round_plan(
         return EveningRound.objects.create(
             evening=evening, number=number, groups=groups, plan=_jsonable(explanation)
         )
-
-
-def _count_bots(n: int) -> str:
-    return "one bot" if n == 1 else f"{n} bots"
 
 
 def bot_levels_of(rnd: EveningRound) -> dict[str, str]:
@@ -310,10 +324,13 @@ def _jsonable(value: Any) -> Any:
 def _planned(evening: Evening, number: int) -> EveningRound:
     rnd = evening.rounds.select_for_update().filter(number=number).first()
     if rnd is None:
-        raise InvalidInput(f"This evening has no round {number}.", code="not_found")
+        raise InvalidInput(
+            _("This evening has no round {number}.").format(number=number), code="not_found"
+        )
     if rnd.status != EveningRound.Status.PLANNED:
         raise ClubConflict(
-            f"Round {number} has started; its seats are fixed.", code="round_started"
+            _("Round {number} has started; its seats are fixed.").format(number=number),
+            code="round_started",
         )
     return rnd
 
@@ -328,8 +345,14 @@ def round_swap(*, user: User, evening_id: int, number: int, a: str, b: str) -> E
         missing = [p for p in (a, b) if p not in where]
         if missing or a == b:
             raise InvalidInput(
-                "Name two different players of this round.",
-                fields={"players": [f"not in round {number}: {', '.join(missing) or a}"]},
+                _("Name two different players of this round."),
+                fields={
+                    "players": [
+                        _("Not in round {number}: {players}").format(
+                            number=number, players=", ".join(missing) or a
+                        )
+                    ]
+                },
             )
         (ta, sa), (tb, sb) = where[a], where[b]
         rnd.groups[ta][sa], rnd.groups[tb][sb] = b, a
@@ -380,7 +403,9 @@ def _seat_specs(
                 games.SeatSpec(key=key, kind=Seat.Kind.GUEST, guest=guest, guest_name=guest.name)
             )
         else:
-            raise InvalidInput(f"{player} is no longer a player of this club.")
+            raise InvalidInput(
+                _("{player} is no longer a player of this club.").format(player=player)
+            )
     return specs
 
 
@@ -400,9 +425,13 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
         levels = bot_levels_of(rnd)
         for index, group in enumerate(rnd.groups, 1):
             hosted = any(is_bot_key(p) for p in group)
+            with translation.override(language_for(None, evening.club)):  # every member's name
+                name = _("{title} {date} · round {round} · table {table}").format(
+                    title=evening.title, date=local, round=number, table=index
+                )
             table = games.table_create(
                 user=user,
-                name=f"{evening.title} {local} · round {number} · table {index}",
+                name=name,
                 mode=Table.Mode.HOSTED if hosted else Table.Mode.RECORDED,
                 rules=rules,
                 seats=_seat_specs(group, users, guests, levels),
@@ -470,14 +499,47 @@ def evening_nets(evening: Evening) -> EveningNets:
 
 
 def evening_settlement(evening: Evening, currency: str = "€") -> dict[str, Any]:
-    """The payments that settle the evening (final once closed, provisional before)."""
+    """The payments that settle the evening (final once closed, provisional before), their
+    sentences and the names of the pot and the bots in the active language."""
     if evening.status == Evening.Status.CLOSED and evening.settlement is not None:
         # one stored before payments_proven was recorded does not say: null
-        return {"payments_proven": None, "bots_net": 0, **evening.settlement}
-    return _settle(evening_nets(evening), currency, final=False, keeper=_pot_keeper(evening))
+        stored = {"payments_proven": None, "bots_net": 0, **evening.settlement}
+        return in_reader_language(stored, currency, keeper=evening_pot_keeper(evening))
+    return _settle(evening_nets(evening), currency, final=False, keeper=evening_pot_keeper(evening))
 
 
-def _pot_keeper(evening: Evening) -> str:
+def _party_names() -> dict[str, str]:
+    """The names of the parties that are no players, in the active language."""
+    return {POT: str(POT_NAME), BOTS: str(BOTS_NAME)}
+
+
+def in_reader_language(settled: Mapping[str, Any], currency: str, *, keeper: str) -> dict[str, Any]:
+    """A stored settlement (written in the language of whoever closed the evening) with its
+    sentences, and the names of the pot and the bots, in the active language: the amounts,
+    keys and players' names are as stored."""
+    parties = _party_names()
+    payments = []
+    for p in settled.get("payments", []):
+        names = {p["from"]: p["from_name"], p["to"]: p["to_name"], **parties}
+        payment = Payment(payer=p["from"], payee=p["to"], amount=p["amount"])
+        payments.append(
+            {
+                **p,
+                "from_name": names[p["from"]],
+                "to_name": names[p["to"]],
+                "sentence": _sentence(payment, names, currency, keeper),
+            }
+        )
+    return {**settled, "payments": payments}
+
+
+def _sentence(payment: Payment, names: Mapping[str, str], currency: str, keeper: str) -> str:
+    """The payment as a sentence (``games.settlement.describe``), the pot named by it."""
+    without_pot = {k: v for k, v in names.items() if k != POT}
+    return describe(payment, without_pot, currency, pot_keeper=keeper)
+
+
+def evening_pot_keeper(evening: Evening) -> str:
     """Who holds the evening's pot: its tables are the club's (games.settlement.pot_keeper)."""
     return pot_keeper(shared=shares_pot_at_close(evening_rules(evening)), club=True)
 
@@ -492,7 +554,7 @@ def _settle(
         parties[POT] = pot_net
     if bots:
         parties[BOTS] = bots
-    names = {**evening_nets.names, POT: "the pot", BOTS: BOTS_NAME}
+    names = {**evening_nets.names, **_party_names()}
     answer = settle(parties)
     return {
         "final": final,
@@ -518,7 +580,7 @@ def _settle(
                 "to": p.payee,
                 "to_name": names[p.payee],
                 "amount": p.amount,
-                "sentence": describe(p, names, currency, pot_keeper=keeper),
+                "sentence": _sentence(p, names, currency, keeper),
             }
             for p in answer.payments
         ],
@@ -538,7 +600,7 @@ def evening_close(*, user: User, evening_id: int, currency: str = "€") -> Even
             if link.table.status == Table.Status.OPEN:
                 games.table_close(table_id=link.table_id, user=user)
         evening.settlement = _settle(
-            evening_nets(evening), currency, final=True, keeper=_pot_keeper(evening)
+            evening_nets(evening), currency, final=True, keeper=evening_pot_keeper(evening)
         )
         evening.status = Evening.Status.CLOSED
         evening.closed_at = timezone.now()

@@ -38,6 +38,8 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs import ratings as rating_core
 from clubs import standings as standings_core
@@ -63,27 +65,66 @@ from games.selectors import sitting_scores
 # seasons
 
 
+def _league_error(reason: str) -> InvalidInput:
+    return InvalidInput(
+        _("The league points are invalid: {reason}").format(reason=reason),
+        fields={"league_points": [reason]},
+    )
+
+
 def _league(data: Any) -> standings_core.LeaguePoints | None:
-    """``{"3": [3, 2, 1], "4": [4, 3, 2, 1]}`` as the core's value; a clear 400 otherwise."""
+    """``{"3": [3, 2, 1], "4": [4, 3, 2, 1]}`` as the core's value; a clear 400 (in the
+    reader's language) otherwise."""
     if data is None:
         return None
     if not isinstance(data, Mapping) or not data:
         raise InvalidInput(
-            'league_points maps table sizes to points by rank, e.g. {"3": [3, 2, 1]}.',
-            fields={"league_points": ["not an object of table sizes"]},
+            _("league_points maps table sizes to points by rank, e.g. {example}.").format(
+                example='{"3": [3, 2, 1]}'
+            ),
+            fields={"league_points": [_("Not an object of table sizes.")]},
         )
+    by_size: dict[int, tuple[Any, ...]] = {}
+    for size, points in data.items():
+        try:
+            players = int(size)
+        except (TypeError, ValueError):
+            raise _league_error(
+                _("{size} is not a table size (a number of players).").format(size=repr(size))
+            ) from None
+        numbers = (int, float)
+        if not isinstance(points, list | tuple) or not all(
+            isinstance(p, numbers) and not isinstance(p, bool) for p in points
+        ):
+            raise _league_error(
+                _("The points for tables of {size} are not a list of numbers.").format(size=players)
+            )
+        if len(points) != players:
+            raise _league_error(
+                ngettext(
+                    "Tables of {size} need {size} points, one by place; {count} is given.",
+                    "Tables of {size} need {size} points, one by place; {count} are given.",
+                    len(points),
+                ).format(size=players, count=len(points))
+            )
+        if any(a < b for a, b in zip(points, points[1:], strict=False)):
+            raise _league_error(
+                _("The points for tables of {size} rise with the place; they must not.").format(
+                    size=players
+                )
+            )
+        by_size[players] = tuple(points)
     try:
-        by_size = {int(size): tuple(points) for size, points in data.items()}
         return standings_core.LeaguePoints(by_size)
-    except (TypeError, ValueError) as e:
-        raise InvalidInput(f"league_points: {e}", fields={"league_points": [str(e)]}) from None
+    except (TypeError, ValueError):  # a number no fraction is (infinity)
+        raise _league_error(_("Points are finite numbers.")) from None
 
 
 def _check_dates(starts_on: dt.date, ends_on: dt.date) -> None:
     if ends_on < starts_on:
         raise InvalidInput(
-            "A season ends on or after the day it starts.",
-            fields={"ends_on": ["before starts_on"]},
+            _("A season ends on or after the day it starts."),
+            fields={"ends_on": [_("Before starts_on.")]},
         )
 
 
@@ -125,7 +166,7 @@ def season_update(*, user: User, season: Season, **changes: Any) -> Season:
     allowed = {"name", "starts_on", "ends_on", "is_active", "league_points"}
     unknown = set(changes) - allowed
     if unknown:
-        raise InvalidInput(f"Cannot change {', '.join(sorted(unknown))}.")
+        raise InvalidInput(_("Cannot change {fields}.").format(fields=", ".join(sorted(unknown))))
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=season.club_id).first()
         season = Season.objects.select_for_update().get(pk=season.pk)
@@ -148,7 +189,7 @@ def season_delete(*, user: User, season: Season) -> None:
         raise NotAllowed()
     if season.evenings.exists():
         raise ClubConflict(
-            "Evenings are filed under this season; move them first.", code="season_in_use"
+            _("Evenings are filed under this season; move them first."), code="season_in_use"
         )
     season.delete()
 

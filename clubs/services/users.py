@@ -27,7 +27,9 @@ from django.contrib.auth.password_validation import validate_password
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from django.utils.timezone import now
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
@@ -40,6 +42,7 @@ from clubs.errors import ClubConflict, InvalidInput
 from clubs.models import User
 from config.api.authentication import forget
 from config.api.throttles import in_words, take_from_first
+from config.i18n import supported
 
 EMAIL_TOKEN_SALT = "clubs.email-verification"
 VERIFY_PATH = "/api/v1/auth/email/verify/"
@@ -58,7 +61,7 @@ def user_register(*, username: str, password: str, email: str = "", display_name
     address starts unconfirmed and is sent the confirmation e-mail.
     """
     if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError({"username": ["This username is taken."]})
+        raise ValidationError({"username": [_("This username is taken.")]})
     user = User(username=username, email=email.strip(), display_name=display_name)
     try:
         validate_password(password, user=user)
@@ -130,21 +133,24 @@ def _count_verification_mail(user: User) -> None:
     if wait > 0:
         raise Throttled(
             wait=wait,
-            detail="Too many confirmation e-mails for this account; try again in "
-            f"{in_words(wait)}.",
+            detail=_("Too many confirmation e-mails for this account; try again in {wait}.").format(
+                wait=in_words(wait)
+            ),
         )
 
 
 def _queue_verification(user: User) -> None:
-    """E-mail the confirmation of ``user``'s address after the commit."""
+    """E-mail the confirmation of ``user``'s address after the commit, in their language
+    (their preference, else the language of the request that asks for it)."""
     issued = now()
-    mail = emails.email_verification_mail(
-        user=user.display_name or user.username,
-        email=user.email,
-        token=email_verification_token(user, issued_at=issued),
-        url=emails.link(VERIFY_PATH),
-        expires_at=issued + dt.timedelta(seconds=settings.EMAIL_VERIFICATION_MAX_AGE_SECONDS),
-    )
+    with translation.override(supported(user.language) or translation.get_language()):
+        mail = emails.email_verification_mail(
+            user=user.display_name or user.username,
+            email=user.email,
+            token=email_verification_token(user, issued_at=issued),
+            url=emails.link(VERIFY_PATH),
+            expires_at=issued + dt.timedelta(seconds=settings.EMAIL_VERIFICATION_MAX_AGE_SECONDS),
+        )
     emails.send_on_commit(user.email, mail)
 
 
@@ -156,11 +162,11 @@ def user_email_verification_send(*, user: User) -> None:
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.email:
         raise InvalidInput(
-            "Your account has no e-mail address; set one first (PATCH /api/v1/me/).",
+            _("Your account has no e-mail address; set one first (PATCH /api/v1/me/)."),
             code="no_email",
         )
     if user.email_verified_at is not None:
-        raise ClubConflict("Your e-mail address is confirmed already.", code="email_verified")
+        raise ClubConflict(_("Your e-mail address is confirmed already."), code="email_verified")
     _count_verification_mail(user)
     _queue_verification(user)
 
@@ -174,10 +180,13 @@ def user_email_verify(*, token: str) -> User:
     confirmed the address first.
     """
     invalid = InvalidInput(
-        "This confirmation link is not valid: it is damaged, or the account's e-mail address "
-        "has changed since it was sent. Ask for a new one (POST /api/v1/me/email/resend/).",
+        _(
+            "This confirmation link is not valid: it is damaged, or the account's e-mail "
+            "address has changed since it was sent. Ask for a new one "
+            "(POST /api/v1/me/email/resend/)."
+        ),
         code="token_invalid",
-        fields={"token": ["Not a valid confirmation token."]},
+        fields={"token": [_("Not a valid confirmation token.")]},
     )
     try:
         payload: Any = signing.loads(token, salt=EMAIL_TOKEN_SALT)
@@ -186,10 +195,12 @@ def user_email_verify(*, token: str) -> User:
         raise invalid from None
     if now().timestamp() - issued > settings.EMAIL_VERIFICATION_MAX_AGE_SECONDS:
         raise InvalidInput(
-            "This confirmation link has expired; ask for a new one "
-            "(POST /api/v1/me/email/resend/).",
+            _(
+                "This confirmation link has expired; ask for a new one "
+                "(POST /api/v1/me/email/resend/)."
+            ),
             code="token_expired",
-            fields={"token": ["Expired."]},
+            fields={"token": [_("Expired.")]},
         )
     try:
         with transaction.atomic():
@@ -213,8 +224,10 @@ def user_email_verify(*, token: str) -> User:
 
 def _taken() -> ClubConflict:
     return ClubConflict(
-        "This e-mail address is confirmed on another account already; sign in to that account, "
-        "or use another address.",
+        _(
+            "This e-mail address is confirmed on another account already; sign in to that "
+            "account, or use another address."
+        ),
         code="email_taken",
     )
 
@@ -236,7 +249,7 @@ def session_refresh(*, refresh: str) -> dict[str, str]:
         user = User.objects.filter(pk=token[jwt_settings.USER_ID_CLAIM]).first()
         if user is None or not jwt_settings.USER_AUTHENTICATION_RULE(user):
             raise AuthenticationFailed(
-                "No active account found for the given token.", code="no_active_account"
+                _("No active account found for the given token."), code="no_active_account"
             )
         answer = {"access": str(token.access_token)}
         token.blacklist()
@@ -256,9 +269,9 @@ def session_revoke(*, refresh: str) -> None:
     try:
         payload = token_backend.decode(refresh, verify=True)  # type: ignore[arg-type]
     except Exception as exc:  # TokenBackendError and anything a damaged token raises
-        raise TokenError("Token is invalid or expired") from exc
+        raise TokenError(_("Token is invalid or expired")) from exc
     if payload.get(jwt_settings.TOKEN_TYPE_CLAIM) != "refresh":
-        raise TokenError("Token has wrong type")
+        raise TokenError(_("Token has wrong type"))
     RefreshToken(refresh, verify=False).blacklist()  # type: ignore[arg-type]
 
 

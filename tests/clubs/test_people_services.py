@@ -255,9 +255,9 @@ def test_send_on_commit_sends_nothing_without_an_address(
 
 
 def test_render_refuses_a_template_with_a_hole() -> None:
-    assert emails.render("Hello $name", {"name": "Anna"}) == "Hello Anna"
+    assert emails.render("Hello {name}", {"name": "Anna"}) == "Hello Anna"
     with pytest.raises(KeyError):
-        emails.render("Hello $name", {})
+        emails.render("Hello {name}", {})
 
 
 def test_when_shows_the_time_in_the_clubs_zone() -> None:
