@@ -229,8 +229,15 @@ _KEEP = re.compile(r"\{[^{}]*\}|%\([^)]*\)[sdif]|%[sdif]|<[^<>]*>|&[a-z]+;")
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
 
 
+_FORMAT = re.compile(r"[A-Za-z](?:[\s,.:/\\-]+[A-Za-z])*")
+
+
 def pseudo(text: str) -> str:
-    """``text`` accented and wrapped (``⟦Ŧĥé ŧåƀłé …⟧``), its placeholders and tags kept."""
+    """``text`` accented and wrapped (``⟦Ŧĥé ŧåƀłé …⟧``), its placeholders and tags kept; a
+    date or number format (``l j F Y, H:i``: single letters) stays as it is, since it is a
+    pattern, not a sentence."""
+    if _FORMAT.fullmatch(text):
+        return text
     out, at = [], 0
     for found in _KEEP.finditer(text):
         out.append(text[at : found.start()].translate(_ACCENTS))

@@ -43,6 +43,7 @@ from django.utils.translation import ngettext
 import engine
 from clubs import seating
 from clubs.models import User
+from clubs.seating_text import seating_text
 from config.i18n import engine_text, language_for
 from config.slugs import slug_of
 from config.tasks import send_after_commit
@@ -122,7 +123,7 @@ def round_sizes(count: int, t: Tournament) -> list[int]:
         message = _(
             "{reason} For a bye, list who sits out in byes; for one more, add a substitute or a "
             "late entry; for one fewer, withdraw a player."
-        ).format(reason=e.message)
+        ).format(reason=seating_text(e))
         if e.options and e.options[0].players > count and _takes_bots(t) is None:
             more = e.options[0].players - count
             message += " " + _(
