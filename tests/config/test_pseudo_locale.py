@@ -13,7 +13,8 @@ path's ids, with ids nobody uses (missing objects), with an empty body, with the
 example body and with that body's values all wrong; then the answers the API's own layers
 give (a Host not ours, NUL characters, a query it cannot read, JSON nested too deep, a body
 too large or without a length, an unknown route, rate limits and the sign-in lockout, bad
-credentials and tokens) and the engine's refusals at a hosted table.
+credentials and tokens), the engine's refusals at a hosted table, and a recorded table's
+settlement once its deals moved money.
 
 In each JSON answer the human sentences are checked: an error's ``message`` and every string
 in its ``fields``, and anywhere in a body every ``message`` and ``sentence`` (a payment's) and
@@ -35,6 +36,7 @@ each with the endpoints, callers and places it came from, not just the first.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -59,6 +61,7 @@ from config.catalogs import CATALOG_DIRS, PSEUDO, PSEUDO_CLOSE, PSEUDO_OPEN
 from config.catalogs import ROOT as PROJECT_ROOT
 from games import services as games
 from games.models import Table
+from games.random_entries import random_entry
 from tests.config.test_no_server_errors import PARAM, RATES, example_body, small_world
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.helpers import client_for
@@ -427,6 +430,30 @@ def sweep_engine(w: World, sweep: Sweep) -> None:
         sweep.check(f"POST /api/v1/tables/ rules {rules}", answer, opening, "owner")
 
 
+def sweep_settlement(w: World, sweep: Sweep) -> None:
+    """A recorded table's reads once deals moved money: its payments' sentences."""
+    owner = w.owner_user
+    players = {owner.username: owner}
+    players |= {name: UserFactory.create(username=name) for name in ("bert", "carl")}
+    seats = [games.SeatSpec(key=key, kind="user", user=user) for key, user in players.items()]
+    table = games.table_create(
+        user=owner, name="Abrechnung", mode=Table.Mode.RECORDED, rules=WORLD_RULES, seats=seats,
+        first_dealer="carl",
+    )  # fmt: skip
+    rng = random.Random(38)
+    for number in range(1, 7):
+        entry = random_entry(table, rng, number)
+        games.table_record_hand(table_id=table.pk, user=owner, entry=entry)
+    at = f"/api/v1/tables/{table.pk}/"
+    for read in ("settlement/", "balances/", "sheet/", "ledger/"):
+        sweep.check(f"GET /api/v1/tables/{{table_id}}/{read} [recorded, six deals]",
+                    w.owner.get(at + read), None, "owner")  # fmt: skip
+    closed = w.owner.post(at + "close/", {}, format="json")
+    sweep.check("POST /api/v1/tables/{table_id}/close/ [six deals]", closed, None, "owner")
+    payments = closed.json().get("payments") if closed.status_code == 200 else None
+    assert payments, closed.content  # the sweep read the payments' sentences
+
+
 def sweep_layers(w: World, sweep: Sweep, django_settings: Any) -> None:
     """The answers of the API's own layers, before and around the views."""
     anon = w.anonymous
@@ -512,6 +539,7 @@ def test_no_english_sentence_reaches_a_reader_of_the_pseudo_locale(settings: Any
     sweep = Sweep()
     sweep_operations(w, sweep)
     sweep_engine(w, sweep)
+    sweep_settlement(w, sweep)
     sweep_layers(w, sweep, settings)
     assert sweep.answers > 800  # the sweep reached every operation
     assert not sweep.found and not sweep.other_language, sweep.report()
