@@ -1,5 +1,6 @@
 """Domain errors raised by games services; the API maps them to the shared error shape."""
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
 from config.api.errors import Conflict, DomainError
@@ -11,7 +12,7 @@ class RuleViolation(DomainError):
 
     status_code = status.HTTP_400_BAD_REQUEST
     code = "rule_violation"
-    default_message = "That action is not allowed by the rules."
+    default_message = _("That action is not allowed by the rules.")
 
 
 class NotYourTurn(DomainError):
@@ -19,7 +20,7 @@ class NotYourTurn(DomainError):
 
     status_code = status.HTTP_403_FORBIDDEN
     code = "not_your_turn"
-    default_message = "It is not your turn."
+    default_message = _("It is not your turn.")
 
 
 class NotAllowed(DomainError):
@@ -27,7 +28,7 @@ class NotAllowed(DomainError):
 
     status_code = status.HTTP_403_FORBIDDEN
     code = "permission_denied"
-    default_message = (
+    default_message = _(
         "Only the table's seated players (and its club admins or tournament directors) may do that."
     )
 
@@ -37,7 +38,7 @@ class StaleVersion(DomainError):
 
     status_code = status.HTTP_409_CONFLICT
     code = "stale_version"
-    default_message = "The hand has changed since you last saw it; reload and try again."
+    default_message = _("The hand has changed since you last saw it; reload and try again.")
 
 
 class TableConflict(Conflict):
@@ -51,4 +52,4 @@ class IdempotencyMismatch(DomainError):
 
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     code = "idempotency_key_reused"
-    default_message = "This Idempotency-Key was already used with a different request."
+    default_message = _("This Idempotency-Key was already used with a different request.")

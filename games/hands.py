@@ -26,6 +26,8 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import engine
 from engine.ruleset import HandState
@@ -200,7 +202,7 @@ def _state_before_last(table: Table, hand: Hand) -> HandState:
     return state
 
 
-BOARD_NOT_REVEALED = (
+BOARD_NOT_REVEALED = gettext_lazy(
     "This board is still being played at other tables; its deal is revealed when every table "
     "has finished it."
 )
@@ -234,11 +236,13 @@ def hand_full_record(table: Table, hand: Hand) -> dict[str, Any]:
     ``board_not_revealed`` while the hand is withheld."""
     if hand.status != Hand.Status.DONE:
         raise TableConflict(
-            f"Hand {hand.number} is still being played; its record is secret until the end.",
+            _("Hand {number} is still being played; its record is secret until the end.").format(
+                number=hand.number
+            ),
             code="hand_in_progress",
         )
     if hand_withheld(table, hand):
-        raise TableConflict(BOARD_NOT_REVEALED, code="board_not_revealed")
+        raise TableConflict(str(BOARD_NOT_REVEALED), code="board_not_revealed")
     return {**hand_record_json(table, hand), "proof": hand_proof(table, hand, withheld=False)}
 
 

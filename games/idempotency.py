@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import User
 from games.errors import IdempotencyMismatch, InvalidInput
@@ -36,7 +37,8 @@ def run_once(
         return act()
     if not 1 <= len(key) <= 200:
         raise InvalidInput(
-            "An Idempotency-Key has 1 to 200 characters.", fields={HEADER: ["wrong length"]}
+            _("An Idempotency-Key has 1 to 200 characters."),
+            fields={HEADER: [_("wrong length")]},
         )
     fresh = timezone.now() - KEEP
     try:

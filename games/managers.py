@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from clubs.models import User
 from games.errors import TableConflict
@@ -92,8 +93,10 @@ def check_hand_limit(table_id: int, number: int) -> None:
         limit = m.hand_limit(table_id)
         if limit is not None and number > limit:
             raise TableConflict(
-                f"This table plays {limit} hands and all of them are in; correct or delete "
-                f"one of them instead of adding hand {number}.",
+                _(
+                    "This table plays {limit} hands and all of them are in; correct or delete "
+                    "one of them instead of adding hand {number}."
+                ).format(limit=limit, number=number),
                 code="hand_limit",
             )
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext as _
 
 import engine
 from config.api.rule_sets import TABLE_REASONS
@@ -42,7 +43,9 @@ def validate_reason(value: str) -> None:
     """A ledger row's reason is one of :func:`ledger_reasons`."""
     if value not in ledger_reasons():
         raise ValidationError(
-            f"{value!r} is no registered rule set's transfer reason nor the table's own.",
+            _("{reason} is no registered rule set's transfer reason nor the table's own.").format(
+                reason=repr(value)
+            ),
             code="unknown_reason",
         )
 

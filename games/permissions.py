@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
@@ -107,12 +108,12 @@ def can_reopen(user: User | AnonymousUser, table: Table) -> bool:
     return is_organiser(user, table) or _own_private(user, table)
 
 
-CLOSE_REFUSED = (
+CLOSE_REFUSED = _(
     "Only the club's owners, admins and scorers (or the tournament's directors) close this "
     "table; its players and its creator close only their own tables outside a club or "
     "tournament."
 )
-REOPEN_REFUSED = (
+REOPEN_REFUSED = _(
     "Only the club's owners and admins (or the tournament's directors) reopen this table; "
     "its players and its creator reopen only their own tables outside a club or tournament."
 )
@@ -204,7 +205,7 @@ class TableAccess(BasePermission):
     """Read for readers (safe methods); close and reopen for whom :data:`COMMANDS` names;
     any other write for writers."""
 
-    message = (
+    message = _(
         "Only the table's seated players (and its club's scorers and admins or its "
         "tournament's directors; at a table of no club, its creator) may do that."
     )

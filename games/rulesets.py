@@ -14,8 +14,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.utils.translation import pgettext
 
 import engine
+from engine.table import words
 from games.models import POT
 
 if TYPE_CHECKING:
@@ -47,8 +49,8 @@ def parse_offered_rules(rules: Mapping[str, Any]) -> Any:
     if variant not in offered:
         known = ", ".join(sorted(offered))
         if variant is None:  # the engine's words for a missing variant, naming the offered ones
-            raise engine.EngineError("rules.variant", f"rules must name a variant (known: {known})")
-        raise engine.EngineError("rules.variant", f"unknown variant {variant!r} (known: {known})")
+            raise engine.MISSING_VARIANT.error("rules.variant", known=known)
+        raise engine.UNKNOWN_VARIANT.error("rules.variant", variant=repr(variant), known=known)
     return engine.parse_rules(dict(rules))
 
 
@@ -117,13 +119,13 @@ def ledger_party(rule_set: engine.RuleSet[Any, Any, Any], party: str) -> str:
 
 
 def whose_turn(acting: Iterable[str], seats: Iterable[str]) -> str:
-    """The seats that may act, as a refusal says it: ``carl's``, ``anna's or carl's`` (in
-    playing order), ``nobody's``."""
+    """The seats that may act, as a refusal says it in the reader's language: ``carl's``,
+    ``anna's or carl's`` (in playing order), ``nobody's``."""
     may = set(acting)
-    names = [f"{seat}'s" for seat in seats if seat in may]
+    names = [pgettext("whose turn", "{seat}'s").format(seat=seat) for seat in seats if seat in may]
     if not names:
-        return "nobody's"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        return pgettext("whose turn", "nobody's")
+    return words(names, pgettext("a list's last item", "or"))
 
 
 def stored_result(table: Table, result: Mapping[str, Any]) -> dict[str, Any]:

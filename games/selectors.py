@@ -30,6 +30,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 
 from clubs.models import Club, Membership, User
@@ -201,6 +202,11 @@ def hand_for_user(*, user: AnyUser, table_id: int, number: int) -> Hand | None:
     return hand
 
 
+def no_hosted_hand(table_id: int, number: int) -> str:
+    """The sentence for a hosted hand a table does not have."""
+    return _("Table {table} has no hosted hand {number}.").format(table=table_id, number=number)
+
+
 def hosted_hand_for_user(
     *, user: AnyUser, table_id: int, number: int
 ) -> tuple[Table, Hand, str | None]:
@@ -209,10 +215,10 @@ def hosted_hand_for_user(
     not hosted. The check of the long poll and of a websocket's hand subscription."""
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     if table is None or not can_read(user, table):
-        raise NotFound("There is no such table.")
+        raise NotFound(_("There is no such table."))
     hand = Hand.objects.filter(table=table, number=number).first()
     if hand is None or hand.deal is None:
-        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+        raise NotFound(no_hosted_hand(table_id, number))
     seat = seat_of(user, table)
     return table, hand, None if seat is None else seat.key
 
@@ -223,8 +229,10 @@ def hand_events_body(*, table: Table, hand: Hand, seat: str | None, after: int) 
     :class:`~games.errors.InvalidInput` for an ``after`` beyond the hand's version."""
     if after > hand.version:
         raise InvalidInput(
-            f"The hand is at version {hand.version}; 'after' cannot be beyond it.",
-            fields={"after": [f"at most {hand.version}"]},
+            _("The hand is at version {version}; 'after' cannot be beyond it.").format(
+                version=hand.version
+            ),
+            fields={"after": [_("at most {version}").format(version=hand.version)]},
         )
     seen = hand_view(table, hand, seat)
     events = [
@@ -262,7 +270,7 @@ def hand_events_for_seat(
     table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
     hand = None if table is None else Hand.objects.filter(table=table, number=number).first()
     if table is None or hand is None or hand.deal is None:
-        raise NotFound(f"Table {table_id} has no hosted hand {number}.")
+        raise NotFound(no_hosted_hand(table_id, number))
     return hand_events_body(table=table, hand=hand, seat=seat, after=after)
 
 

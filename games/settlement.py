@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.utils import formats
+from django.utils.translation import gettext as _
+
 from games.zero_sum import NODE_BUDGET, most_zero_sum_groups
 
 
@@ -92,10 +95,12 @@ def _requeue(queue: list[tuple[int, str]], left: int, name: str) -> list[tuple[i
 
 
 def format_money(amount: int, currency: str = "€") -> str:
-    """``340`` → ``3.40 €``."""
+    """``340`` → ``3.40 €``, in German ``3,40 €``: the decimal separator of the active
+    language (``DECIMAL_SEPARATOR`` of Django's formats), no grouping."""
     sign = "-" if amount < 0 else ""
     whole, cents = divmod(abs(amount), 100)
-    return f"{sign}{whole}.{cents:02d} {currency}"
+    point = formats.get_format("DECIMAL_SEPARATOR")
+    return f"{sign}{whole}{point}{cents:02d} {currency}"
 
 
 #: The pot's party key in nets and payments (``games.models.POT``).
@@ -103,29 +108,38 @@ POT = "pot"
 
 
 def pot_keeper(*, shared: bool, club: bool) -> str:
-    """Who holds the money paid into the pot, as the sentences say it. What happens to a pot at
-    the end of a sitting is the rule set's (``games.rulesets.shares_pot_at_close``; wien.md,
-    "End of a sitting"): ``shared`` among the sitting's players at the close, or else kept for
-    the table's next sitting, which at a club's tables (and so for a club evening) means the
-    club keeps it."""
+    """Who holds the money paid into the pot, as the sentences say it (in the reader's
+    language). What happens to a pot at the end of a sitting is the rule set's
+    (``games.rulesets.shares_pot_at_close``; wien.md, "End of a sitting"): ``shared`` among the
+    sitting's players at the close, or else kept for the table's next sitting, which at a
+    club's tables (and so for a club evening) means the club keeps it."""
     if shared:
-        return "shared among the players at the close"
-    return "kept by the club" if club else "kept for the table's next sitting"
+        return _("shared among the players at the close")
+    return _("kept by the club") if club else _("kept for the table's next sitting")
 
 
 def describe(
     payment: Payment, names: Mapping[str, str], currency: str = "€", *, pot_keeper: str = ""
 ) -> str:
-    """A sentence for a payment: ``carl pays anna 3.40 €``. A payment into or out of the pot
-    says so and, given ``pot_keeper`` (:func:`pot_keeper`), who holds the pot:
-    ``emil pays 78.50 € into the pot (kept by the club)``,
-    ``The pot (kept by the club) pays anna 3.00 €``."""
+    """A sentence for a payment in the reader's language, its money in their locale
+    (:func:`format_money`): ``carl pays anna 3.40 €`` (German ``carl zahlt anna 3,40 €``). A
+    payment into or out of the pot says so and, given ``pot_keeper`` (:func:`pot_keeper`), who
+    holds the pot: ``emil pays 78.50 € into the pot (kept by the club)``,
+    ``The pot (kept by the club) pays anna 3.00 €``. The sentence names the pot itself (German
+    declines it), whatever ``names`` calls it."""
     money = format_money(payment.amount, currency)
-    pot = names.get(POT, "the pot") + (f" ({pot_keeper})" if pot_keeper else "")
-    if payment.payee == POT:
-        return f"{names.get(payment.payer, payment.payer)} pays {money} into {pot}"
-    if payment.payer == POT:
-        return f"{pot[:1].upper()}{pot[1:]} pays {names.get(payment.payee, payment.payee)} {money}"
     payer = names.get(payment.payer, payment.payer)
     payee = names.get(payment.payee, payment.payee)
-    return f"{payer} pays {payee} {money}"
+    if payment.payee == POT:
+        if pot_keeper:
+            return _("{payer} pays {money} into the pot ({keeper})").format(
+                payer=payer, money=money, keeper=pot_keeper
+            )
+        return _("{payer} pays {money} into the pot").format(payer=payer, money=money)
+    if payment.payer == POT:
+        if pot_keeper:
+            return _("The pot ({keeper}) pays {payee} {money}").format(
+                keeper=pot_keeper, payee=payee, money=money
+            )
+        return _("The pot pays {payee} {money}").format(payee=payee, money=money)
+    return _("{payer} pays {payee} {money}").format(payer=payer, payee=payee, money=money)

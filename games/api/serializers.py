@@ -11,6 +11,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -65,7 +67,7 @@ class RulesField(serializers.JSONField):
     def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)
         if not isinstance(value, dict):
-            raise serializers.ValidationError("Send the rules as a JSON object.")
+            raise serializers.ValidationError(_("Send the rules as a JSON object."))
         return value
 
 
@@ -217,7 +219,7 @@ class SeatListSerializer(serializers.ListSerializer[Any]):
     ``kind``."""
 
 
-NO_SUCH_USER = "There is no such user."
+NO_SUCH_USER = gettext_lazy("There is no such user.")
 
 
 class SeatUserField(serializers.Field[User, Any, Any, Any]):
@@ -230,7 +232,7 @@ class SeatUserField(serializers.Field[User, Any, Any, Any]):
 
     default_error_messages = {
         "no_such_user": NO_SUCH_USER,
-        "incorrect_type": "Send the user's id (an integer).",
+        "incorrect_type": gettext_lazy("Send the user's id (an integer)."),
     }
 
     def to_internal_value(self, data: Any) -> User:

@@ -1,6 +1,8 @@
 """Presentation of a table's money: the running score sheet (JSON and CSV) and payments in
-words (``"carl pays anna 3.40 €"``). Nothing here decides an amount: the amounts come from the
-hands' results (the engine's settlement) and from ``games.settlement``.
+words (``"carl pays anna 3.40 €"``, in German ``"carl zahlt anna 3,40 €"``). Nothing here
+decides an amount: the amounts come from the hands' results (the engine's settlement) and from
+``games.settlement``. The sentences and the CSV's header speak the reader's language; the JSON
+keys and codes do not.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy, pgettext
 
 import engine
 from config.api.rule_sets import LEGACY_SHEET_KEYS
@@ -19,8 +22,8 @@ from games.models import POT, SERIES, Hand, Table
 from games.rulesets import money_key, rule_set_for, rule_set_of, shares_pot_at_close
 from games.settlement import Payment, describe, pot_keeper
 
-POT_NAME = "the pot"
-SERIES_NAME = "the series"
+POT_NAME = gettext_lazy("the pot")
+SERIES_NAME = gettext_lazy("the series")
 
 
 def seats_in_order(table: Table) -> list[Any]:
@@ -31,8 +34,8 @@ def seats_in_order(table: Table) -> list[Any]:
 def party_names(table: Table) -> dict[str, str]:
     """Ledger party → the name people read: seats' display names, the pot, the series."""
     names = {s.key: s.display_name for s in table.seats.all()}
-    names[POT] = POT_NAME
-    names[SERIES] = SERIES_NAME
+    names[POT] = str(POT_NAME)
+    names[SERIES] = str(SERIES_NAME)
     return names
 
 
@@ -109,20 +112,35 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
     }
 
 
+def sheet_header() -> list[str]:
+    """The header cells of the columns every sheet has, in the reader's language: number,
+    dealer, game, declarer, made, fallen (the seats' keys and the pot follow)."""
+    return [
+        pgettext("score sheet column", "number"),
+        pgettext("score sheet column", "dealer"),
+        pgettext("score sheet column", "game"),
+        pgettext("score sheet column", "declarer"),
+        pgettext("score sheet column", "made"),
+        pgettext("score sheet column", "fallen"),
+    ]
+
+
 def sheet_csv(sheet: Mapping[str, Any]) -> str:
-    """The sheet as CSV with a header row; amounts in cents, ``made`` as yes/no; where the
-    table's rule set has its own part of a row (``details``), its columns after the pot
-    (``RuleSet.sheet_columns``: a Preferans pulya's pool, mountain and whists, a Doppelkopf
-    deal's parties, Augen, announcements, extras and game points), empty in a row without
-    it."""
+    """The sheet as CSV with a header row in the reader's language; amounts in cents, ``made``
+    as yes/no (German ja/nein); where the table's rule set has its own part of a row
+    (``details``), its columns after the pot (``RuleSet.sheet_columns``: a Preferans pulya's
+    pool, mountain and whists, a Doppelkopf deal's parties, Augen, announcements, extras and
+    game points), empty in a row without it."""
     keys = [s["key"] for s in sheet["seats"]]
     rule_set = engine.rule_set(sheet["variant"])
     own = rule_set.sheet_columns(keys) if any(r["details"] for r in sheet["rows"]) else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["number", "dealer", "game", "declarer", "made", "fallen", *keys, "pot", *own])
+    pot = pgettext("score sheet column", "pot")
+    writer.writerow([*sheet_header(), *keys, pot, *own])
+    yes, no = pgettext("score sheet cell", "yes"), pgettext("score sheet cell", "no")
     for row in sheet["rows"]:
-        made = "" if row["made"] is None else ("yes" if row["made"] else "no")
+        made = "" if row["made"] is None else (yes if row["made"] else no)
         details = row["details"]
         writer.writerow(
             [

@@ -16,6 +16,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet, Window
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -61,7 +63,7 @@ from games.errors import NotYourTurn
 from games.models import AuditEntry, Hand, LedgerEntry, Table, TableSeries, WorkerPing
 from games.permissions import TableAccess, seat_of
 
-NO_SUCH_TABLE = "There is no such table."
+NO_SUCH_TABLE = gettext_lazy("There is no such table.")
 
 CONFLICT = OpenApiResponse(ErrorSerializer, description="The table or hand does not allow it.")
 TABLE_ID = OpenApiParameter("table_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -258,14 +260,14 @@ class WindowCountPagination(DefaultPagination):
         except ValueError:
             number = 0
         if number < 1:
-            raise NotFound("Invalid page.")
+            raise NotFound(_("Invalid page."))
         offset = (number - 1) * size
         rows = list(queryset.annotate(_total=Window(Count("pk")))[offset : offset + size])
         total = rows[0]._total if rows else (0 if number == 1 else queryset.count())
         paginator = self.django_paginator_class(queryset, size)
         paginator.__dict__["count"] = total  # Paginator.count is a cached_property
         if number > max(paginator.num_pages, 1):
-            raise NotFound("Invalid page.")
+            raise NotFound(_("Invalid page."))
         self.page = Page(rows, number, paginator)
         self.request = request
         return rows
@@ -358,7 +360,7 @@ class TableViewSet(
         id nobody uses."""
         table = self.get_queryset().filter(pk=self.kwargs["table_id"]).first()
         if table is None:
-            raise NotFound(NO_SUCH_TABLE)
+            raise NotFound(str(NO_SUCH_TABLE))
         self.check_object_permissions(self.request, table)
         return table
 
@@ -542,7 +544,7 @@ class TableScopedMixin(generics.GenericAPIView[Any]):
             user=caller(self.request), table_id=self.kwargs["table_id"]
         )
         if table is None:
-            raise NotFound(NO_SUCH_TABLE)
+            raise NotFound(str(NO_SUCH_TABLE))
         self.check_object_permissions(self.request, table)
         return table
 
@@ -655,7 +657,7 @@ class HandScopedMixin(TableScopedMixin):
             number=self.kwargs["number"],
         )
         if hand is None:
-            raise NotFound("There is no such hand.")
+            raise NotFound(_("There is no such hand."))
         self.check_object_permissions(self.request, hand.table)
         return hand.table, hand
 
@@ -839,7 +841,7 @@ class HandActionView(HandScopedMixin):
         if selectors.mode_if_seated(user=user, table_id=table_id) is None:
             # not a player here: 404 for a table the caller may not read, else 403
             self.get_hand()
-            raise NotYourTurn("You have no seat at this table.", code="not_seated")
+            raise NotYourTurn(_("You have no seat at this table."), code="not_seated")
         serializer = ActionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
 
@@ -917,12 +919,12 @@ class HandHintView(HandScopedMixin):
         ``heuristic``), thinking at most half a second. Only at tables created with
         ``hints: true`` (409 ``hints_off``), on your turn (403 ``not_your_turn``)."""
         if not request.user.is_authenticated:
-            raise NotAuthenticated("Sign in to ask for a hint.")
+            raise NotAuthenticated(_("Sign in to ask for a hint."))
         user = signed_in(request)
         table, hand = self.get_hand()
         seat = seat_of(user, table)
         if seat is None:
-            raise NotYourTurn("You have no seat at this table.", code="not_seated")
+            raise NotYourTurn(_("You have no seat at this table."), code="not_seated")
         return Response(services.hand_hint(table, hand, seat))
 
 

@@ -33,12 +33,16 @@ from channels.exceptions import StopConsumer  # type: ignore[import-untyped]
 from channels.generic.websocket import AsyncWebsocketConsumer  # type: ignore[import-untyped]
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+from django.utils import translation
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import AuthenticationFailed, NotFound
 from rest_framework_simplejwt.exceptions import ExpiredTokenError, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
 from clubs.models import User
 from config.api.authentication import CachedJWTAuthentication
+from config.i18n import request_language, supported
 from games import live
 from games.errors import InvalidInput
 from games.live.db import db_call
@@ -141,10 +145,22 @@ def authenticate(raw: str) -> tuple[User, float]:
     return user, float(token["exp"])
 
 
+def scope_language(scope: Any) -> str:
+    """The language a socket speaks before it signs in: its handshake's ``Accept-Language``
+    (as :func:`config.i18n.request_language` reads a request's), else the server's default."""
+    request = HttpRequest()
+    for name, value in scope.get("headers") or []:
+        if bytes(name).lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = bytes(value).decode("latin-1")
+    return request_language(request)
+
+
 def _id(message: dict[str, Any], name: str) -> int:
     value = message.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
-        raise BadMessage("invalid", f"Give {name} as a positive integer.", field=name)
+        raise BadMessage(
+            "invalid", _("Give {field} as a positive integer.").format(field=name), field=name
+        )
     return value
 
 
@@ -153,15 +169,22 @@ def _version(message: dict[str, Any], name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        raise BadMessage("invalid", f"Give {name} as an integer of 0 or more.", field=name)
+        raise BadMessage(
+            "invalid", _("Give {field} as an integer of 0 or more.").format(field=name), field=name
+        )
     return value
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
-    """One socket: authentication, subscriptions, the bounded outgoing queue, heartbeats."""
+    """One socket: authentication, subscriptions, the bounded outgoing queue, heartbeats.
+
+    Its sentences (``error`` messages) speak the socket's language: the signed-in user's
+    preference, else the handshake's ``Accept-Language`` (:func:`scope_language`), else
+    English; each handler that may say something runs inside :meth:`_speaking`."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.user: User | AnonymousUser = AnonymousUser()
+        self.language = scope_language(scope)
         self.subs: dict[tuple[Any, ...], _Sub] = {}
         self.closing = False
         self.abandoned = False
@@ -188,7 +211,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     # -- connection -----------------------------------------------------------------------
 
+    def _speaking(self) -> Any:
+        """Speak the socket's language (in this task only) while the block runs."""
+        return translation.override(self.language)
+
     async def websocket_connect(self, message: dict[str, Any]) -> None:
+        with self._speaking():
+            await self._connect()
+
+    async def _connect(self) -> None:
         offered = list(self.scope.get("subprotocols") or [])
         if offered and PROTOCOL not in offered:
             await self.close()  # refuses the handshake (403): we speak preference.v1 only
@@ -322,26 +353,33 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def _auth_deadline(self) -> None:
         await asyncio.sleep(settings.LIVE_AUTH_SECONDS)
         if not self.user.is_authenticated and not self.subs:
-            self._close_with(
-                CLOSE_AUTH_TIMEOUT,
-                "auth_timeout",
-                f"Send your token or subscribe to something public within "
-                f"{settings.LIVE_AUTH_SECONDS:g} seconds of connecting.",
-            )
+            with self._speaking():
+                self._close_with(
+                    CLOSE_AUTH_TIMEOUT,
+                    "auth_timeout",
+                    _(
+                        "Send your token or subscribe to something public within {seconds} "
+                        "seconds of connecting."
+                    ).format(seconds=f"{settings.LIVE_AUTH_SECONDS:g}"),
+                )
 
     async def _token_expiry(self, expires_at: float) -> None:
         await asyncio.sleep(max(0.0, expires_at - time.time()))
-        self._close_with(
-            CLOSE_TOKEN_EXPIRED,
-            "token_expired",
-            "Your token has expired: refresh it, reconnect and subscribe again with the "
-            "versions you have.",
-        )
+        with self._speaking():
+            self._close_with(
+                CLOSE_TOKEN_EXPIRED,
+                "token_expired",
+                _(
+                    "Your token has expired: refresh it, reconnect and subscribe again with the "
+                    "versions you have."
+                ),
+            )
 
     async def _authenticate(self, raw: Any) -> bool:
-        """Sign the socket in; a bad or expired token closes it (4003, 4004)."""
+        """Sign the socket in; a bad or expired token closes it (4003, 4004). From then on the
+        socket speaks the user's saved language, where they saved one."""
         if not isinstance(raw, str) or not raw:
-            self._close_with(CLOSE_TOKEN_INVALID, "token_invalid", "Give the token as a string.")
+            self._close_with(CLOSE_TOKEN_INVALID, "token_invalid", _("Give the token as a string."))
             return False
         try:
             user, expires_at = await db_call(authenticate, raw)
@@ -349,21 +387,22 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._close_with(
                 CLOSE_TOKEN_EXPIRED,
                 "token_expired",
-                "This token has expired: refresh it and connect again.",
+                _("This token has expired: refresh it and connect again."),
             )
             return False
         except (TokenError, AuthenticationFailed):
             self._close_with(
                 CLOSE_TOKEN_INVALID,
                 "token_invalid",
-                "This token is not valid: sign in again and connect with the new access token.",
+                _("This token is not valid: sign in again and connect with the new access token."),
             )
             return False
         if self.user.is_authenticated and self.user.pk != user.pk:
             raise BadMessage(
-                "other_user", "This socket is signed in as another user; open a new one."
+                "other_user", _("This socket is signed in as another user; open a new one.")
             )
         self.user = user
+        self.language = supported(getattr(user, "language", None)) or self.language
         self._stop("auth_deadline")
         self._start("token_expiry", self._token_expiry(expires_at))
         self._out({"type": "authenticated", "user_id": user.pk, "expires_at": int(expires_at)})
@@ -374,31 +413,37 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closing:
             return
-        try:
-            await self._receive(text_data, bytes_data)
-        except BadMessage as e:
-            self._error(e.code, e.message, **e.echo)
-        except Exception:  # noqa: BLE001 - one failed message never ends the socket
-            log.exception("live: a message failed")
-            self._error("server_error", "That failed on our side; try again in a moment.")
+        with self._speaking():
+            try:
+                await self._receive(text_data, bytes_data)
+            except BadMessage as e:
+                self._error(e.code, e.message, **e.echo)
+            except Exception:  # noqa: BLE001 - one failed message never ends the socket
+                log.exception("live: a message failed")
+                self._error("server_error", _("That failed on our side; try again in a moment."))
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         if text_data is None:
-            raise BadMessage("bad_message", "Send JSON text messages, not binary ones.")
+            raise BadMessage("bad_message", _("Send JSON text messages, not binary ones."))
         if len(text_data.encode("utf-8")) > settings.LIVE_MAX_MESSAGE_BYTES:
             self._close_with(
                 CLOSE_TOO_BIG,
                 "too_large",
-                f"Messages are at most {settings.LIVE_MAX_MESSAGE_BYTES} bytes.",
+                _("Messages are at most {limit} bytes.").format(
+                    limit=settings.LIVE_MAX_MESSAGE_BYTES
+                ),
             )
             return
         try:
             message = json.loads(text_data)
         except ValueError:
-            raise BadMessage("bad_json", "That message is not JSON.") from None
+            raise BadMessage("bad_json", _("That message is not JSON.")) from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise BadMessage(
-                "bad_message", 'A message is a JSON object with a "type", e.g. {"type": "ping"}.'
+                "bad_message",
+                _('A message is a JSON object with a "type", e.g. {example}.').format(
+                    example='{"type": "ping"}'
+                ),
             )
         kind = message["type"]
         if kind == "auth":
@@ -412,7 +457,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         else:
             raise BadMessage(
                 "unknown_type",
-                f"Unknown message type {kind[:40]!r}; send auth, subscribe, unsubscribe or ping.",
+                _("Unknown message type {type}; send auth, subscribe, unsubscribe or ping.").format(
+                    type=repr(kind[:40])
+                ),
             )
 
     def _key(self, message: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, int]]:
@@ -426,7 +473,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         found = live.topic(name) if isinstance(name, str) else None
         if found is None:
             names = ", ".join(sorted([*TOPICS_BUILT_IN, *live.topics()]))
-            raise BadMessage("unknown_topic", f"Unknown topic; choose from {names}.")
+            raise BadMessage(
+                "unknown_topic", _("Unknown topic; choose from {names}.").format(names=names)
+            )
         ids = {found.key: _id(message, found.key)}
         return (found.name, ids[found.key]), ids
 
@@ -436,8 +485,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if key not in self.subs and len(self.subs) >= settings.LIVE_MAX_SUBSCRIPTIONS:
             raise BadMessage(
                 "too_many_subscriptions",
-                f"A socket holds at most {settings.LIVE_MAX_SUBSCRIPTIONS} subscriptions; "
-                "unsubscribe from one first.",
+                _(
+                    "A socket holds at most {limit} subscriptions; unsubscribe from one first."
+                ).format(limit=settings.LIVE_MAX_SUBSCRIPTIONS),
                 **echo,
             )
         if key[0] == "hand":
@@ -473,7 +523,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             body = await self._check_hand(key, sub, after)
         except NotFound:
             await self._drop(key)
-            raise BadMessage("not_found", "There is no such hand for you.", **echo) from None
+            raise BadMessage("not_found", _("There is no such hand for you."), **echo) from None
         except InvalidInput as e:
             await self._drop(key)
             raise BadMessage("invalid", e.message, **echo) from None
@@ -493,7 +543,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def _subscribe_notifications(self, key: tuple[Any, ...], echo: dict[str, Any]) -> None:
         if not self.user.is_authenticated:
             raise BadMessage(
-                "not_authenticated", "Sign in (send your token) to hear your notifications."
+                "not_authenticated", _("Sign in (send your token) to hear your notifications.")
             )
         assert isinstance(self.user, User)
         await self._join(key, live.user_group(self.user.pk))
@@ -511,7 +561,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         version = await db_call(found.read, self.user, key[1])
         if version is None:
             await self._drop(key)
-            raise BadMessage("not_found", f"There is no such {found.name} for you.", **echo)
+            raise BadMessage(
+                "not_found",
+                _("There is no such {topic} for you.").format(topic=found.name),
+                **echo,
+            )
         sub.version = version
         self._out({"type": "subscribed", **echo, "version": version})
         if known is not None and known != version:
@@ -521,7 +575,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         key, ids = self._key(message)
         echo = {"topic": key[0], **ids}
         if key not in self.subs:
-            raise BadMessage("not_subscribed", "You are not subscribed to that.", **echo)
+            raise BadMessage("not_subscribed", _("You are not subscribed to that."), **echo)
         await self._drop(key)
         self._out({"type": "unsubscribed", **echo})
 
@@ -543,7 +597,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 body = await _shared_read((key[1], key[2], sub.seat, after, message["version"]))
         except (NotFound, InvalidInput):
             await self._drop(key)
-            self._error("not_found", "There is no such hand for you.", **echo)
+            with self._speaking():
+                self._error("not_found", _("There is no such hand for you."), **echo)
             return
         if body["events"] and self.subs.get(key) is sub:
             self._send_events(key, sub, body)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.tasks import send
 from engine.solver.analysis import analyse
@@ -28,8 +29,10 @@ def analysis_record(table: Table, hand: Hand) -> dict[str, Any]:
     entry = hand.entry or {}
     if "deal" not in entry or "actions" not in entry:
         raise TableConflict(
-            f"Hand {hand.number} was recorded from its score sheet, without the cards: record "
-            "it as a full record (deal and actions) to have it analysed.",
+            _(
+                "Hand {number} was recorded from its score sheet, without the cards: record it "
+                "as a full record (deal and actions) to have it analysed."
+            ).format(number=hand.number),
             code="no_deal",
         )
     return {**hand_common(table, hand), **entry}

@@ -9,6 +9,9 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 import engine
 from clubs.models import User
 from config.i18n import engine_text
@@ -51,10 +54,17 @@ def filler_level(rule_set: engine.RuleSet[Any, Any, Any], level: str | None) -> 
     levels = bot_levels(rule_set)
     if level is not None and level not in levels:
         raise InvalidInput(
-            f"{rule_set.name} has bots of level {words(list(levels), 'or')}.",
-            fields={"bot_level": ["unknown level"]},
+            _("{rule_set} has bots of level {levels}.").format(
+                rule_set=rule_set.name, levels=any_of(levels)
+            ),
+            fields={"bot_level": [_("unknown level")]},
         )
     return level or levels[-1]
+
+
+def any_of(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` in the reader's language."""
+    return words(list(items), pgettext("a list's last item", "or"))
 
 
 def rule_violation(e: engine.EngineError, prefix: str = "") -> RuleViolation:
@@ -154,7 +164,7 @@ def lock_table(table_id: int) -> Table:
         [table_id],
     )
     if row is None:
-        raise InvalidInput("There is no such table.", code="not_found")
+        raise InvalidInput(_("There is no such table."), code="not_found")
     return _with_seats(_TABLE.instance(row))
 
 
@@ -179,11 +189,11 @@ def check_writable(table: Table, user: User, *, mode: str | None = None) -> None
     if not can_write(user, table):
         raise NotAllowed()
     if table.status != Table.Status.OPEN:
-        raise TableConflict("This table is closed; reopen a new sitting to go on.")
+        raise TableConflict(_("This table is closed; reopen a new sitting to go on."))
     if mode is not None and table.mode != mode:
         if mode == Table.Mode.RECORDED:
-            raise TableConflict("This table hosts its hands; they are played, not recorded.")
-        raise TableConflict("This table records hands played with real cards; it deals none.")
+            raise TableConflict(_("This table hosts its hands; they are played, not recorded."))
+        raise TableConflict(_("This table records hands played with real cards; it deals none."))
 
 
 def seat_at(table: Table, key: str) -> Seat:
@@ -239,10 +249,15 @@ def locked_hand(where: str, params: Sequence[Any]) -> tuple[Table, Hand] | None:
     return table, hand
 
 
+def no_such_hand(table_id: int, number: int) -> str:
+    """The sentence for a hand a table does not have."""
+    return _("Table {table} has no hand {number}.").format(table=table_id, number=number)
+
+
 def lock_hand(table_id: int, number: int) -> tuple[Table, Hand]:
     """Hand ``number`` of table ``table_id`` and its table, row-locked (:func:`locked_hand`);
     ``not_found`` when there is none."""
     found = locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
     if found is None:
-        raise InvalidInput(f"Table {table_id} has no hand {number}.", code="not_found")
+        raise InvalidInput(no_such_hand(table_id, number), code="not_found")
     return found

@@ -9,6 +9,8 @@ import random
 import secrets
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 import engine
 from engine.bots.levels import policy_for
 from games.errors import NotYourTurn, TableConflict
@@ -29,18 +31,23 @@ def hand_hint(
     after the hand; 403 ``not_your_turn`` while the seat has nothing to do."""
     if not table.hints:
         raise TableConflict(
-            "This table gives no hints (its hints setting is off).", code="hints_off"
+            _("This table gives no hints (its hints setting is off)."), code="hints_off"
         )
     if hand.status != Hand.Status.PLAYING:
-        raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
+        raise TableConflict(
+            _("Hand {number} is over.").format(number=hand.number), code="hand_over"
+        )
     state = hand_state(table, hand)
     if seat.key not in engine.to_act(state):
-        raise NotYourTurn("It is not your turn: there is nothing to hint.")
+        raise NotYourTurn(_("It is not your turn: there is nothing to hint."))
     rules = rule_set_of(table)
     levels = rules.bot_policies()
     level = next((name for name in ("pimc", "heuristic") if name in levels), None)
     if level is None:
-        raise TableConflict(f"{rules.name} has no bot that gives hints.", code="hints_off")
+        raise TableConflict(
+            _("{rule_set} has no bot that gives hints.").format(rule_set=rules.name),
+            code="hints_off",
+        )
     budget = min(HINT_SECONDS, table.bot_budget_ms / 1000)
     policy = policy_for(rules, level, budget=budget)
     assert policy is not None

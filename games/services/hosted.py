@@ -15,9 +15,11 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import User
+from config.i18n import engine_text
 from config.tasks import send_after_commit
 from engine.ruleset import HandState
 from games import deals, hooks, live, managers, notify, rows
@@ -59,7 +61,8 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
         last = table.hands.order_by("-number").first()
         if last is not None and last.status != Hand.Status.DONE:
             raise TableConflict(
-                f"Hand {last.number} is still being played.", code="hand_in_progress"
+                _("Hand {number} is still being played.").format(number=last.number),
+                code="hand_in_progress",
             )
         number = 1 if last is None else last.number + 1
         managers.check_hand_limit(table.pk, number)
@@ -83,7 +86,9 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             )
         except engine.EngineError as e:
             raise TableConflict(
-                f"No further hand can be dealt at this table: {e.message}; close it to settle.",
+                _(
+                    "No further hand can be dealt at this table: {reason}; close it to settle."
+                ).format(reason=engine_text(e)),
                 code="game_over",
             ) from None
         hand = Hand.objects.create(
@@ -136,28 +141,38 @@ def apply_action(
     it play, ``RuleSet.sender``); then the action is stored and a finished hand settled into
     the ledger (a deal scored in points writes none)."""
     if hand.status != Hand.Status.PLAYING:
-        raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
+        raise TableConflict(
+            _("Hand {number} is over.").format(number=hand.number), code="hand_over"
+        )
     state = hand_state(table, hand)
     acting = engine.to_act(state)
     if seat_key not in acting:
-        raise NotYourTurn(f"It is {whose_turn(acting, state.seats)} turn, not {seat_key}'s.")
+        raise NotYourTurn(
+            _("It is {whose} turn, not {seat}'s.").format(
+                whose=whose_turn(acting, state.seats), seat=seat_key
+            )
+        )
     if not isinstance(data, Mapping):
         raise InvalidInput(
-            'An action is an object like {"call": "pass"}.', fields={"action": ["not an object"]}
+            _("An action is an object like {example}.").format(example='{"call": "pass"}'),
+            fields={"action": [_("not an object")]},
         )
     rules = rule_set_of(table)
     given = data.get("seat", None)
     if given is None:
         given = acting_hand(state, seat_key)
     if given != seat_key and rules.sender(state, given) != seat_key:
-        raise NotYourTurn(f"You sit at {seat_key} and cannot act for {given}.")
+        raise NotYourTurn(
+            _("You sit at {seat} and cannot act for {given}.").format(seat=seat_key, given=given)
+        )
     try:
         action = engine.action_from_json(
             {**data, "seat": given}, rules.deck, "action", variant=rules.name
         )
         state = engine.apply(state, action)
     except engine.EngineError as e:
-        raise RuleViolation(e.message, fields={"action": [e.message]}) from None
+        sentence = engine_text(e)
+        raise RuleViolation(sentence, fields={"action": [sentence]}) from None
     hand.actions = [*hand.actions, engine.action_to_json(action, rules.deck)]
     hand.version += 1
     keep_state(hand, state)
@@ -187,13 +202,21 @@ def hand_apply_action(
     with transaction.atomic():
         table, hand = lock_hand(table_id, number)
         if hand.status != Hand.Status.PLAYING:
-            raise TableConflict(f"Hand {hand.number} is over.", code="hand_over")
+            raise TableConflict(
+                _("Hand {number} is over.").format(number=hand.number), code="hand_over"
+            )
         if expected_version is not None and expected_version != hand.version:
             raise StaleVersion(
-                f"The hand is at version {hand.version}, not {expected_version}; reload it.",
-                fields={"expected_version": [f"current version is {hand.version}"]},
+                _("The hand is at version {version}, not {expected}; reload it.").format(
+                    version=hand.version, expected=expected_version
+                ),
+                fields={
+                    "expected_version": [
+                        _("current version is {version}").format(version=hand.version)
+                    ]
+                },
             )
         seat = seat_of(user, table)
         if seat is None:
-            raise NotYourTurn("You have no seat at this table.", code="not_seated")
+            raise NotYourTurn(_("You have no seat at this table."), code="not_seated")
         return apply_action(table, hand, seat.key, action)

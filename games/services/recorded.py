@@ -15,9 +15,11 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import User
+from config.i18n import engine_text
 from games import hooks, managers, rows
 from games.errors import (
     InvalidInput,
@@ -37,6 +39,7 @@ from games.services.common import (
     keep_carry,
     last_hand,
     lock_table,
+    no_such_hand,
     rule_violation,
     write_audit,
     write_ledger,
@@ -48,7 +51,7 @@ def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[st
     """The entry without the common part; a common key the client sent must match the
     server's (409 otherwise)."""
     if not isinstance(entry, Mapping):
-        raise InvalidInput("A score-sheet entry is a JSON object.")
+        raise InvalidInput(_("A score-sheet entry is a JSON object."))
     mismatched = {}
     for key in common:
         if key in entry:
@@ -57,12 +60,16 @@ def _split_entry(entry: Mapping[str, Any], common: Mapping[str, Any]) -> dict[st
                 with contextlib.suppress(engine.EngineError):
                     theirs = engine.parse_rules(theirs).to_json()
             if theirs != mine:
-                mismatched[key] = [f"the table's {key} is {mine!r}"]
+                mismatched[key] = [
+                    _("the table's {key} is {value}").format(key=key, value=repr(mine))
+                ]
     if mismatched:
+        listed = "; ".join(f"{k}: {v[0]}" for k, v in mismatched.items())
         raise TableConflict(
-            "The entry does not match the table: "
-            + "; ".join(f"{k}: {v[0]}" for k, v in mismatched.items())
-            + ". Leave these out and the server fills them in.",
+            _(
+                "The entry does not match the table: {mismatches}. Leave these out and the "
+                "server fills them in."
+            ).format(mismatches=listed),
             fields=mismatched,
             code="record_mismatch",
         )
@@ -88,10 +95,13 @@ def _recompute_from(table: Table, number: int, *, changed: bool = True) -> None:
         except engine.EngineError as e:
             if changed and hand.number == number:
                 raise rule_violation(e) from None
+            reason = engine_text(e)
             raise TableConflict(
-                f"After this change hand {hand.number} no longer settles: {e.message}. "
-                "Correct or delete that hand first.",
-                fields={f"hands[{hand.number}]": [e.message]},
+                _(
+                    "After this change hand {number} no longer settles: {reason}. Correct or "
+                    "delete that hand first."
+                ).format(number=hand.number, reason=reason),
+                fields={f"hands[{hand.number}]": [reason]},
                 code="later_hand_invalid",
             ) from None
         hand.save(update_fields=["dealer", "pot_before", "carry_before", "result", "updated_at"])
@@ -109,7 +119,9 @@ def table_record_hand(*, table_id: int, user: User, entry: Mapping[str, Any]) ->
         last = last_hand(table)
         if last is not None and last.status == Hand.Status.PENDING:
             raise TableConflict(
-                f"Hand {last.number} awaits confirmation by another seated player.",
+                _("Hand {number} awaits confirmation by another seated player.").format(
+                    number=last.number
+                ),
                 code="previous_hand_unconfirmed",
             )
         number = 1 if last is None else last.number + 1
@@ -150,7 +162,7 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 def _recorded_hand(table: Table, number: int) -> Hand:
     hand = table.hands.filter(number=number).first()
     if hand is None:
-        raise InvalidInput(f"Table {table.pk} has no hand {number}.", code="not_found")
+        raise InvalidInput(no_such_hand(table.pk, number), code="not_found")
     return hand
 
 
@@ -180,7 +192,7 @@ def _close_again(table: Table, user: User) -> None:
         and Table.objects.filter(series_id=table.series_id, pk__gt=table.pk).exists()
     ):
         raise TableConflict(
-            "A later sitting of this series took this table's pot on; correct hands there.",
+            _("A later sitting of this series took this table's pot on; correct hands there."),
             code="pot_carried_on",
         )
     closing.delete()
@@ -238,9 +250,14 @@ def hand_confirm(*, table_id: int, number: int, user: User) -> Hand:
         check_writable(table, user, mode=Table.Mode.RECORDED)
         hand = _recorded_hand(table, number)
         if hand.status != Hand.Status.PENDING:
-            raise TableConflict(f"Hand {number} needs no confirmation.", code="already_confirmed")
+            raise TableConflict(
+                _("Hand {number} needs no confirmation.").format(number=number),
+                code="already_confirmed",
+            )
         if seat_of(user, table) is None or hand.entered_by_id == user.pk:
-            raise NotAllowed("A seated player other than the one who entered it confirms a hand.")
+            raise NotAllowed(
+                _("A seated player other than the one who entered it confirms a hand.")
+            )
         hand.status = Hand.Status.DONE
         hand.confirmed_by = user
         hand.save(update_fields=["status", "confirmed_by", "updated_at"])

@@ -10,10 +10,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import engine
 from clubs.models import Club, Guest, Membership, User
-from engine.table import words
 from games import hooks, managers
 from games.errors import (
     InvalidInput,
@@ -45,6 +46,7 @@ from games.rulesets import money_key, parse_offered_rules, rule_set_of
 from games.selectors import series_for_user, sitting_scores
 from games.services.common import (
     BOT_LEVELS,
+    any_of,
     bot_levels,
     check_writable,
     ledger_entry,
@@ -97,8 +99,8 @@ def _may_continue(user: User, series: TableSeries) -> bool:
     )
 
 
-NO_SUCH_CLUB = "There is no such club."
-NO_SUCH_SERIES = "There is no such table series."
+NO_SUCH_CLUB = gettext_lazy("There is no such club.")
+NO_SUCH_SERIES = gettext_lazy("There is no such table series.")
 
 
 def _club_for(user: User, club_id: int | None) -> Club | None:
@@ -108,7 +110,7 @@ def _club_for(user: User, club_id: int | None) -> Club | None:
         return None
     club = visible_club(user, club_id)
     if club is None:
-        raise InvalidInput(NO_SUCH_CLUB, fields={"club": [NO_SUCH_CLUB]})
+        raise InvalidInput(str(NO_SUCH_CLUB), fields={"club": [str(NO_SUCH_CLUB)]})
     return club
 
 
@@ -118,7 +120,7 @@ def table_series_create(*, user: User, name: str, club_id: int | None = None) ->
     club = _club_for(user, club_id)
     if club is not None and not Membership.objects.filter(club=club, user=user).exists():
         raise NotAllowed(
-            "Only the club's members start its series.", fields={"club": ["not a member"]}
+            _("Only the club's members start its series."), fields={"club": [_("not a member")]}
         )
     series = TableSeries.objects.create(name=name, club_id=club_id, created_by=user)
     return series
@@ -160,55 +162,65 @@ def table_create(
         raise rule_violation(e) from None
     if mode not in Table.Mode.values:
         raise InvalidInput(
-            f"mode must be recorded or hosted, not {mode!r}.", fields={"mode": ["unknown mode"]}
+            _("mode must be recorded or hosted, not {mode}.").format(mode=repr(mode)),
+            fields={"mode": [_("unknown mode")]},
         )
     rule_set = engine.rule_set(parsed.variant)
     keys = [s.key for s in seats]
     if len(seats) not in rule_set.table.seats:
-        counts = words([str(n) for n in rule_set.table.seats], "or")
+        counts = any_of([str(n) for n in rule_set.table.seats])
         raise InvalidInput(
-            f"A table has {counts} seats.", fields={"seats": [f"give {counts} seats"]}
+            _("A table has {counts} seats.").format(counts=counts),
+            fields={"seats": [_("give {counts} seats").format(counts=counts)]},
         )
     if len(set(keys)) != len(keys) or RESERVED_SEAT_KEYS & set(keys):
-        reserved = words([repr(k) for k in sorted(RESERVED_SEAT_KEYS)], "or")
+        reserved = any_of([repr(k) for k in sorted(RESERVED_SEAT_KEYS)])
         raise InvalidInput(
-            f"Seat keys must be unique and not {reserved}.",
-            fields={"seats": ["duplicate or reserved key"]},
+            _("Seat keys must be unique and not {reserved}.").format(reserved=reserved),
+            fields={"seats": [_("duplicate or reserved key")]},
         )
     users_seated = [s.user for s in seats if s.user is not None]
     users = [u.pk for u in users_seated]
     if len(set(users)) != len(users):
         raise InvalidInput(
-            "A user can take only one seat.", fields={"seats": ["user seated twice"]}
+            _("A user can take only one seat."), fields={"seats": [_("user seated twice")]}
         )
     levels = bot_levels(rule_set)
     for s in seats:
         if s.kind == Seat.Kind.BOT and (mode != Table.Mode.HOSTED or s.bot_level not in levels):
             raise InvalidInput(
-                f"Bots play only at hosted tables, and {rule_set.name} at level "
-                f"{words(list(levels), 'or')}.",
-                fields={"seats": [f"{s.key}: no bot here"]},
+                _("Bots play only at hosted tables, and {rule_set} at level {levels}.").format(
+                    rule_set=rule_set.name, levels=any_of(levels)
+                ),
+                fields={"seats": [_("{seat}: no bot here").format(seat=s.key)]},
             )
         if (s.kind == Seat.Kind.USER) != (s.user is not None):
             raise InvalidInput(
-                f"Seat {s.key}: a user seat needs a user.", fields={"seats": [s.key]}
+                _("Seat {seat}: a user seat needs a user.").format(seat=s.key),
+                fields={"seats": [s.key]},
             )
     if first_dealer is not None and first_dealer not in keys:
         raise InvalidInput(
-            f"The first dealer {first_dealer!r} is not one of the seats.",
-            fields={"first_dealer": ["not a seat key"]},
+            _("The first dealer {dealer} is not one of the seats.").format(
+                dealer=repr(first_dealer)
+            ),
+            fields={"first_dealer": [_("not a seat key")]},
         )
     club = _club_for(user, club_id)
     if club is not None and not may_open_in(user, club, seated=user in users_seated):
         raise NotAllowed(
-            "Only the club's members open tables there, at tables they sit at themselves "
-            "(its owners and admins open any).",
-            fields={"club": ["not a member"]},
+            _(
+                "Only the club's members open tables there, at tables they sit at themselves "
+                "(its owners and admins open any)."
+            ),
+            fields={"club": [_("not a member")]},
         )
     for s in seats:
         if s.guest is not None and (club is None or s.guest.club_id != club.pk):
             raise InvalidInput(
-                f"Seat {s.key}: a club's guest sits only at that club's tables.",
+                _("Seat {seat}: a club's guest sits only at that club's tables.").format(
+                    seat=s.key
+                ),
                 fields={"seats": [s.key]},
             )
 
@@ -216,11 +228,14 @@ def table_create(
         if series_id is not None:
             series = TableSeries.objects.select_for_update().filter(pk=series_id).first()
             if series is None or not _sees_series(user, series):
-                raise InvalidInput(NO_SUCH_SERIES, fields={"series": [NO_SUCH_SERIES]})
+                raise InvalidInput(str(NO_SUCH_SERIES), fields={"series": [str(NO_SUCH_SERIES)]})
             if not _may_continue(user, series):
                 raise NotAllowed(
-                    "Only the series' creator, its players and its club's admins open its tables.",
-                    fields={"series": ["not yours to continue"]},
+                    _(
+                        "Only the series' creator, its players and its club's admins open its "
+                        "tables."
+                    ),
+                    fields={"series": [_("not yours to continue")]},
                 )
         else:
             series = TableSeries.objects.create(name=name, club=club, created_by=user)
@@ -278,6 +293,10 @@ def _sees_series(user: User, series: TableSeries) -> bool:
     return series_for_user(user=user).filter(pk=series.pk).exists()
 
 
+#: How a refusal shows a guest seat (JSON: never translated).
+GUEST_SEAT_EXAMPLE = '{"kind": "guest", "guest_name": …}'
+
+
 def table_open(*, user: User, seats: Sequence[SeatSpec], **options: Any) -> Table:
     """A person opens a table (``POST /api/v1/tables/``): besides :func:`table_create`'s
     checks, every account seated other than the caller must have a say in it: at a club's
@@ -289,12 +308,25 @@ def table_open(*, user: User, seats: Sequence[SeatSpec], **options: Any) -> Tabl
             s for s in seats if s.user is not None and not may_seat(user, s.user, table.club_id)
         ]
         if refused:
-            where = "a member of this table's club" if table.club_id else "in a club of yours"
             names = ", ".join(s.user.username for s in refused if s.user is not None)
+            if table.club_id:
+                sentence = _(
+                    "You can seat {names} only if they are a member of this table's club; seat "
+                    "them as a guest by name instead ({example})."
+                )
+            else:
+                sentence = _(
+                    "You can seat {names} only if they are in a club of yours; seat them as a "
+                    "guest by name instead ({example})."
+                )
             raise NotAllowed(
-                f"You can seat {names} only if they are {where}; seat them as a guest by name "
-                'instead ({"kind": "guest", "guest_name": …}).',
-                fields={"seats": [f"{s.key}: seat a guest by name instead" for s in refused]},
+                sentence.format(names=names, example=GUEST_SEAT_EXAMPLE),
+                fields={
+                    "seats": [
+                        _("{seat}: seat a guest by name instead").format(seat=s.key)
+                        for s in refused
+                    ]
+                },
             )
     return table
 
@@ -373,7 +405,7 @@ def table_close(*, table_id: int, user: User) -> Table:
         check_writable(table, user)
         if table.hands.exclude(status=Hand.Status.DONE).exists():
             raise TableConflict(
-                "A hand is still being played or awaits confirmation; finish it first."
+                _("A hand is still being played or awaits confirmation; finish it first.")
             )
         close_pot(table)
         table.status = Table.Status.CLOSED
@@ -404,11 +436,13 @@ def table_reopen(*, table_id: int, user: User) -> Table:
         if not can_reopen(user, table):
             raise NotAllowed(REOPEN_REFUSED)
         if table.status != Table.Status.CLOSED:
-            raise TableConflict("This table is open; only a closed table reopens.")
+            raise TableConflict(_("This table is open; only a closed table reopens."))
         if Table.objects.filter(series_id=table.series_id, pk__gt=table.pk).exists():
             raise TableConflict(
-                "A later table of this table's series has opened since, and may have taken its "
-                "pot over; correct the later table instead."
+                _(
+                    "A later table of this table's series has opened since, and may have taken "
+                    "its pot over; correct the later table instead."
+                )
             )
         reason = managers.frozen(table.pk)
         if reason:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,86 @@ def balances(table: Table) -> dict[str, int]:
         out[row.payer] = out.get(row.payer, 0) - row.amount
         out[row.payee] = out.get(row.payee, 0) + row.amount
     return out
+
+
+def cards_said(answer: Any, codes: frozenset[str]) -> set[str]:
+    """Every card code a refusal's sentences name (its ``message`` and ``fields``)."""
+    body = answer.json()
+    texts = [body["message"], *(m for ms in body["fields"].values() for m in ms)]
+    return {t for text in texts for t in re.split(r"[^A-Z0-9]+", text) if t in codes}
+
+
+def wrong_moves(
+    rs: engine.RuleSet[Any, Any, Any], state: Any, codes: frozenset[str], *, all_kinds: bool
+) -> list[tuple[str, dict[str, Any]]]:
+    """Moves the API refuses with a sentence now, and the seat that sends each: the first seat
+    to act sends a move not among its legal ones (a card of its own hand it may not play, else
+    a call nobody has: the engine's refusal); with ``all_kinds`` also its legal move sent for
+    a seat it may not act for, and a seat not to act sending that move (the API's own
+    refusals)."""
+    acting = [s for s in state.seats if s in engine.to_act(state)]
+    if not acting:
+        return []
+    seat = acting[0]
+    legal = engine.legal_actions(state, seat)
+    sent = [engine.action_to_json(a, rs.deck) for a in legal]
+    plain = [{k: v for k, v in m.items() if k != "seat"} for m in sent]
+    own = [{"card": c} for c in cards_in(engine.view(state, seat).get("hand") or [], codes)]
+    moves = [(seat, next(m for m in [*own, {"call": "no-such-call"}] if m not in plain))]
+    if all_kinds and legal:
+        others = [s for s in state.seats if s != seat and rs.sender(state, s) != seat]
+        idle = [s for s in state.seats if s not in acting]
+        moves += [(seat, {**plain[0], "seat": s}) for s in others[:1]]
+        moves += [(s, plain[0]) for s in idle[:1]]
+    return moves
+
+
+def holds_a_card_it_may_not_play(
+    rs: engine.RuleSet[Any, Any, Any], state: Any, codes: frozenset[str]
+) -> bool:
+    """Whether the first seat to act plays a card now and holds one it may not play (a suit
+    it must follow): the refusal that speaks of the trick."""
+    acting = [s for s in state.seats if s in engine.to_act(state)]
+    if not acting:
+        return False
+    moves = [engine.action_to_json(a, rs.deck) for a in engine.legal_actions(state, acting[0])]
+    legal = {m["card"] for m in moves if isinstance(m.get("card"), str)}
+    own = cards_in(engine.view(state, acting[0]).get("hand") or [], codes)
+    return bool(legal) and bool(own - legal)
+
+
+def check_refusals(
+    rs: engine.RuleSet[Any, Any, Any],
+    table: Table,
+    state: Any,
+    viewers: dict[str | None, APIClient],
+    codes: frozenset[str],
+    *,
+    english: bool,
+) -> None:
+    """The refusals of wrong moves (:func:`wrong_moves`, every kind with ``english``) in
+    German, and with ``english`` in English too (the same status, ``code`` and fields): no
+    card in their sentences that the sender's engine view does not show (or that the move
+    itself named)."""
+    for seat, move in wrong_moves(rs, state, codes, all_kinds=english):
+        allowed = cards_in(engine.view(state, seat), codes) | cards_in(move, codes)
+        answers = [
+            viewers[seat].post(
+                hand_url(table, 1, "actions/"),
+                {"action": move},
+                format="json",
+                HTTP_ACCEPT_LANGUAGE=language,
+            )
+            for language in (("de", "en") if english else ("de",))
+        ]
+        german = answers[0]
+        assert german.status_code in (400, 403), (seat, move, german.json())
+        assert german["Content-Language"] == "de"
+        for answer in answers:
+            assert answer.status_code == german.status_code, answer.json()
+            assert answer.json()["code"] == german.json()["code"]
+            assert set(answer.json()["fields"]) == set(german.json()["fields"])
+            assert cards_said(answer, codes) <= allowed, (seat, move, answer.json())
 
 
 def check_settled(table: Table) -> None:
@@ -165,7 +246,9 @@ def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
     answers for each seat and for an anonymous spectator is one the engine's own view shows
     them. The seat view after every action; the hand, hand list, table, sheet, ledger, record
     and events (the long poll; the websocket sends the same bodies, ``games.live``) at every
-    change of phase and at the end."""
+    change of phase and at the end; at every change of phase (and once in the play, for a card
+    the seat may not play) also the refusal of a wrong move in German, and at the first one
+    every kind of refusal in German and English (:func:`check_refusals`)."""
     codes = frozenset(rs.deck.codes)
     n = seats_of(rs)
     table = make_table(mode=Table.Mode.HOSTED, rules=rs.examples[0], is_public=True, seats=n)
@@ -186,6 +269,8 @@ def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
         hand_url(table, 1, "events/") + "?after=0&wait=0",
     ]
     phase = None
+    refused = 0
+    revoked = False  # a wrong card in the play refused yet
     for _ in range(200):
         hand = Hand.objects.get(table=table, number=1)
         state = services.hand_state(table, hand)
@@ -206,6 +291,10 @@ def test_no_answer_shows_a_seat_or_a_spectator_a_card_its_engine_view_does_not(
                     assert not schema_errors("Events", answer.json())
         if hand.status == Hand.Status.DONE:
             return
+        if every or (not revoked and holds_a_card_it_may_not_play(rs, state, codes)):
+            check_refusals(rs, table, state, viewers, codes, english=refused == 0)
+            refused += 1
+            revoked = revoked or holds_a_card_it_may_not_play(rs, state, codes)
         seat = sorted(engine.waiting_for(state))[0]  # not a seat that merely may announce
         legal = viewers[seat].get(hand_url(table, 1, "view/")).json()["legal"]
         move = viewers[seat].post(
