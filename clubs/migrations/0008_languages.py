@@ -4,20 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0007_season_score_unit_help'),
+        ("clubs", "0007_season_score_unit_help"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='language',
-            field=models.CharField(blank=True, default='', help_text="The language of the club's texts for a member who saved none (e-mails, reminders, its iCal feed, its public pages without Accept-Language); empty: English.", max_length=16),
+            model_name="club",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="The language of the club's texts for a member who saved none (e-mails, reminders, its iCal feed, its public pages without Accept-Language); empty: English.",
+                max_length=16,
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='language',
-            field=models.CharField(blank=True, default='', help_text="The language the user reads (an offered one, settings.LANGUAGES); empty: the request's Accept-Language, else the club's, else English (config/i18n.py).", max_length=16),
+            model_name="user",
+            name="language",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="The language the user reads (an offered one, settings.LANGUAGES); empty: the request's Accept-Language, else the club's, else English (config/i18n.py).",
+                max_length=16,
+            ),
         ),
     ]
