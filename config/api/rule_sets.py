@@ -21,8 +21,8 @@ have it alike: ``SuitGame``), ``<Variant>Result`` and ``<Variant>HandView`` (the
 rule set has and its own, nothing else), ``<Variant>SheetRow`` (its part of a score-sheet row),
 ``<Variant>ScoreSheetRow`` and ``<Variant>ScoreSheet``; ``HandView`` and ``ScoreSheet`` are one
 of them by ``variant``, ``Result`` and ``Game`` any rule set's; ``WhyEnum`` the rule sets'
-transfer words; ``<Variant>TableRound`` (a rule set that keeps rounds of deals) and
-``TableRound``, any of them.
+transfer words; ``TableRound``: the round of deals of the rule set that keeps one, any of
+their ``<Variant>TableRound`` once several do.
 
 ``config.api.schema`` adds the components when the schema is generated (so a rule set
 registered later, a test's, is in it); ``games.api`` refers to them.
@@ -563,10 +563,9 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
         )
         sheets.append(rule_set.name)
         if shapes.round is not None:
-            out[f"{name}TableRound"] = _name_enums(dict(shapes.round), f"{name}TableRound", out)
-            rounds.append(f"{name}TableRound")
+            rounds.append((f"{name}TableRound", shapes.round))
     out.update(results)
-    out["TableRound"] = _table_round(rounds, out)
+    out.update(_table_rounds(rounds, out))
     out["HandView"] = _by_variant(
         "HandView",
         views,
@@ -592,20 +591,24 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
     return out
 
 
-def _table_round(rounds: list[str], components: dict[str, Any]) -> dict[str, Any]:
-    """``TableRound``: where a table stands in its rule set's round of deals, one of the rule
-    sets' ``<Variant>TableRound`` (``Shapes.round``); the one itself while only one rule set
-    keeps rounds (an object rather than a union of one, as clients were generated from), and
-    a free object while none does."""
+def _table_rounds(rounds: list[tuple[str, Any]], components: dict[str, Any]) -> dict[str, Any]:
+    """``TableRound``, where a table stands in its rule set's round of deals (``Shapes.round``):
+    the shape itself while one rule set keeps rounds (an object, as clients were generated
+    from), any of the rule sets' ``<Variant>TableRound`` once several do, and a free object
+    while none does."""
     description = (
         "Where a table stands in its rule set's round of deals before its next hand: the "
         "round of the table's rule set (`<Variant>TableRound`)."
     )
     if not rounds:
-        return {"type": "object", "additionalProperties": {}, "description": description}
+        return {
+            "TableRound": {"type": "object", "additionalProperties": {}, "description": description}
+        }
     if len(rounds) == 1:
-        return {**components[rounds[0]], "description": components[rounds[0]]["description"]}
-    return {"description": description, "anyOf": [ref(name) for name in rounds]}
+        return {"TableRound": _name_enums(dict(rounds[0][1]), "TableRound", components)}
+    out = {name: _name_enums(dict(shape), name, components) for name, shape in rounds}
+    out["TableRound"] = {"description": description, "anyOf": [ref(name) for name in out]}
+    return out
 
 
 def _distinct(results: dict[str, Any], components: dict[str, Any]) -> list[dict[str, Any]]:
