@@ -354,6 +354,13 @@ def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
                     skip.add(id(second.value))
         if _is_example(node):
             skip.update(id(n) for n in ast.walk(node))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+        ):
+            # a translated sentence's placeholders (``_("… {deals} …").format(deals=…)``)
+            skip.update(id(k) for k in node.keywords)
     found: set[tuple[int, str]] = set()
     prose = _names_in_prose(words)
     names = _rule_set_names() & set(words)
@@ -439,6 +446,7 @@ def test_the_rule_word_guard_sees_what_it_forbids() -> None:
         'n = f(help_text="Applies pot_at_close, as Preferans tables do.")\n'
         'w = status["pflicht_owed"]\n'
         'v = f(help_text="A seat, a trick or the pot: the words of every rule set.")\n'
+        'u = _("{deals} deals").format(deals=n, pot_at_close=m)\n'
     )
     assert _rule_words(source, words) == [
         (4, "pot_at_close"),
