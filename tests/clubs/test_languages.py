@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 
 from clubs.models import Evening, Guest, JoinRequest, User
 from clubs.services import evenings as evening_services
+from tests import pseudo as tests_pseudo
 from tests.clubs.evening_setup import check_in
 from tests.clubs.world import ClubWorld, build_club_world
 from tests.factories import UserFactory
@@ -398,3 +399,59 @@ def test_a_refusal_in_the_pseudo_locale_has_no_english_sentence(
     assert refusal["message"].startswith("⟦"), refusal
     for field, messages in refusal["fields"].items():
         assert all(m.startswith("⟦") for m in messages), (field, refusal)
+
+
+# ---------------------------------------------------------------------------------------------
+# e-mails and feeds in the pseudo-locale: no English sentence left
+
+
+def world_data(world: ClubWorld) -> list[str]:
+    """The names the world's texts may show: the club's, the evening's, the people's."""
+    people = [u.display_name or u.username for u in world.users.values()]
+    names = [u.username for u in world.users.values()]
+    return [world.club.name, world.evening.title, "Vienna", *people, *names]
+
+
+def test_the_e_mails_in_the_pseudo_locale_have_no_english_sentence(
+    world: ClubWorld, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
+    for role in ("admin", "owner", "member"):
+        world.users[role].language = tests_pseudo.PSEUDO
+        world.users[role].save(update_fields=["language"])
+    confirmed_user("anna", "anna@example.org", tests_pseudo.PSEUDO)
+    starts = timezone.now() + dt.timedelta(hours=20)
+    Evening.objects.filter(pk=world.evening.pk).update(
+        starts_at=starts, ends_at=starts + dt.timedelta(hours=4)
+    )
+    world.club.reminder_hours = 24
+    world.club.save(update_fields=["reminder_hours"])
+    client_of(world, world.users["member"]).put(
+        club_url(world, f"evenings/{world.evening.pk}/attendance/"),
+        {"answer": "maybe"},
+        format="json",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        invite(world, "anna@example.org")
+        world.client("outsider").post(
+            club_url(world, "join-requests/"), {"message": "Hallo"}, format="json"
+        )
+        assert evening_services.evening_reminders_send() == 1
+    pseudo_mails = list(mail.outbox)
+    assert len(pseudo_mails) >= 3
+    data = [*world_data(world), "anna", "Hallo", "Outsider"]
+    for message in pseudo_mails:
+        assert not tests_pseudo.english_left(message.subject, data), message.subject
+        assert not tests_pseudo.english_left(message.body, data), message.body
+
+
+def test_a_feed_in_the_pseudo_locale_has_no_english_sentence(world: ClubWorld) -> None:
+    evening_services.evening_cancel(user=world.users["owner"], evening_id=world.evening.pk)
+    member = world.users["member"]
+    member.language = tests_pseudo.PSEUDO
+    member.save(update_fields=["language"])
+    feed = world.client("member").post("/api/v1/me/calendar-feeds/").json()
+    answer = APIClient().get(f"/api/v1/calendar/{feed['token']}.ics")
+    event = feed_events(answer.content)[world.evening.pk]
+    for part in ("summary", "description"):
+        text = str(event[part])
+        assert not tests_pseudo.english_left(text, world_data(world)), text

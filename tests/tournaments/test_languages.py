@@ -7,6 +7,8 @@ the same language still gets its 304."""
 from __future__ import annotations
 
 import datetime as dt
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from rest_framework.test import APIClient
 from clubs.models import User
 from tests.factories import UserFactory
 from tests.helpers import client_for
+from tests.pseudo import PSEUDO, english_left
 from tests.tournaments.setup import RULES, make_field
 from tournaments import services
 from tournaments.api import public
@@ -264,3 +267,14 @@ def test_the_standings_are_kept_once_per_language() -> None:
         assert answer.status_code == 200
     kept = [key for key in public._BODIES if key[0] == t.pk]
     assert sorted(key[-1] for key in kept) == ["de", "en"]
+
+
+def test_the_printable_standings_in_the_pseudo_locale_have_no_english_sentence() -> None:
+    """Every word of the page a reader sees is a catalog's (``⟦…⟧`` in ``en-xa``) or data: the
+    tournament's and the players' names."""
+    _, answer = printable(PSEUDO)
+    html = answer.content.decode()
+    assert f'<html lang="{PSEUDO}">' in html
+    shown = re.sub(r"<style.*?</style>|<[^>]+>", " ", html, flags=re.S)
+    left = english_left(unescape(shown), ["Herbstturnier", "Anna Berger", "Karl Brunner"])
+    assert not left, left
