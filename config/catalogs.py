@@ -139,8 +139,9 @@ def extracted(directory: str) -> set[Key]:
 
 
 def engine_keys() -> set[Key]:
-    """The engine's part of its catalog: each refusal's template (``engine:<code>``) and each
-    rule set's words (``engine:<variant>:<kind>:<code>``, its English label)."""
+    """The engine's part of its catalog: each refusal's template (``engine:<code>``), each
+    rule set's words (``engine:<variant>:<kind>:<code>``, its English label), its description
+    (``engine:<variant>:description``) and its options' (``engine:<variant>:option:<name>``)."""
     import engine  # registers every rule set, and with them their messages
     from engine.errors import MESSAGES
 
@@ -152,6 +153,11 @@ def engine_keys() -> set[Key]:
     for rule_set in engine.rule_sets(include_engine_only=True):
         if not type(rule_set).__module__.startswith("engine."):
             continue  # a rule set the tests register has no catalog
+        keys.add(Key(f"{ENGINE_CONTEXT}{rule_set.name}:description", rule_set.description))
+        for option in rule_set.options:
+            keys.add(
+                Key(f"{ENGINE_CONTEXT}{rule_set.name}:option:{option.name}", option.description)
+            )
         for code, label in rule_set.labels.items():
             keys.add(Key(f"{ENGINE_CONTEXT}{rule_set.name}:{code}", label))
     return keys

@@ -133,3 +133,18 @@ def label(rule_set: engine.RuleSet[Any, Any, Any], code: str, default: str | Non
     if english is None:
         return code if default is None else default
     return translation.pgettext(f"{ENGINE_CONTEXT}{rule_set.name}:{code}", english)
+
+
+def rule_set_description(rule_set: engine.RuleSet[Any, Any, Any]) -> str:
+    """The rule set in one line (``RuleSet.description``), in the active language."""
+    return translation.pgettext(
+        f"{ENGINE_CONTEXT}{rule_set.name}:description", rule_set.description
+    )
+
+
+def option_description(rule_set: engine.RuleSet[Any, Any, Any], option: Any) -> str:
+    """What one of the rule set's options decides (``Option.description``), in the active
+    language."""
+    return translation.pgettext(
+        f"{ENGINE_CONTEXT}{rule_set.name}:option:{option.name}", option.description
+    )

@@ -32,7 +32,7 @@ from rest_framework.views import APIView
 import engine
 from config.api.rule_sets import ACTION
 from config.api.rule_sets import rules_component_name as component_name
-from config.i18n import label
+from config.i18n import label, option_description, rule_set_description
 from engine.options import KINDS, Option
 from games.rulesets import offered_rule_sets
 from games.services import BOT_LEVELS, bot_levels
@@ -196,12 +196,13 @@ class RuleSetSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-def _option(option: Option) -> dict[str, Any]:
-    """``option`` as :class:`RuleOptionSerializer` shows it, every key present."""
+def _option(rule_set: engine.RuleSet[Any, Any, Any], option: Option) -> dict[str, Any]:
+    """``option`` as :class:`RuleOptionSerializer` shows it, every key present, its
+    description in the reader's language."""
     return {
         "name": option.name,
         "kind": option.kind,
-        "description": option.description,
+        "description": option_description(rule_set, option),
         "required": option.required,
         "default": None if option.required else option.default,
         "example": option.example if option.required else option.default,
@@ -228,12 +229,12 @@ def describe(rule_set: engine.RuleSet[Any, Any, Any]) -> dict[str, Any]:
     described = rule_set.describe()
     return {
         "variant": rule_set.name,
-        "description": rule_set.description,
+        "description": rule_set_description(rule_set),
         "players": rule_set.table.players,
         "seats": list(rule_set.table.seats),
         "unit": rule_set.carry.unit,
         "score_unit": rule_set.score_unit,
-        "options": [_option(o) for o in rule_set.options],
+        "options": [_option(rule_set, o) for o in rule_set.options],
         "defaults": {o.name: o.default for o in rule_set.options if not o.required},
         "example": described["example"],
         "bot_levels": list(bot_levels(rule_set)),

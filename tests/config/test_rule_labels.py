@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 import engine
 from config.catalogs import ENGINE_CONTEXT, Key, catalog_path, entries
-from config.i18n import label
+from config.i18n import label, option_description, rule_set_description
 from games.rulesets import offered_rule_sets
 from tests.openapi import generated_schema
 
@@ -64,3 +64,18 @@ def test_the_schema_documents_labels_as_an_object_of_strings() -> None:
     assert labels["type"] == "object"
     assert labels["additionalProperties"] == {"type": "string"}
     assert "<kind>:<code>" in labels["description"]
+
+
+def test_a_rule_set_and_its_options_are_described_in_the_readers_language() -> None:
+    wien = engine.rule_set("wien")
+    english = APIClient(headers={"Accept-Language": "en"}).get("/api/v1/rules/wien/").json()
+    german = APIClient(headers={"Accept-Language": "de"}).get("/api/v1/rules/wien/").json()
+    assert english["description"] == wien.description
+    assert [o["description"] for o in english["options"]] == [o.description for o in wien.options]
+    with translation.override("de"):
+        assert german["description"] == rule_set_description(wien) != wien.description
+        assert [o["description"] for o in german["options"]] == [
+            option_description(wien, o) for o in wien.options
+        ]
+    assert [o["name"] for o in german["options"]] == [o["name"] for o in english["options"]]
+    assert all(g != e for g, e in zip(german["options"], english["options"], strict=True))
