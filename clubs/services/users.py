@@ -30,7 +30,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.timezone import now
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import AuthenticationFailed, Throttled
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
 from rest_framework_simplejwt.state import token_backend
@@ -41,7 +41,7 @@ from clubs import emails
 from clubs.errors import ClubConflict, InvalidInput
 from clubs.models import User
 from config.api.authentication import forget
-from config.api.throttles import in_words, take_from_first
+from config.api.throttles import in_words, take_from_first, throttled
 from config.i18n import supported
 
 EMAIL_TOKEN_SALT = "clubs.email-verification"
@@ -131,11 +131,11 @@ def _count_verification_mail(user: User) -> None:
     """Count a confirmation e-mail against the account's limit; 429 ``throttled`` over it."""
     wait = take_from_first(f"verify-mail:{user.pk}", settings.EMAIL_VERIFICATION_RATE)
     if wait > 0:
-        raise Throttled(
-            wait=wait,
-            detail=_("Too many confirmation e-mails for this account; try again in {wait}.").format(
+        raise throttled(
+            _("Too many confirmation e-mails for this account; try again in {wait}.").format(
                 wait=in_words(wait)
             ),
+            wait,
         )
 
 

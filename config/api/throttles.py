@@ -41,6 +41,7 @@ sending the header.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -177,10 +178,7 @@ class _WindowThrottle(BaseThrottle):
             return True
         wait = take(f"{self.scope}:{self.ident(request)}", getattr(settings, self.setting))
         if wait > 0:
-            raise Throttled(
-                wait=wait,
-                detail=str(self.refusal).format(wait=in_words(wait)),
-            )
+            raise throttled(str(self.refusal).format(wait=in_words(wait)), wait)
         return True
 
 
@@ -267,18 +265,27 @@ def lockout_wait(username: str, address: str) -> float:
     )
 
 
+def throttled(sentence: str, wait: float) -> Throttled:
+    """A 429 saying ``sentence`` (which says when to try again) with ``Retry-After`` of
+    ``wait`` seconds. DRF's ``Throttled(wait=…)`` would add its own "Expected available in …"
+    after the sentence, saying the wait twice."""
+    refusal = Throttled(detail=sentence)
+    refusal.wait = math.ceil(wait)
+    return refusal
+
+
 def check_lockout(username: str, address: str) -> None:
     """Refuse (429) a sign-in for a locked account."""
     wait = lockout_wait(username, address)
     if wait > 0:
         minutes = max(1, round(wait / 60))
-        raise Throttled(
-            wait=wait,
-            detail=ngettext(
+        raise throttled(
+            ngettext(
                 "Too many failed sign-ins for this account; try again in about {count} minute.",
                 "Too many failed sign-ins for this account; try again in about {count} minutes.",
                 minutes,
             ).format(count=minutes),
+            wait,
         )
 
 
