@@ -19,6 +19,7 @@ the catalog has none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -111,6 +112,21 @@ class SessionUserLanguageMiddleware:
         return self.get_response(request)
 
 
+#: A list the engine joined in English: codes without spaces between ", ", " or " and " and "
+#: ("D9 or DK or DA", "carry, split and keep").
+_LIST = re.compile(r"[^\s,]+(?:(?:, | or | and )[^\s,]+)+")
+
+
+def _joined(value: str) -> str:
+    """A parameter of an engine refusal with the words that join a list (``or``, ``and``)
+    in the active language; any other value as it is."""
+    if not _LIST.fullmatch(value):
+        return value
+    either = translation.pgettext("joining a list", "or")
+    both = translation.pgettext("joining a list", "and")
+    return value.replace(" or ", f" {either} ").replace(" and ", f" {both} ")
+
+
 def engine_text(error: engine.EngineError) -> str:
     """The engine's refusal in the active language: its message's template from the catalog,
     filled with its parameters; the English sentence where the refusal has no code."""
@@ -118,8 +134,9 @@ def engine_text(error: engine.EngineError) -> str:
     if message is None:
         return error.message
     translated = translation.pgettext(f"{ENGINE_CONTEXT}{message.code}", message.template)
+    params = {name: _joined(value) for name, value in error.params.items()}
     try:
-        return translated.format(**error.params)
+        return translated.format(**params)
     except (KeyError, IndexError, ValueError):
         # a translation that names a field the refusal lacks: the catalog test catches it
         return error.message

@@ -98,3 +98,17 @@ def test_each_rule_set_labels_its_game_types_and_transfer_words(
     wanted = [f"game:{kind}" for kind in kinds] + [f"reason:{why}" for why in rs.shapes.reasons]
     missing = [code for code in wanted if code not in rs.labels]
     assert not missing, f"{rs.name} has no label for {missing}"
+
+
+def test_a_list_in_a_refusal_is_joined_in_the_readers_language() -> None:
+    """The engine joins cards, choices and names with an English "or" or "and"; the API says
+    those words in the reader's language, and leaves any other value as it is."""
+    must = OWN["must_follow_suit"]
+    error = must.error("actions[3]", seat="bert", suit="D", cards="D9 or DK or DA")
+    assert engine_text(error) == error.message
+    with translation.override("de"):
+        german = engine_text(error)
+    assert "D9 oder DK oder DA" in german and " or " not in german
+    named = must.error("actions[3]", seat="or and", suit="D", cards="D9")
+    with translation.override("de"):
+        assert "or and" in engine_text(named)  # not a list: a value as given
