@@ -5,12 +5,19 @@ translatable. Used on e-mails, feeds and pages, which carry no ``message`` field
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable
 
 PSEUDO = "en-xa"
-#: Words that are data in every text: HTTP methods in the commands an e-mail shows, time zones.
-DATA_WORDS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "UTC", "CET", "CEST", "Europe"})
+#: Words that are data in every text: HTTP methods in the commands an e-mail shows, time zones;
+#: and the names of days and months, which Django's own catalogs translate (German has them;
+#: the pseudo-locale, which only our catalogs know, cannot).
+DATA_WORDS = frozenset(
+    {"GET", "POST", "PUT", "PATCH", "DELETE", "UTC", "CET", "CEST", "Europe"}
+    | {calendar.day_name[d] for d in range(7)}
+    | {calendar.month_name[m] for m in range(1, 13)}
+)
 
 
 def english_left(text: str, data: Iterable[str] = ()) -> list[str]:
@@ -20,4 +27,5 @@ def english_left(text: str, data: Iterable[str] = ()) -> list[str]:
     rest = re.sub(r"https?://\S+|\S+@\S+|/\S+", " ", rest)
     for value in sorted(data, key=len, reverse=True):
         rest = rest.replace(value, " ")
-    return [w for w in re.findall(r"[A-Za-z]{3,}", rest) if w not in DATA_WORDS]
+    words = re.findall(r"[^\W\d_]+", rest)  # whole words: "rence" of "Préférence" is none
+    return [w for w in words if len(w) >= 3 and w.isascii() and w not in DATA_WORDS]
