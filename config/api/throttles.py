@@ -265,13 +265,21 @@ def lockout_wait(username: str, address: str) -> float:
     )
 
 
+class SaidThrottled(Throttled):
+    """A 429 whose sentence says when to try again itself; ``wait`` gives ``Retry-After``."""
+
+    wait: int | None
+
+    def __init__(self, sentence: str, wait: float) -> None:
+        super().__init__(detail=sentence)
+        self.wait = math.ceil(wait)
+
+
 def throttled(sentence: str, wait: float) -> Throttled:
     """A 429 saying ``sentence`` (which says when to try again) with ``Retry-After`` of
     ``wait`` seconds. DRF's ``Throttled(wait=…)`` would add its own "Expected available in …"
     after the sentence, saying the wait twice."""
-    refusal = Throttled(detail=sentence)
-    refusal.wait = math.ceil(wait)
-    return refusal
+    return SaidThrottled(sentence, wait)
 
 
 def check_lockout(username: str, address: str) -> None:
