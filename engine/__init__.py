@@ -13,7 +13,8 @@ Public functions (everything a server, a bot or the CLI needs):
 - :func:`deal_from_deck`, :func:`commitment`, :func:`verify`, :func:`draw_first_dealer`
 - :func:`rule_set`, :func:`rule_sets`: the registered rule sets (deck, table shape, dealing,
   carry and unit, closing a table); :data:`MISSING_VARIANT`, :data:`UNKNOWN_VARIANT`: the
-  refusals of a ``rules`` object naming no rule set, for callers that check a variant first
+  refusals of a ``rules`` object naming no rule set, for callers that check a variant first;
+  :func:`house_rules`: what a new club or tournament plays where its organiser names none
 - :class:`HandState`, :class:`RuleOptions`: what the core reads of any rule set's hand state
   and options (``engine.ruleset``), for annotations outside the engine
 - ``engine.fast.play_random_hand``: a whole random hand on the fast playout path (bots,
@@ -47,7 +48,14 @@ from engine.record import (
     to_record,
     verify,
 )
-from engine.rules import MISSING_VARIANT, UNKNOWN_VARIANT, parse_rules, rule_set, rule_sets
+from engine.rules import (
+    MISSING_VARIANT,
+    UNKNOWN_VARIANT,
+    house_rules,
+    parse_rules,
+    rule_set,
+    rule_sets,
+)
 from engine.ruleset import HandState, RuleOptions, RuleSet, TableRound
 from engine.views import known, view
 
@@ -80,6 +88,7 @@ __all__ = [
     "replay",
     "rule_set",
     "rule_sets",
+    "house_rules",
     "settle",
     "settle_outcome",
     "sheet_entry",

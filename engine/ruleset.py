@@ -236,6 +236,10 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     sheet_keys: frozenset[str]
     examples: tuple[dict[str, Any], ...] = field(default=())
     """Example ``rules`` objects, the first the default one (CLI, documentation, tests)."""
+    house: Mapping[str, Any] | None = None
+    """The ``rules`` object of the rule set's house rule book, written out whole, where it has
+    one (wien: ``seeds/000``): what a new club or tournament plays when it is the first rule set
+    registered and its organiser names none (:func:`engine.rules.house_rules`)."""
     carry_examples: tuple[dict[str, Any], ...] = field(default=())
     """Example carries before a deal (tests)."""
     options: tuple[Option, ...] = field(default=())
@@ -346,6 +350,11 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
     def first_dealer(self, draws: Mapping[str, str]) -> str:
         """Who deals first when each seat draws a card: the highest card in deck order."""
         return max(draws, key=lambda seat: self.deck.parse(draws[seat], f"draws.{seat}"))
+
+    def draw_for_dealer(self, seats: Sequence[str], rng: random.Random) -> dict[str, str]:
+        """One card of the deck for each seat, drawn from ``rng`` without putting back (a
+        server passes ``secrets.SystemRandom()``): the draw :meth:`first_dealer` reads."""
+        return dict(zip(seats, rng.sample(list(self.deck.codes), len(seats)), strict=True))
 
     # --- dealing -------------------------------------------------------------------------
 

@@ -247,7 +247,6 @@ OWN_WORDS = frozenset(
 RULE_WORDS_ALLOWED = {
     ("clubs/management/commands/demo_data.py", "*"): "demo data: a wien club's evenings",
     ("clubs/management/demo_evenings.py", "*"): "demo data: the evenings' score-sheet entries",
-    ("clubs/models/people.py", "*"): "DEFAULT_RULES: the product's default club rules (wien)",
     ("tournaments/management/commands/demo_tournament.py", "*"): "demo data: a tournament",
     ("config/api/rule_sets.py", "preferans"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
     ("config/api/rule_sets.py", "doppelkopf"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",

@@ -13,18 +13,13 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy
 
-DEFAULT_RULES = {
-    "variant": "wien",
-    "dealer_contribution": 10,
-    "pot_cap": None,
-    "holding_after_forehand": "rearhand",
-    "invitation_tricks": "inviter",
-    "pot_at_close": "carry",
-}
+import engine
 
 
 def default_rules() -> dict[str, object]:
-    return dict(DEFAULT_RULES)
+    """The rules a new club plays until its owner changes them: the engine's house rules
+    (:func:`engine.house_rules`)."""
+    return engine.house_rules()
 
 
 class User(AbstractUser):

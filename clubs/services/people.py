@@ -32,7 +32,7 @@ import engine
 from clubs import emails
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
-from clubs.models.people import DEFAULT_RULES
+from clubs.models.people import default_rules as club_default_rules
 from clubs.services import evenings, seasons
 from config.i18n import engine_text, language_for, offered, supported
 from config.slugs import slug_of
@@ -305,7 +305,7 @@ def club_create(
     _check_timezone(timezone)
     _check_currency(currency)
     _check_reminder_hours(reminder_hours)
-    rules = parse_default_rules(DEFAULT_RULES if default_rules is None else default_rules)
+    rules = parse_default_rules(club_default_rules() if default_rules is None else default_rules)
     with transaction.atomic():
         club = Club(
             name=name,

@@ -86,6 +86,14 @@ def rule_sets(*, include_engine_only: bool = False) -> tuple[AnyRuleSet, ...]:
     )
 
 
+def house_rules() -> dict[str, Any]:
+    """The ``rules`` a new club or tournament plays where its organiser names none: the
+    first registered rule set's house rules (:attr:`RuleSet.house`; wien's, the house rule
+    book of ``seeds/000``), else its first example. A fresh copy each time."""
+    first = rule_sets()[0]
+    return dict(first.house if first.house is not None else first.examples[0])
+
+
 register(_WIEN)
 register(_KURZ)
 register(_AUSTRIA_MODERN)

@@ -241,8 +241,7 @@ def table_create(
             series = TableSeries.objects.create(name=name, club=club, created_by=user)
         draw = None
         if first_dealer is None:
-            cards = secrets.SystemRandom().sample(list(rule_set.deck.codes), len(keys))
-            draw = dict(zip(keys, cards, strict=True))
+            draw = rule_set.draw_for_dealer(keys, secrets.SystemRandom())
             first_dealer = rule_set.first_dealer(draw)
         table = Table(
             name=name,

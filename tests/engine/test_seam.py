@@ -255,3 +255,31 @@ def test_the_import_scan_sees_every_form(tmp_path: Path) -> None:
         "engine.rules.wien.WienRules",
     ]
     assert [text for _, text in code_strings(probe)] == ["wien"]
+
+
+def test_the_house_rules_are_the_first_rule_sets_house_rule_book_written_out_whole() -> None:
+    """A new club or tournament plays these where its organiser names none: every option
+    written out (a later change of an option's default changes no club), accepted as they
+    are, and a fresh copy each time (a caller's change reaches no other club)."""
+    first = engine.rule_sets()[0]
+    rules = engine.house_rules()
+    assert rules["variant"] == first.name
+    assert first.parse_rules(rules).to_json() == rules
+    rules["variant"] = "changed"
+    assert engine.house_rules()["variant"] == first.name
+
+
+@pytest.mark.parametrize(
+    "rule_set", engine.rule_sets(include_engine_only=True), ids=lambda rs: rs.name
+)
+def test_the_draw_for_the_first_dealer_gives_each_seat_a_card_of_the_deck(
+    rule_set: engine.RuleSet[Any, Any, Any],
+) -> None:
+    import random
+
+    seats = [f"s{i}" for i in range(max(rule_set.table.seats))]
+    for seed in range(20):
+        draw = rule_set.draw_for_dealer(seats, random.Random(seed))
+        assert list(draw) == seats
+        assert all(card in rule_set.deck.codes for card in draw.values())
+        assert rule_set.first_dealer(draw) in seats

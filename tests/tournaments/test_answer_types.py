@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from clubs.models.people import DEFAULT_RULES
+from clubs.models.people import default_rules
 from config.api.fields import MAX_ID
 from tests.factories import UserFactory
 from tests.helpers import client_for
@@ -105,11 +105,11 @@ def test_a_tournaments_rules_are_the_engines_rules_object() -> None:
     schema's ``RulesRequest``), options spelled out in the answer."""
     omitted = create({"name": "Cup"})
     assert omitted.status_code == 201, omitted.content
-    assert omitted.json()["rules"] == DEFAULT_RULES
+    assert omitted.json()["rules"] == default_rules()
     given = create({"name": "Cup", "rules": RULES})
     assert given.status_code == 201, given.content
     assert not schema_errors("Tournament", given.json())
-    assert given.json()["rules"] == {**DEFAULT_RULES, **RULES}
+    assert given.json()["rules"] == {**default_rules(), **RULES}
     bare = {k: v for k, v in RULES.items() if k != "variant"}
     refused = create({"name": "Cup", "rules": bare})
     assert refused.status_code == 400

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import Club, User
-from clubs.models.people import DEFAULT_RULES
+from clubs.models.people import default_rules
 from config.i18n import engine_text, label
 from config.slugs import slug_of
 from games.rulesets import parse_offered_rules, rule_set_for
@@ -258,7 +258,7 @@ def tournament_create(
     unknown = set(values) - set(FORMAT_FIELDS) - set(INFO_FIELDS)
     if unknown:
         raise InvalidInput(_("Unknown fields: {names}.").format(names=", ".join(sorted(unknown))))
-    values = _checked({"rules": values.pop("rules", None) or dict(DEFAULT_RULES), **values})
+    values = _checked({"rules": values.pop("rules", None) or default_rules(), **values})
     if club_id is not None:
         club = Club.objects.filter(pk=club_id).first()
         # a private club does not exist for outsiders: 400, as an id nobody uses
