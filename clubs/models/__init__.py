@@ -15,12 +15,14 @@ from clubs.models.evenings import (
     EveningTable,
 )
 from clubs.models.people import Club, Guest, Invitation, JoinRequest, Membership, User
+from clubs.models.privacy import DataRequest
 from clubs.models.seasons import Rating, RatingChange, Season, SeasonStanding
 
 __all__ = [
     "Attendance",
     "CalendarFeed",
     "Club",
+    "DataRequest",
     "Evening",
     "EveningRound",
     "EveningSeries",

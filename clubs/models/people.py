@@ -33,6 +33,19 @@ class User(AbstractUser):
     """
 
     display_name = models.CharField(max_length=150, blank=True)
+    public_name = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Whether the user's name may appear in public lists (public standings and "
+        "sheets, iCal attendee names, tournaments' public pages); empty: as each club's "
+        "name policy says (``Club.name_policy``). Elsewhere a pseudonym stands in.",
+    )
+    erased_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the person was erased (GDPR art. 17): the row stays as a pseudonym "
+        "so that other players' results, money and ratings stay as they were.",
+    )
     language = models.CharField(
         max_length=16,
         blank=True,
@@ -77,6 +90,20 @@ class Club(models.Model):
         "reminders, its iCal feed, its public pages without Accept-Language); empty: English.",
     )
     is_public = models.BooleanField(default=False)
+
+    class NamePolicy(models.TextChoices):
+        CONSENT = "consent", gettext_lazy("Names only of members who agreed")
+        PUBLISH = "publish", gettext_lazy("Names unless a member objected")
+
+    name_policy = models.CharField(
+        max_length=16,
+        choices=NamePolicy.choices,
+        default=NamePolicy.CONSENT,
+        help_text="Whose names the club's public lists show: ``consent`` (the default) only "
+        "those of members who agreed (``User.public_name``), ``publish`` every member's unless "
+        "they objected (a club that publishes results as its legitimate interest, GDPR art. "
+        "6(1)(f)). Others read a pseudonym.",
+    )
     currency = models.CharField(max_length=3, default="EUR")
     default_rules = models.JSONField(default=default_rules)
     reminder_hours = models.PositiveSmallIntegerField(
