@@ -246,6 +246,9 @@ SIMPLE_JWT = {
     "REFRESH_TOKEN_LIFETIME": timedelta(days=14),
     "ROTATE_REFRESH_TOKENS": True,
     "BLACKLIST_AFTER_ROTATION": True,
+    # A sign-in sets ``User.last_login``: an unconfirmed account that never signed in is
+    # forgotten after a while (PERSONAL_DATA_RETENTION), one that did is not.
+    "UPDATE_LAST_LOGIN": True,
 }
 
 # Where clients reach the API: the schema's server (Swagger UI's "Try it out"), which generated
@@ -365,6 +368,17 @@ CELERY_BEAT_SCHEDULE = {
     "forget-idempotency-keys": {"task": "games.tasks.forget_idempotency_keys", "schedule": 3600.0},
     "send-evening-reminders": {"task": "clubs.tasks.send_evening_reminders", "schedule": 300.0},
     "extend-evening-series": {"task": "clubs.tasks.extend_evening_series", "schedule": 21600.0},
+    # Personal data past its period (PERSONAL_DATA_RETENTION): hourly where the period is a
+    # day, so nothing stays more than an hour longer; daily where it is months.
+    "forget-expired-personal-data": {
+        "task": "clubs.tasks_retention.forget_expired_personal_data",
+        "schedule": 3600.0,
+    },
+    "forget-worker-pings": {"task": "games.tasks.forget_worker_pings", "schedule": 3600.0},
+    "forget-expired-tournament-data": {
+        "task": "tournaments.tasks_retention.forget_expired_tournament_data",
+        "schedule": 86400.0,
+    },
 }
 
 # --- Games ------------------------------------------------------------------------------------
@@ -462,6 +476,33 @@ WEBHOOK_SECRET_OVERLAP_HOURS = float(env("WEBHOOK_SECRET_OVERLAP_HOURS", "24"))
 # Webhook URLs may name private, loopback and link-local addresses (config/outbound.py): off,
 # so a registered URL cannot reach the server's own network; tests and closed networks only.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
+
+# --- Personal data ----------------------------------------------------------------------------
+
+# How long personal data is kept (docs/privacy.md, "Retention periods"); the ``forget-*`` beat
+# tasks (CELERY_BEAT_SCHEDULE) delete what has passed its period. Table audit entries and
+# tournament logs stay as long as their table or tournament (the club's books).
+PERSONAL_DATA_RETENTION = {
+    # a stored answer to a repeated request (games.IdempotencyRecord), from the request
+    "idempotency_keys": timedelta(hours=24),
+    # a worker ping (games.WorkerPing), from the ask
+    "worker_pings": timedelta(days=1),
+    # the document of a ready export (clubs.DataRequest.document), from when it became ready
+    "export_documents": timedelta(hours=24),
+    # the record of an export or erasure (clubs.DataRequest): 3 years, a leap day included
+    "data_requests": timedelta(days=3 * 365 + 1),
+    # a club invitation, from when it expired, was revoked (or, at the latest, was used up)
+    "club_invitations": timedelta(days=90),
+    # an accepted, declined or withdrawn join request, from the decision
+    "join_requests": timedelta(days=365),
+    # an account whose e-mail was never confirmed, never signed in and to which nothing is
+    # attached (clubs.retention.unconfirmed_accounts_due), from its sign-up
+    "unconfirmed_accounts": timedelta(days=30),
+    # a webhook delivery and its tries (tournaments.Delivery, Attempt), from the last try
+    "webhook_deliveries": timedelta(days=90),
+    # a tournament invitation, from its answer (or, unanswered, from the tournament's finish)
+    "tournament_invitations": timedelta(days=90),
+}
 
 # --- Rule sets ------------------------------------------------------------------------------
 

@@ -6,13 +6,18 @@ that every process knows the names."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import datetime as dt
+import logging
 
 from celery import shared_task
+from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import services
-from games.models import IdempotencyRecord
+from games.models import IdempotencyRecord, WorkerPing
+
+log = logging.getLogger(__name__)
 
 
 @shared_task
@@ -47,6 +52,29 @@ def kick_stalled_bots() -> None:
 
 
 @shared_task
-def forget_idempotency_keys() -> None:
-    """Beat: drop idempotency records older than 24 hours."""
-    IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - timedelta(hours=24)).delete()
+def forget_idempotency_keys(now: dt.datetime | None = None) -> dict[str, int]:
+    """Beat (hourly): drop idempotency records older than ``idempotency_keys``
+    (``settings.PERSONAL_DATA_RETENTION``) at ``now`` (the clock unless given). Answers and
+    logs how many."""
+    cutoff = (now or timezone.now()) - settings.PERSONAL_DATA_RETENTION["idempotency_keys"]
+    deleted = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()[1]
+    counts = {"idempotency_keys": deleted.get(IdempotencyRecord._meta.label, 0)}
+    log.info("forgot personal data past its retention period: %s", counts)
+    return counts
+
+
+def worker_pings_due(now: dt.datetime) -> QuerySet[WorkerPing]:
+    """Worker pings asked more than ``worker_pings`` (``settings.PERSONAL_DATA_RETENTION``)
+    before ``now``."""
+    cutoff = now - settings.PERSONAL_DATA_RETENTION["worker_pings"]
+    return WorkerPing.objects.filter(created_at__lt=cutoff)
+
+
+@shared_task
+def forget_worker_pings(now: dt.datetime | None = None) -> dict[str, int]:
+    """Beat (hourly): delete the worker pings past their period at ``now`` (the clock unless
+    given). Answers and logs how many."""
+    deleted = worker_pings_due(now or timezone.now()).delete()[1]
+    counts = {"worker_pings": deleted.get(WorkerPing._meta.label, 0)}
+    log.info("forgot personal data past its retention period: %s", counts)
+    return counts
