@@ -5,6 +5,9 @@ from __future__ import annotations
 from celery import shared_task
 
 from tournaments import services
+from tournaments.tasks_retention import (  # noqa: F401  (registers the task)
+    forget_expired_tournament_data,
+)
 from tournaments.tasks_webhooks import deliver_webhook  # noqa: F401  (registers the task)
 
 
