@@ -9,9 +9,10 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games import deals, hooks
-        from tournaments import live, managers, services
+        from tournaments import live, managers, privacy, services
 
         managers.register()
+        privacy.register_keeper()
         live.register()
         hooks.listen("tournament standings", services.on_hands_changed)
         deals.register(
