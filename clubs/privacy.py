@@ -66,14 +66,15 @@ class Erasure:
     names: frozenset[str] = field(default_factory=frozenset)
 
     def scrub(self, value: Any) -> Any:
-        """``value`` (JSON: dicts, lists, strings, numbers) with every string that is one of
-        :attr:`names` (in any case) replaced by the pseudonym, and every object key too."""
+        """``value`` (JSON: dicts, lists, strings, numbers) with every string value that is
+        one of :attr:`names` (in any case) replaced by the pseudonym. Object keys stay as they
+        are: they are field names and seat keys, which records use everywhere."""
         if isinstance(value, str):
             return self.pseudonym if value.casefold() in self.names else value
         if isinstance(value, list):
             return [self.scrub(item) for item in value]
         if isinstance(value, dict):
-            return {self.scrub(key): self.scrub(item) for key, item in value.items()}
+            return {key: self.scrub(item) for key, item in value.items()}
         return value
 
 
@@ -95,6 +96,19 @@ class Keeper:
     order: int = 100
     """Keepers run in this order (then by section) on export and erasure: higher layers
     first, so a tournament's rows are pseudonymised before the tables they point at."""
+    obstacles: Callable[[User], list[Obstacle]] | None = None
+    """What keeps the person from being erased now in this app, each with the way out (a
+    tournament of no club that they alone direct and that has not finished); ``None``:
+    nothing ever does. :func:`erase` refuses while any keeper names one."""
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    """Why a person cannot be erased now (``code``, machine-readable) and what to do first
+    (``message``, a sentence in the reader's language)."""
+
+    code: str
+    message: str
 
 
 _KEEPERS: dict[str, Keeper] = {}
@@ -225,6 +239,20 @@ def last_owned(user: User) -> list[Club]:
     ]
 
 
+def obstacles(user: User) -> list[Obstacle]:
+    """Everything that keeps ``user`` from being erased now: the clubs they alone own
+    (``last_owner``), then each keeper's (:attr:`Keeper.obstacles`). Empty: erasable."""
+    found = []
+    clubs = last_owned(user)
+    if clubs:
+        names = ", ".join(club.name for club in clubs)
+        found.append(Obstacle("last_owner", str(LAST_OWNER).format(clubs=names)))
+    for keeper in keepers():
+        if keeper.obstacles is not None:
+            found.extend(keeper.obstacles(user))
+    return found
+
+
 def names_of(user: User) -> frozenset[str]:
     """The strings that name ``user`` (case-folded): login, display name, first, last and
     full name, e-mail. Empty ones are left out."""
@@ -243,18 +271,16 @@ def names_of(user: User) -> frozenset[str]:
 def erase(user: User) -> Erasure:
     """Erase ``user`` (GDPR art. 17) in one transaction: every keeper pseudonymises or
     removes its rows, then the account's own: login, names and e-mail gone, password unusable,
-    inactive, every refresh token blacklisted. Refused (409 ``last_owner``) while the person
-    is the last owner of a club. Erasing an erased account again changes nothing."""
+    inactive, every refresh token blacklisted. Refused (409, the first :class:`Obstacle`'s
+    code, ``last_owner`` while the person is the last owner of a club) while
+    :func:`obstacles` names any. Erasing an erased account again changes nothing."""
     user = User.objects.select_for_update().get(pk=user.pk)
     stand_in = pseudonym(user)
     if user.erased_at is not None:
         return Erasure(user=user, pseudonym=stand_in)
-    clubs = last_owned(user)
-    if clubs:
-        raise ClubConflict(
-            LAST_OWNER.format(clubs=", ".join(club.name for club in clubs)),
-            code="last_owner",
-        )
+    found = obstacles(user)
+    if found:
+        raise ClubConflict(" ".join(o.message for o in found), code=found[0].code)
     erasure = Erasure(user=user, pseudonym=stand_in, names=names_of(user))
     for keeper in keepers():
         keeper.erase(erasure)
