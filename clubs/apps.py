@@ -10,9 +10,10 @@ class ClubsConfig(AppConfig):
 
     def ready(self) -> None:
         from clubs import live, managers, tasks_seasons  # noqa: F401  (tasks_seasons: tasks)
-        from clubs.services import seasons
+        from clubs.services import privacy, seasons
         from games import hooks
 
         hooks.listen("club seasons", seasons.on_hands_changed)
         live.register()
         managers.register()
+        privacy.register()  # the "account" and "clubs" keepers of a person's data
