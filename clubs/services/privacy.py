@@ -253,14 +253,14 @@ def scrub_text(erasure: Erasure, text: str) -> str:
 
 
 def _scrub_json_text(erasure: Erasure, value: Any) -> Any:
+    """``value`` (JSON) with :func:`scrub_text` applied to every string value; object keys
+    (field names) stay, as in :meth:`Erasure.scrub`."""
     if isinstance(value, str):
         return scrub_text(erasure, value)
     if isinstance(value, list):
         return [_scrub_json_text(erasure, item) for item in value]
     if isinstance(value, dict):
-        return {
-            scrub_text(erasure, key): _scrub_json_text(erasure, item) for key, item in value.items()
-        }
+        return {key: _scrub_json_text(erasure, item) for key, item in value.items()}
     return value
 
 
