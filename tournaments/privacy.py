@@ -22,9 +22,10 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clubs.models import User
-from clubs.privacy import Erasure, Keeper, Scope, as_json, register
+from clubs.privacy import Erasure, Keeper, Obstacle, Scope, as_json, register
 from tournaments.models import (
     Delivery,
     Entry,
@@ -98,7 +99,40 @@ STANDING_FIELDS = (
 
 def register_keeper() -> None:
     """Register the tournaments' keeper (``TournamentsConfig.ready``)."""
-    register(Keeper(section=SECTION, models=MODELS, export=export, erase=erase, order=ORDER))
+    register(
+        Keeper(
+            section=SECTION,
+            models=MODELS,
+            export=export,
+            erase=erase,
+            order=ORDER,
+            obstacles=obstacles,
+        )
+    )
+
+
+LAST_DIRECTOR = gettext_lazy(
+    "You alone direct {tournaments}, which belong to no club and have not finished. Add "
+    "another director first (POST /api/v1/tournaments/{{tournament_id}}/directors/), or "
+    "finish or delete them; then your account can be erased."
+)
+
+
+def obstacles(user: User) -> list[Obstacle]:
+    """A tournament of no club that ``user`` alone directs and that has not finished would
+    be left without anyone to run it but the site's staff (a club's tournament passes to the
+    club's owners and admins): ``last_director`` until another director is added."""
+    alone = [
+        t
+        for t in Tournament.objects.filter(directors=user, club__isnull=True)
+        .exclude(status=Tournament.Status.FINISHED)
+        .order_by("name", "id")
+        if not t.directors.exclude(pk=user.pk).exists()
+    ]
+    if not alone:
+        return []
+    names = ", ".join(t.name for t in alone)
+    return [Obstacle("last_director", str(LAST_DIRECTOR).format(tournaments=names))]
 
 
 # --- export ----------------------------------------------------------------------------------

@@ -337,6 +337,7 @@ def test_erasure_replaces_the_name_they_were_entered_under_in_the_log() -> None:
     )
     other = LogEntry.objects.filter(tournament_id=f.tournament_id).exclude(action="entry_add")
     kept = {row.pk: row.detail for row in other}
+    f.tournament.directors.add(UserFactory.create())  # someone runs it after them
 
     erasure = privacy.erase(f.director)
 
@@ -347,3 +348,21 @@ def test_erasure_replaces_the_name_they_were_entered_under_in_the_log() -> None:
     every = LogEntry.objects.filter(tournament_id=f.tournament_id).values_list("detail", flat=True)
     assert "der chef" not in json.dumps(list(every)).casefold()
     assert Entry.objects.get(user=f.director).name == erasure.pseudonym
+
+
+def test_the_only_director_of_an_open_tournament_of_no_club_is_told_to_hand_it_over() -> None:
+    """Nobody but the site's staff could run it after them: 409 ``last_director`` with the
+    way out, nothing erased; another director (or the finish) lets the erasure through."""
+    director, helper = UserFactory.create(), UserFactory.create()
+    t = services.tournament_create(user=director, name="Open Cup")
+
+    with pytest.raises(privacy.ClubConflict) as refused:
+        privacy.erase(director)
+    assert refused.value.code == "last_director"
+    assert "Open Cup" in refused.value.message and "directors/" in refused.value.message
+    director.refresh_from_db()
+    assert director.erased_at is None and t.directors.filter(pk=director.pk).exists()
+
+    t.directors.add(helper)
+    privacy.erase(director)
+    assert list(t.directors.all()) == [helper]
