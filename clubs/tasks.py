@@ -1,11 +1,11 @@
-"""Celery tasks for clubs: evening reminders and the growth of recurring series. Each calls a
-service and is safe to run twice (and concurrently)."""
+"""Celery tasks for clubs: evening reminders, the growth of recurring series and large
+personal-data exports. Each calls a service and is safe to run twice (and concurrently)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from clubs.services import evenings
+from clubs.services import evenings, users
 
 
 @shared_task
@@ -24,3 +24,12 @@ def extend_evening_series(series_id: int | None = None) -> int:
     if series_id is not None:
         return evenings.series_extend(series_id=series_id)
     return evenings.series_extend_all()
+
+
+@shared_task
+def build_export(request_id: int) -> bool:
+    """Build the document of a pending personal-data export (``GET /api/v1/me/export/`` of a
+    person with many hands); a request built already is left as it is. Answers whether the
+    export is ready."""
+    request = users.export_build(request_id=request_id)
+    return request is not None and request.document is not None

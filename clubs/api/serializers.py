@@ -32,6 +32,14 @@ class OptionalEmailField(serializers.EmailField):
         super().__init__(**kwargs)
 
 
+PUBLIC_NAME = (
+    "Whether public lists (a club's public standings and score sheets, calendar attendees, "
+    "tournaments' public pages) show your name: true yes, false no (a pseudonym such as "
+    '"Player 7f3a2c" stands in), null as each club\'s name policy says (`consent`, the '
+    "default: no; `publish`: yes unless you object). Members of your clubs always see it."
+)
+
+
 class RegisterSerializer(serializers.Serializer):
     """Input for ``POST /api/v1/auth/register/``."""
 
@@ -52,6 +60,7 @@ class MeSerializer(serializers.ModelSerializer):
         help_text="Whether the owner has confirmed `email` with the link e-mailed to it; only "
         "a confirmed address shows and accepts the invitations sent to it."
     )
+    public_name = serializers.BooleanField(allow_null=True, read_only=True, help_text=PUBLIC_NAME)
 
     class Meta:
         model = User
@@ -62,6 +71,7 @@ class MeSerializer(serializers.ModelSerializer):
             "email_verified",
             "display_name",
             "language",
+            "public_name",
             "is_staff",
             "date_joined",
         )
@@ -77,6 +87,7 @@ class MeUpdateSerializer(serializers.Serializer):
     email = OptionalEmailField(required=False)
     display_name = serializers.CharField(required=False, allow_blank=True, max_length=150)
     language = LanguageField(required=False)
+    public_name = serializers.BooleanField(required=False, allow_null=True, help_text=PUBLIC_NAME)
 
 
 class EmailVerifySerializer(serializers.Serializer):

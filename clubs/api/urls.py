@@ -1,5 +1,6 @@
-"""Clubs routes: accounts and profile, clubs and their people, evenings, rounds, seasons, and
-the caller's own view (``/me/…``). Each resource module keeps its own ``urlpatterns``."""
+"""Clubs routes: accounts and profile, clubs and their people, evenings, rounds, seasons, the
+caller's own view (``/me/…``) and their personal data (``clubs.api.privacy``). Each resource
+module keeps its own ``urlpatterns``."""
 
 from django.urls import include, path
 
@@ -28,4 +29,5 @@ urlpatterns = [
     path("", include("clubs.api.rounds")),
     path("", include("clubs.api.seasons")),
     path("", include("clubs.api.me")),
+    path("", include("clubs.api.privacy")),
 ]

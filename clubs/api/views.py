@@ -14,6 +14,7 @@ from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from clubs import services
+from clubs.api.privacy import AccountErasureSerializer, body_on_delete
 from clubs.api.serializers import (
     EmailVerifySerializer,
     MeSerializer,
@@ -25,7 +26,7 @@ from clubs.api.serializers import (
 )
 from clubs.models import User
 from clubs.services import users
-from config.api.schema import ErrorSerializer
+from config.api.schema import ERROR_DESCRIPTIONS, ErrorSerializer
 from config.api.throttles import LoginThrottle, RegisterThrottle, check_lockout, client_address
 
 TOKEN = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
@@ -62,7 +63,7 @@ class RegisterView(APIView):
 
 
 class MeView(APIView):
-    """The signed-in user's profile."""
+    """The signed-in user's profile, and erasing the account."""
 
     @extend_schema(summary="My profile", responses=MeSerializer)
     def get(self, request: Request) -> Response:
@@ -92,6 +93,48 @@ class MeView(APIView):
         serializer.is_valid(raise_exception=True)
         user = services.user_update(user=request.user, **serializer.validated_data)
         return Response(MeSerializer(user).data)
+
+    @extend_schema(
+        summary="Erase my account",
+        description="Erases your account at once (GDPR art. 17): your login, names and "
+        'e-mail address are gone, your name becomes a pseudonym ("Player 7f3a2c") wherever '
+        "other players' results, money owed and ratings need your rows, and everything that "
+        "served only you is deleted (`docs/privacy.md`). Your tokens stop working. This cannot "
+        "be undone: export your data first (`GET /api/v1/me/export/`).\n\n"
+        'Prove it is you with your password, `{"password": "kaffee-und-karten-7"}` '
+        "(a wrong one: 400 `password_wrong`), or send no body within 10 minutes of signing "
+        "in with your password (later: 403 `sign_in_again`). The last owner of a club hands "
+        "it over first: 409 `last_owner`, and nothing changes.",
+        request=AccountErasureSerializer,
+        responses={
+            204: OpenApiResponse(description="Erased."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`password_wrong`; `validation_error` for a body that is not an "
+                "object or an empty password.",
+            ),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="`sign_in_again`: no password, and the sign-in is older than 10 "
+                "minutes.",
+            ),
+            409: OpenApiResponse(ErrorSerializer, description="`last_owner`."),
+            413: OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS["413"]),
+            415: OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS["415"]),
+        },
+    )
+    @body_on_delete
+    def delete(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        serializer = AccountErasureSerializer(data=request.data or {})
+        serializer.is_valid(raise_exception=True)
+        users.user_erase(
+            user=request.user,
+            password=serializer.validated_data.get("password"),
+            signed_in_at=users.sign_in_time(getattr(request.auth, "payload", None)),
+            address=client_address(request),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema_view(

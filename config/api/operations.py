@@ -23,7 +23,8 @@ from __future__ import annotations
 #: Tag → what the group holds, in the order the documentation shows them.
 TAGS: dict[str, str] = {
     "auth": "Sign up, sign in, refresh a token, sign out and confirm an e-mail address.",
-    "me": "The signed-in player: profile and everything that is theirs across clubs.",
+    "me": "The signed-in player: profile, everything that is theirs across clubs, the export "
+    "of their data and erasing their account.",
     "rules": "The rule sets a table may play by: their options, defaults, table shapes and "
     "bot levels.",
     "tables": "Card tables: recorded score sheets and hosted online tables.",
@@ -59,7 +60,14 @@ TAGS: dict[str, str] = {
 #: of their operationIds).
 GROUPS: dict[str, tuple[str, ...]] = {
     "auth": ("accounts", "tokens", "emails"),
-    "me": ("my_clubs", "my_evenings", "my_invitations", "my_tables", "my_tournaments"),
+    "me": (
+        "my_clubs",
+        "my_evenings",
+        "my_exports",
+        "my_invitations",
+        "my_tables",
+        "my_tournaments",
+    ),
     "calendars": ("calendar_feeds",),
     "attendance": ("attendances", "check_ins"),
     "webhooks": ("webhook_deliveries",),
@@ -83,6 +91,10 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     # The signed-in player.
     ("GET", "/api/v1/me/"): ("me_get", "me"),
     ("PATCH", "/api/v1/me/"): ("me_update", "me"),
+    ("DELETE", "/api/v1/me/"): ("me_erase", "me"),
+    ("GET", "/api/v1/me/export/"): ("me_export", "me"),
+    ("GET", "/api/v1/me/exports/{export_id}/"): ("my_exports_get", "me"),
+    ("GET", "/api/v1/me/exports/{export_id}/download/"): ("my_exports_download", "me"),
     ("POST", "/api/v1/me/email/resend/"): ("me_resend_email_verification", "me"),
     ("GET", "/api/v1/me/clubs/"): ("my_clubs_list", "me"),
     ("GET", "/api/v1/me/evenings/"): ("my_evenings_list", "me"),
@@ -135,6 +147,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _CLUB + "/members/"): ("members_list", "members"),
     ("PATCH", _CLUB + "/members/{user_id}/"): ("members_update", "members"),
     ("DELETE", _CLUB + "/members/{user_id}/"): ("members_remove", "members"),
+    ("GET", _CLUB + "/members/{user_id}/export/"): ("members_export", "members"),
     ("GET", _CLUB + "/invitations/"): ("invitations_list", "invitations"),
     ("POST", _CLUB + "/invitations/"): ("invitations_create", "invitations"),
     ("DELETE", _CLUB + "/invitations/{invitation_id}/"): ("invitations_revoke", "invitations"),
