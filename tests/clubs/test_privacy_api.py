@@ -305,6 +305,16 @@ def test_a_wrong_password_erases_nothing(hilde: User) -> None:
     assert not DataRequest.objects.exists()
 
 
+def test_the_refusal_speaks_the_readers_language(hilde: User) -> None:
+    client = client_for(hilde)
+    response = client.delete(
+        f"{API}/me/", {"password": "nicht-mein-passwort-1"}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    body = assert_error(response, 400, "password_wrong")
+    assert body["message"] == "Das Passwort ist falsch; Ihr Konto wurde nicht gelöscht."
+    assert body["fields"]["password"] == ["Falsches Passwort."]
+
+
 def test_my_password_erases_me_my_tokens_and_my_name_in_my_club(
     world: ClubWorld, hilde: User
 ) -> None:
