@@ -154,8 +154,11 @@ class Shapes:
     already showed before the last action, with the cards those seats hold at the end;
     ``round``: where a table stands in the rule set's round of deals as the API shows it
     (:attr:`TableRound.status`, ``<Variant>TableRound``), ``None`` where it keeps no rounds
-    (:attr:`RuleSet.round_deals`). The schemas are JSON Schema in the OpenAPI 3.0 dialect
-    (``nullable``), as the options' are.
+    (:attr:`RuleSet.round_deals`); ``legacy_sheet_key``: the deprecated key of API 1.x under
+    which a score-sheet row held the rule set's part before ``details`` (Preferans's
+    ``pulya``), where the server repeats ``details`` until API 3.0 drops it; ``None`` where
+    API 1.x had none (every rule set to come). The schemas are JSON Schema in the OpenAPI 3.0
+    dialect (``nullable``), as the options' are.
     """
 
     view: Mapping[str, Any] = field(default_factory=dict)
@@ -166,6 +169,7 @@ class Shapes:
     end_public: tuple[str, ...] = ()
     kept_open: tuple[str, ...] = ()
     round: Mapping[str, Any] | None = None
+    legacy_sheet_key: str | None = None
 
 
 # JSON Schema in the OpenAPI 3.0 dialect (``nullable``), as the options write theirs

@@ -223,12 +223,18 @@ TABLE_REASONS = ("carry_in", "carry_out", "split")
 """The ``why`` words of a table's own ledger entries (``games.models.LedgerEntry``): the pot
 carried in and on between sittings, and shared at the close (which some rule sets' closings
 also write)."""
-LEGACY_SHEET_KEYS: dict[str, tuple[str, ...]] = {
-    "pulya": ("preferans",),
-    "doppelkopf": ("doppelkopf", "doppelkopf-ddv"),
-}
-"""The keys a score-sheet row filed a rule set's details under before ``details`` (API 1.x),
-with the rule sets whose details they held: kept for one API version, deprecated."""
+
+
+def legacy_sheet_keys() -> dict[str, tuple[str, ...]]:
+    """The keys a score-sheet row filed a rule set's details under before ``details`` (API
+    1.x), with the rule sets whose details they held (``Shapes.legacy_sheet_key``), in
+    registry order: kept for one API version, deprecated."""
+    out: dict[str, tuple[str, ...]] = {}
+    for rule_set in engine.rule_sets():
+        key = rule_set.shapes.legacy_sheet_key
+        if key is not None:
+            out[key] = (*out.get(key, ()), rule_set.name)
+    return out
 
 
 def ref(name: str) -> dict[str, Any]:
@@ -394,6 +400,7 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
         "A seat of a score sheet and its player's name.",
     )
     views, sheets, rounds, results = [], [], [], {}
+    legacy_keys = legacy_sheet_keys()
     for rule_set in engine.rule_sets():
         name, shapes = camel(rule_set.name), rule_set.shapes
         for form in shapes.games:
@@ -510,7 +517,7 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
                 "description": "Deprecated (API 1.x): `details` at this rule set's tables, "
                 "else null.",
             }
-            for key, holders in LEGACY_SHEET_KEYS.items()
+            for key, holders in legacy_keys.items()
         }
         out[f"{name}ScoreSheetRow"] = _object(
             {

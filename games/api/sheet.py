@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy, pgettext
 
 import engine
-from config.api.rule_sets import LEGACY_SHEET_KEYS
+from config.api.rule_sets import legacy_sheet_keys
 from config.api.text import DataCSVRenderer
 from games.models import POT, SERIES, Hand, Table
 from games.rulesets import money_key, rule_set_for, rule_set_of, shares_pot_at_close
@@ -68,29 +68,44 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
     still being played are left out) the dealer, game, declarer, made, fallen, each seat's
     running balance and the pot after, and in ``details`` the rule set's own part of the row
     (``RuleSet.sheet_rows``: a Preferans pulya, a Doppelkopf deal's parties, Augen and game
-    points), null where it has none. ``pulya`` and ``doppelkopf`` repeat ``details`` at the
-    tables of the rule sets whose details API 1.x filed under them (deprecated, null
+    points), null where it has none (:func:`sheet_of`)."""
+    return sheet_of(
+        rule_set_of(table),
+        [(s.key, s.display_name) for s in seats_in_order(table)],
+        table.opening_pot,
+        [
+            (hand.number, hand.status, hand.dealer, hand.result)
+            for hand in hands
+            if hand.status != Hand.Status.PLAYING and hand.result is not None
+        ],
+    )
+
+
+def sheet_of(
+    rule_set: engine.RuleSet[Any, Any, Any],
+    seats: Sequence[tuple[str, str]],
+    opening_pot: int,
+    settled: Sequence[tuple[int, str, str, Mapping[str, Any]]],
+) -> dict[str, Any]:
+    """The running sheet of a table of ``rule_set`` whose ``seats`` (key, name) opened with
+    ``opening_pot``, from its ``settled`` hands in order (number, status, dealer, Result).
+    The keys of API 1.x (``Shapes.legacy_sheet_key``: ``pulya``, ``doppelkopf``) repeat
+    ``details`` at the tables of the rule sets whose details they held (deprecated, null
     elsewhere)."""
-    seats = seats_in_order(table)
-    rule_set = rule_set_of(table)
     describe_game = rule_set.describe_game
     pot_key = money_key(rule_set) or "pot"
-    settled = [
-        (hand, hand.result)
-        for hand in hands
-        if hand.status != Hand.Status.PLAYING and hand.result is not None
-    ]
-    details = rule_set.sheet_rows([result for _, result in settled])
-    running = {s.key: 0 for s in seats}
+    details = rule_set.sheet_rows([result for *_, result in settled])
+    legacy = legacy_sheet_keys()
+    running = {key: 0 for key, _ in seats}
     rows = []
-    for (hand, result), own in zip(settled, details, strict=True):
+    for (number, status, dealer, result), own in zip(settled, details, strict=True):
         for key, delta in (result.get("delta") or {}).items():  # a points deal moves no money
             running[key] = running.get(key, 0) + int(delta)
         rows.append(
             {
-                "number": hand.number,
-                "status": hand.status,
-                "dealer": hand.dealer,
+                "number": number,
+                "status": status,
+                "dealer": dealer,
                 "game": describe_game(result.get("game")),
                 "declarer": result.get("declarer"),
                 "made": result.get("made"),
@@ -100,14 +115,14 @@ def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
                 "details": own,
                 **{
                     key: own if rule_set.name in holders else None
-                    for key, holders in LEGACY_SHEET_KEYS.items()
+                    for key, holders in legacy.items()
                 },
             }
         )
     return {
         "variant": rule_set.name,
-        "seats": [{"key": s.key, "name": s.display_name} for s in seats],
-        "opening_pot": table.opening_pot,
+        "seats": [{"key": key, "name": name} for key, name in seats],
+        "opening_pot": opening_pot,
         "rows": rows,
     }
 

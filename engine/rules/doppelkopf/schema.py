@@ -211,6 +211,7 @@ SHAPES = Shapes(
     sheet_row=SHEET_ROW,
     reasons=("ante", "refill", "karlchen", "win", "split"),
     end_public=END_PUBLIC,
+    legacy_sheet_key="doppelkopf",
 )
 ROUND = object_schema(
     {
@@ -249,6 +250,7 @@ DDV_SHAPES = Shapes(
     reasons=("score",),
     end_public=END_PUBLIC,
     round=ROUND,
+    legacy_sheet_key="doppelkopf",
 )
 
 

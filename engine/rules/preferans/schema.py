@@ -120,6 +120,7 @@ SHAPES = Shapes(
     reasons=("score",),
     end_public=END_PUBLIC,
     kept_open=("open_hands",),
+    legacy_sheet_key="pulya",
 )
 
 
