@@ -45,8 +45,9 @@ class EventSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField(help_text="The hand's version after this action.")
     seat = serializers.CharField(help_text="The seat that acted.")
     action = serializers.DictField(
-        help_text='The action without its seat, e.g. {"call": "pass"} or {"card": "HA"}; '
-        'another seat\'s discard is {"discard": null} until the hand is over.'
+        help_text="The action without its seat, as the table's rule set's `<Variant>Action` "
+        "forms show (a card as a code of its deck); another seat's hidden choice as the rule "
+        "set's view shows it (a discard as null) until the hand is over."
     )
 
 

@@ -439,8 +439,8 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         child=serializers.CharField(),
         read_only=True,
         allow_null=True,
-        help_text='The card each seat drew for the first dealer ({"anna": "HA", …}); null when '
-        "the first dealer was given.",
+        help_text="The card each seat drew for the first dealer (seat key → a card code of the "
+        "rule set's deck); null when the first dealer was given.",
     )
 
     class Meta:
@@ -729,8 +729,9 @@ class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
     """Input for ``POST …/hands/{n}/actions/``."""
 
     action = ActionField(
-        help_text='One action in the record vocabulary of the table\'s rule set, e.g. {"call": '
-        '"pass"} or {"card": "HA"}; "seat" may be given and must be the caller\'s.'
+        help_text="One action in the record vocabulary of the table's rule set: one key and its "
+        "value, as the rule set's `<Variant>Action` forms show (a card as a code of its deck); "
+        '"seat" may be given and must be the caller\'s.'
     )
     expected_version = serializers.IntegerField(
         required=False,
