@@ -125,6 +125,13 @@ enabled = true
 # See the module docstring for why these two are off.
 positive_data_acceptance.enabled = false
 negative_data_rejection.enabled = false
+
+# Erasing the account (DELETE /api/v1/me/, fresh token, no body needed) would leave the rest
+# of the run signed in as an erased person; tests/clubs/test_privacy_api.py tests it.
+[[operations]]
+include-path = "/api/v1/me/"
+include-method = "DELETE"
+enabled = false
 """
 
 
