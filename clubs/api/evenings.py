@@ -47,6 +47,7 @@ from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
 from config.api.text import ICalendarRenderer, JsonErrorsMixin, text_response
 from config.i18n import supported
+from games.api import examples
 from games.api.serializers import RulesField, RulesSerializer
 
 #: The most places an evening can have: far above any club room, within the column.
@@ -220,7 +221,7 @@ EVENING_EXAMPLE = OpenApiExample(
         "place": "Café Sperl, Gumpendorfer Straße 11",
         "capacity": 12,
         "notes": "Bring cards.",
-        "rules": {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300},
+        "rules": examples.rules_example(),
     },
     request_only=True,
 )

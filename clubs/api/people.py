@@ -52,6 +52,7 @@ from config.api.fields import MAX_ID, LanguageField
 from config.api.filters import IdFilter
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer
+from games.api import examples
 from games.api.serializers import RulesField
 
 Role = Membership.Role
@@ -563,11 +564,7 @@ class ClubListView(generics.ListAPIView[Club]):
                     "timezone": "Europe/Vienna",
                     "is_public": True,
                     "currency": "EUR",
-                    "default_rules": {
-                        "variant": "wien",
-                        "dealer_contribution": 10,
-                        "pot_cap": None,
-                    },
+                    "default_rules": examples.rules_example(),
                     "reminder_hours": 24,
                 },
             )

@@ -41,6 +41,7 @@ from config.api.callers import caller, signed_in
 from config.api.conditional import conditional_answer
 from config.api.parsers import StrictJSONParser
 from config.api.schema import ErrorSerializer, conditional_headers
+from games.api import examples
 
 CLUB_ID = OpenApiParameter("club_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 SEASON_ID = OpenApiParameter("season_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -318,6 +319,49 @@ def _takes_json(accept: str) -> bool:
     return not types.isdisjoint(("*/*", "application/*", "application/json"))
 
 
+def score_examples() -> list[OpenApiExample]:
+    """A season ranked by the score of the first rule set that scores a sitting in a unit of
+    its own (``RuleSet.score_unit``), none where no offered rule set does."""
+    rule_set = examples.scored_rule_set()
+    if rule_set is None:
+        return []
+    return [
+        OpenApiExample(
+            f"A {rule_set.name} season ranked by {rule_set.score_unit}",
+            response_only=True,
+            status_codes=["200"],
+            value={
+                "season": 2,
+                "as_of": "2026-11-27T23:05:10.112233Z",
+                "version": 12,
+                "requested_version": 12,
+                "up_to_date": True,
+                "ranked_by": "score",
+                "score_unit": rule_set.score_unit,
+                "rows": [
+                    {
+                        "rank": 1,
+                        "player": "u:3",
+                        "user": 3,
+                        "guest": None,
+                        "name": "Boris",
+                        "balance": 2340,
+                        "score": 234,
+                        "hands_played": 42,
+                        "declared": 9,
+                        "made": 8,
+                        "premium_games": 0,
+                        "average_per_hand": 5.57,
+                        "evenings": 2,
+                        "sittings": 2,
+                        "league_points": None,
+                    }
+                ],
+            },
+        )
+    ]
+
+
 class StandingsView(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -366,39 +410,7 @@ class StandingsView(APIView):
                     ],
                 },
             ),
-            OpenApiExample(
-                "Russian Preferans ranked by whists",
-                response_only=True,
-                status_codes=["200"],
-                value={
-                    "season": 2,
-                    "as_of": "2026-11-27T23:05:10.112233Z",
-                    "version": 12,
-                    "requested_version": 12,
-                    "up_to_date": True,
-                    "ranked_by": "score",
-                    "score_unit": "whists",
-                    "rows": [
-                        {
-                            "rank": 1,
-                            "player": "u:3",
-                            "user": 3,
-                            "guest": None,
-                            "name": "Boris",
-                            "balance": 2340,
-                            "score": 234,
-                            "hands_played": 42,
-                            "declared": 9,
-                            "made": 8,
-                            "premium_games": 0,
-                            "average_per_hand": 5.57,
-                            "evenings": 2,
-                            "sittings": 2,
-                            "league_points": None,
-                        }
-                    ],
-                },
-            ),
+            *score_examples(),
         ],
     )
     def get(self, request: Request, club_id: int, season_id: int) -> HttpResponse:

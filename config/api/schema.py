@@ -233,9 +233,8 @@ class LanguageSessionScheme(SessionScheme):
 def rules_examples(schemas: dict[str, Any]) -> None:
     """Each rule set's rules components (``WienRules``, ``WienRulesRequest``:
     ``games.api.rules``) get the rule set's first example rules object as their ``example``
-    (OpenAPI 3.0 has one per schema) and its others in the description (Preferans: one per
-    convention, each also a whole request example of ``tables_create``:
-    :func:`convention_examples`)."""
+    (OpenAPI 3.0 has one per schema) and its others in the description (each also the rules of
+    a whole request example of ``tables_create``: ``games.api.examples``)."""
     for rule_set in engine.rule_sets():
         name = rules_component_name(rule_set.name)
         for component in (schemas.get(name), schemas.get(f"{name}Request")):
@@ -245,67 +244,10 @@ def rules_examples(schemas: dict[str, Any]) -> None:
             others = rule_set.examples[1:]
             if others:
                 shown = "; ".join(f"`{json.dumps(e, ensure_ascii=False)}`" for e in others)
-                also = (
-                    " Each convention is also a request example of `tables_create`."
-                    if convention_tables(rule_set)
-                    else ""
-                )
                 component["description"] = (
-                    f"{component.get('description', '')}\n\nMore examples: {shown}.{also}"
+                    f"{component.get('description', '')}\n\nMore examples: {shown}. Each is "
+                    "also the rules of a request example of `tables_create`."
                 ).strip()
-
-
-TABLES_CREATE = ("/api/v1/tables/", "post")
-"""The operation whose request examples show each convention of a rule set (``tables_create``)."""
-
-
-def convention_tables(rule_set: engine.RuleSet[Any, Any, Any]) -> dict[str, dict[str, Any]]:
-    """For a rule set with a ``convention`` option (Preferans: ``sochi``, ``leningrad``,
-    ``rostov``), one request body of ``tables_create`` per convention its examples name, by
-    summary: a hosted table of its fewest seats, the caller (user 3, as the other table
-    examples) and bots, whose rules are the rule set's first example of that convention.
-    Empty for a rule set without conventions."""
-    if not any(option.name == "convention" for option in rule_set.options):
-        return {}
-    shown: dict[str, dict[str, Any]] = {}
-    for rules in rule_set.examples:
-        convention = rules.get("convention")
-        if not isinstance(convention, str) or any(
-            body["rules"].get("convention") == convention for body in shown.values()
-        ):
-            continue
-        bots = min(rule_set.table.seats) - 1
-        summary = f"A hosted {rule_set.name} table ({convention}) with {bots} bots"
-        shown[summary] = {
-            "name": f"{rule_set.name.title()} {convention}",
-            "mode": "hosted",
-            "rules": dict(rules),
-            "seats": [
-                {"key": "anna", "kind": "user", "user": 3},
-                *(
-                    {"key": f"bot-{i}", "kind": "bot", "bot_level": "random"}
-                    for i in range(1, bots + 1)
-                ),
-            ],
-        }
-    return shown
-
-
-def convention_examples(paths: dict[str, Any]) -> None:
-    """``tables_create`` gets a request example per convention of each rule set that has
-    them (:func:`convention_tables`): OpenAPI 3.0 gives a schema one ``example``, so the
-    rules component shows the first and its description the others as text, while a media
-    type may carry many, each a whole valid request."""
-    path, method = TABLES_CREATE
-    operation = paths.get(path, {}).get(method)
-    if operation is None:
-        return
-    media = operation["requestBody"]["content"]["application/json"]
-    examples = media.setdefault("examples", {})
-    for rule_set in engine.rule_sets():
-        for summary, body in convention_tables(rule_set).items():
-            key = "".join(word[:1].upper() + word[1:] for word in summary.split())
-            examples[key] = {"value": body, "summary": summary}
 
 
 def finish_schema(
@@ -348,7 +290,6 @@ def finish_schema(
     fix(result.get("paths", {}))
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     rules_examples(schemas)
-    convention_examples(result.get("paths", {}))
     add_sheet_entry_keys(schemas)
     schemas.update(action_schemas())
     schemas.update(hand_schemas())

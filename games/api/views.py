@@ -43,6 +43,7 @@ from config.api.rule_sets import ref
 from config.api.schema import ErrorSerializer
 from config.api.text import TextAnswerView, file_answer, text_response
 from games import idempotency, selectors, services
+from games.api import examples
 from games.api.serializers import (
     ActionInputSerializer,
     BalancesSerializer,
@@ -103,145 +104,10 @@ def _once(request: Request, act: Callable[[], tuple[int, Any]]) -> Response:
     return Response(body, status=code)
 
 
-RULES_EXAMPLE = {"variant": "wien", "dealer_contribution": 100, "pot_cap": 300}
-TABLE_EXAMPLES = [
-    OpenApiExample(
-        "A recorded table",
-        value={
-            "name": "Dienstagsrunde",
-            "mode": "recorded",
-            "rules": RULES_EXAMPLE,
-            "seats": [
-                {"key": "anna", "kind": "user", "user": 3},
-                {"key": "bert", "kind": "guest", "guest_name": "Bert"},
-                {"key": "carl", "kind": "guest", "guest_name": "Carl"},
-            ],
-            "first_dealer": "carl",
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A hosted table with two bots",
-        value={
-            "name": "Online-Tisch",
-            "mode": "hosted",
-            "rules": RULES_EXAMPLE,
-            "seats": [
-                {"key": "anna", "kind": "user", "user": 3},
-                {"key": "bot-1", "kind": "bot", "bot_level": "random"},
-                {"key": "bot-2", "kind": "bot", "bot_level": "random"},
-            ],
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A Doppelkopf table (DDV) with three heuristic bots",
-        value={
-            "name": "Doko online",
-            "mode": "hosted",
-            "rules": {"variant": "doppelkopf-ddv", "point_value": 10},
-            "seats": [
-                {"key": "anna", "kind": "user", "user": 3},
-                {"key": "bot-1", "kind": "bot", "bot_level": "heuristic"},
-                {"key": "bot-2", "kind": "bot", "bot_level": "heuristic"},
-                {"key": "bot-3", "kind": "bot", "bot_level": "heuristic"},
-            ],
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A recorded Doppelkopf table (DDV)",
-        value={
-            "name": "Doppelkopf am Freitag",
-            "mode": "recorded",
-            "rules": {"variant": "doppelkopf-ddv", "point_value": 10},
-            "seats": [
-                {"key": "anna", "kind": "user", "user": 3},
-                {"key": "bert", "kind": "guest", "guest_name": "Bert"},
-                {"key": "carl", "kind": "guest", "guest_name": "Carl"},
-                {"key": "dora", "kind": "guest", "guest_name": "Dora"},
-            ],
-            "first_dealer": "dora",
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A recorded Doppelkopf table (Kasse)",
-        summary="doppelkopf: each player puts 10 cents into the Kasse before each deal, which "
-        "pays the winners 20 cents (B) each for a simple win",
-        value={
-            "name": "Doppelkopf mit Kasse",
-            "mode": "recorded",
-            "rules": {"variant": "doppelkopf", "base": 20, "ante": 10},
-            "seats": [
-                {"key": "anna", "kind": "user", "user": 3},
-                {"key": "bert", "kind": "guest", "guest_name": "Bert"},
-                {"key": "carl", "kind": "guest", "guest_name": "Carl"},
-                {"key": "dora", "kind": "guest", "guest_name": "Dora"},
-            ],
-            "first_dealer": "dora",
-        },
-        request_only=True,
-    ),
-]
-ENTRY_EXAMPLES = [
-    OpenApiExample(
-        "A fallen suit game",
-        summary="anna plays spades and falls with 5 tricks; both defenders play",
-        value={
-            "game": {"type": "suit", "level": "S", "talon": True},
-            "declarer": "anna",
-            "defence": {"bert": "play", "carl": "play"},
-            "tricks": {"anna": 5, "bert": 3, "carl": 2},
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A Doppelkopf deal (DDV)",
-        summary="Re (anna, carl) announced re and won 130 : 110 with a Doppelkopf; Kontra "
-        "caught a fox: 3 game points each",
-        value={
-            "game": {"type": "normal"},
-            "re": ["anna", "carl"],
-            "points": {"re": 130, "kontra": 110},
-            "tricks": {"re": 7, "kontra": 5},
-            "announcements": {"re": "re", "kontra": None},
-            "extras": {"re": ["doppelkopf"], "kontra": ["fox"]},
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A Doppelkopf deal (Kasse)",
-        summary="Re (anna, carl) won 151 : 89 with 8 tricks: a simple win, the Kasse pays "
-        "each of them B (20 cents at base 20)",
-        value={
-            "game": {"type": "normal"},
-            "re": ["anna", "carl"],
-            "points": {"re": 151, "kontra": 89},
-            "tricks": {"re": 8, "kontra": 4},
-            "queen_tricks": {"re": 2, "kontra": 0},
-        },
-        request_only=True,
-    ),
-]
-ACTION_EXAMPLES = [
-    OpenApiExample(
-        "A call", value={"action": {"call": "pass"}, "expected_version": 2}, request_only=True
-    ),
-    OpenApiExample(
-        "A card", value={"action": {"card": "HA"}, "expected_version": 14}, request_only=True
-    ),
-    OpenApiExample(
-        "A Doppelkopf reservation",
-        value={"action": {"reservation": {"solo": "queens"}}, "expected_version": 1},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "A Doppelkopf announcement (DDV, any seat while in time)",
-        value={"action": {"announce": "re"}, "expected_version": 9},
-        request_only=True,
-    ),
-]
+TABLE_EXAMPLES = examples.table_examples()
+ENTRY_EXAMPLES = examples.entry_examples()
+CORRECTION_EXAMPLES = examples.entry_examples(correction=True)
+ACTION_EXAMPLES = examples.action_examples()
 
 
 class WindowCountPagination(DefaultPagination):
@@ -470,53 +336,7 @@ class TableViewSet(
         "made, fallen, every seat's running balance and the pot after (hands being played "
         "are left out). The same sheet as CSV: `GET …/sheet.csv` (`tables_get_sheet_csv`).",
         responses={(200, "application/json"): ref("ScoreSheet")},
-        examples=[
-            OpenApiExample(
-                "Two hands",
-                response_only=True,
-                status_codes=["200"],
-                media_type="application/json",
-                value={
-                    "variant": "wien",
-                    "seats": [
-                        {"key": "anna", "name": "Anna"},
-                        {"key": "bert", "name": "Bert"},
-                        {"key": "carl", "name": "Carl"},
-                    ],
-                    "opening_pot": 0,
-                    "rows": [
-                        {
-                            "number": 1,
-                            "status": "done",
-                            "dealer": "carl",
-                            "game": "S",
-                            "declarer": "anna",
-                            "made": False,
-                            "fallen": ["anna"],
-                            "balances": {"anna": -150, "bert": 30, "carl": -80},
-                            "pot": 200,
-                            "details": None,
-                            "pulya": None,
-                            "doppelkopf": None,
-                        },
-                        {
-                            "number": 2,
-                            "status": "done",
-                            "dealer": "anna",
-                            "game": "D",
-                            "declarer": "bert",
-                            "made": True,
-                            "fallen": ["anna"],
-                            "balances": {"anna": -520, "bert": 240, "carl": -20},
-                            "pot": 300,
-                            "details": None,
-                            "pulya": None,
-                            "doppelkopf": None,
-                        },
-                    ],
-                },
-            )
-        ],
+        examples=[examples.sheet_example()],
     )
     # ``?format=csv`` and ``Accept: text/csv`` still answer CSV here, as in API 1.1.0; the
     # schema documents the CSV as its own operation, TableSheetCSVView (config/api/text.py).
@@ -678,7 +498,7 @@ class HandDetailView(HandScopedMixin):
         summary="Correct a recorded hand",
         parameters=[TABLE_ID, NUMBER],
         request=ScoreSheetEntrySerializer,
-        examples=ENTRY_EXAMPLES,
+        examples=CORRECTION_EXAMPLES,
         responses={200: HandSerializer, 409: CONFLICT},
     )
     def put(self, request: Request, table_id: int, number: int) -> Response:
@@ -748,49 +568,8 @@ def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str,
     return out
 
 
-#: A hosted hand as anna's seat sees it on her turn: her cards only, the others' counts.
-HAND_VIEW_EXAMPLE = OpenApiExample(
-    "Your turn in the auction",
-    response_only=True,
-    status_codes=["200"],
-    value={
-        "mode": "hosted",
-        "variant": "wien",
-        "number": 1,
-        "status": "playing",
-        "seat": "anna",
-        "phase": "auction",
-        "to_act": "anna",
-        "rules": {
-            "variant": "wien",
-            "dealer_contribution": 100,
-            "pot_cap": 300,
-            "holding_after_forehand": "rearhand",
-            "invitation_tricks": "inviter",
-            "pot_at_close": "carry",
-        },
-        "seats": ["anna", "bot-1", "bot-2"],
-        "dealer": "anna",
-        "active": ["bot-1", "bot-2", "anna"],
-        "pot": 0,
-        "stake": 100,
-        "hand": ["C7", "CT", "CA", "S8", "S9", "D9", "H8", "H9", "HK", "HA"],
-        "hand_sizes": {"bot-1": 10, "bot-2": 10, "anna": 10},
-        "talon": None,
-        "dealt_talon": None,
-        "open_hands": {},
-        "actions": [{"seat": "bot-1", "call": "pass"}, {"seat": "bot-2", "call": "pass"}],
-        "declarer": None,
-        "game": None,
-        "defence": {},
-        "trick": [],
-        "last_trick": [],
-        "tricks": {"bot-1": 0, "bot-2": 0, "anna": 0},
-        "offer": None,
-        "legal": [{"call": "pass"}, {"call": "1"}, {"call": "geschaeft"}, {"call": "herz"}],
-        "version": 2,
-    },
-)
+#: A hosted hand as the caller's seat sees it on its turn: its cards only, the others' counts.
+HAND_VIEW_EXAMPLE = examples.hand_view_example()
 
 
 class HandSeatView(HandScopedMixin):

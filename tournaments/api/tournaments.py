@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from config.api.callers import caller, signed_in
 from config.api.filters import IdFilter
 from config.api.schema import ErrorSerializer, conditional_headers
+from games.api import examples
 from tournaments import selectors, services
 from tournaments.api.invitations import TournamentInvitationSentSerializer, invitation_sent
 from tournaments.api.serializers import (
@@ -53,9 +54,9 @@ ERRORS = {
 READ_ERRORS = {404: ERRORS[404]}
 CREATE_EXAMPLE = {
     "name": "Wiener Frühjahrsturnier",
-    "venue": "Café Sperl, Wien",
+    "venue": "Café Sperl, Gumpendorfer Straße 11",
     "starts_on": "2027-03-13",
-    "rules": {"variant": "wien", "dealer_contribution": 10, "pot_cap": 100},
+    "rules": examples.rules_example(),
     "rounds_planned": 4,
     "deals_per_round": 24,
     "seating": "fewest_repeats",
