@@ -246,15 +246,12 @@ OWN_WORDS = frozenset(
         *("totals", "unit", "mode", "kind", "level", "type", "value", "base", "help"),
     )
 )
-#: (file, word) → why it may stay; ``*``: every word of the file.
+#: (file, word) → why it may stay; ``*``: every word of the file. The schema's examples are
+#: no exception: ``games.api.examples`` builds them from the registry.
 RULE_WORDS_ALLOWED = {
     ("clubs/management/commands/demo_data.py", "*"): "demo data: a wien club's evenings",
     ("clubs/management/demo_evenings.py", "*"): "demo data: the evenings' score-sheet entries",
     ("tournaments/management/commands/demo_tournament.py", "*"): "demo data: a tournament",
-    ("config/api/rule_sets.py", "preferans"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
-    ("config/api/rule_sets.py", "doppelkopf"): "LEGACY_SHEET_KEYS: the deprecated 1.x sheet keys",
-    ("config/api/rule_sets.py", "doppelkopf-ddv"): "LEGACY_SHEET_KEYS: the deprecated keys",
-    ("config/api/schema.py", "convention"): "examples: one table example per rules example",
     ("games/api/serializers.py", "taken"): "the solver's analysis: the tricks taken",
     ("games/services/hosted.py", "game_over"): "the server's error code, not the Result key",
     ("clubs/api/people.py", "invitation"): "the URL name of a club's invitation",
@@ -321,41 +318,30 @@ def _rule_set_names() -> frozenset[str]:
     return frozenset(rs.name for rs in engine.rule_sets(include_engine_only=True))
 
 
-def _is_example(node: ast.AST) -> bool:
-    """An example of the schema: an ``OpenApiExample(…)``, an ``examples=`` argument, or a
-    value assigned to a name ending in ``EXAMPLE`` or ``EXAMPLES``."""
-    if isinstance(node, ast.Call):
-        func = node.func
-        return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) == (
-            "OpenApiExample"
-        )
-    if isinstance(node, ast.keyword):
-        return node.arg == "examples"
-    if isinstance(node, ast.Assign | ast.AnnAssign):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return any(
-            isinstance(t, ast.Name) and t.id.endswith(("EXAMPLE", "EXAMPLES")) for t in targets
-        )
-    return False
-
-
-def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
-    """(line, word) for each use of a rule-set word in ``source``'s code: a string literal that
-    is the word, an attribute, a keyword argument, a class attribute (a serializer's field),
-    and in a sentence (a help text, a description, a message) a rule set's name in any case or
-    a word written as an identifier (:func:`_names_in_prose`). Docstrings and schema examples
-    are left out: they may name a rule set as an example."""
-    tree = ast.parse(source)
-    skip: set[int] = set()
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstrings in ``tree``: a module's, a class's or a function's, and the
+    string after an assignment (an attribute's docstring)."""
+    out: set[int] = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if isinstance(body, list):
             for first, second in zip([None, *body], body, strict=False):
                 docstring = isinstance(second, ast.Expr) and isinstance(second.value, ast.Constant)
                 if docstring and (first is None or isinstance(first, ast.Assign | ast.AnnAssign)):
-                    skip.add(id(second.value))
-        if _is_example(node):
-            skip.update(id(n) for n in ast.walk(node))
+                    out.add(id(second.value))
+    return out
+
+
+def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
+    """(line, word) for each use of a rule-set word in ``source``'s code: a string literal that
+    is the word, an attribute, a keyword argument, a class attribute (a serializer's field),
+    and in a sentence (a help text, a description, a message) a rule set's name in any case or
+    a word written as an identifier (:func:`_names_in_prose`). Docstrings are left out: they
+    may name a rule set as an example. Schema examples are not: they are built from the
+    registry (``games.api.examples``)."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -410,9 +396,9 @@ def test_django_code_names_no_rule_set_and_none_of_its_options_or_keys(path: Pat
     options, statistics, close) instead of naming a rule set, an option, or a key of its view,
     Result, sheet row, game forms, table round or score sheet, also in the sentences a client
     reads (help texts, descriptions, messages): those say what the rule set's own answers
-    (``GET /api/v1/rules/``, the generated ``<Variant>…`` components) hold. Docstrings and
-    schema examples may name one as an example; the few other uses are
-    :data:`RULE_WORDS_ALLOWED`, each with its reason."""
+    (``GET /api/v1/rules/``, the generated ``<Variant>…`` components) hold, and in the schema's
+    examples, which the rule sets bring (``games.api.examples``). Docstrings may name one as
+    an example; the few other uses are :data:`RULE_WORDS_ALLOWED`, each with its reason."""
     name = str(path.relative_to(ROOT))
     if (name, "*") in RULE_WORDS_ALLOWED:
         return
@@ -455,9 +441,74 @@ def test_the_rule_word_guard_sees_what_it_forbids() -> None:
         (5, "kasse"),
         (6, "pot_at_close"),
         (8, "negotiated"),
+        (10, "wien"),
+        (11, "trickgame"),
         (12, "trickgame"),
         (13, "bids"),
         (14, "pot_at_close"),
         (14, "preferans"),
         (15, "pflicht_owed"),
     ]
+
+
+# --- card codes in Django code (issue 37) ---------------------------------------------------
+
+
+def _card_codes() -> frozenset[str]:
+    """Every card code of every registered rule set's deck (``HA``, ``C7``), asked of the
+    registry at test time (trickgame's deck counts)."""
+    import engine
+
+    return frozenset(
+        code for rs in engine.rule_sets(include_engine_only=True) for code in rs.deck.codes
+    )
+
+
+def _card_uses(source: str, codes: frozenset[str]) -> list[tuple[int, str]]:
+    """(line, code) for each string literal of ``source`` outside docstrings that is a card
+    code of ``codes`` or holds one as a word (``'{"card": "HA"}'``, a help text's example)."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    return sorted(
+        {
+            (node.lineno, token)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in skip
+            for token in re.findall(r"\w+", node.value)
+            if token in codes
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for app in (*APPS_WITH_API, "config") for p in _sources(app)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_django_code_names_no_card_of_a_rule_sets_deck(path: Path) -> None:
+    """Issue 37: a card is a code of the table's rule set's deck (``RuleSet.deck``), which
+    Django code never names, not in a help text's example nor in a schema example (those deal
+    their hands from the deck: ``games.api.examples``); a sentence says "a card code of the
+    rule set's deck". Docstrings may show one."""
+    name = str(path.relative_to(ROOT))
+    if (name, "*") in RULE_WORDS_ALLOWED:
+        return
+    hits = [f"line {line}: {code!r}" for line, code in _card_uses(path.read_text(), _card_codes())]
+    assert not hits, f"{name}: {hits}; say it as a card code of the table's rule set's deck"
+
+
+def test_the_card_code_guard_sees_what_it_forbids() -> None:
+    codes = _card_codes()
+    assert {"HA", "C7", "D9"} <= codes
+    source = (
+        '"""Plays "HA" (a docstring may say so)."""\n'
+        "def play(hand):\n"
+        '    """Sends ``{"card": "C7"}``."""\n'
+        '    return {"card": "HA"}\n'
+        'x = f(help_text=\'An action, e.g. {"card": "D9"}.\')\n'
+        'y = "A card code of the rule set\'s deck (HAND, ha, cards)."\n'
+        "z = [c for c in hand if c == 'C7']\n"
+    )
+    assert _card_uses(source, codes) == [(4, "HA"), (5, "D9"), (7, "C7")]
