@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # tasks: registered by name, as the services send them (config.tasks)
-        from games import live, tasks  # noqa: F401
+        from games import live, privacy, tasks  # noqa: F401
 
         live.register_games()
+        privacy.register()  # what the tables keep about a person (issue 39)
