@@ -78,6 +78,18 @@ CLUB_LANGUAGE = (
 )
 
 
+NAME_POLICY = (
+    "Whose names the club's public lists show to readers who are not its members (its "
+    "season standings and ratings, its tables' seats and score sheets, its tournaments' "
+    "public pages; members read every name, everyone reads their own): consent (the default) "
+    "only the names of players who agreed (their public_name), a pseudonym such as "
+    "'Player 7f3a2c' for everyone else and for guests; publish every player's name, guests' "
+    "too, unless the player objected (public_name false). A club that publishes must tell "
+    "its members so, why (its legitimate interest in publishing results) and how to object "
+    "(docs/privacy.md)."
+)
+
+
 class ClubSerializer(serializers.ModelSerializer[Club]):
     """A club: its settings, how many members it has and the caller's role in it."""
 
@@ -86,6 +98,9 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
     )
     members_count = serializers.IntegerField(read_only=True)
     language = LanguageField(read_only=True, help_text=CLUB_LANGUAGE)
+    name_policy = serializers.ChoiceField(
+        choices=Club.NamePolicy.choices, read_only=True, help_text=NAME_POLICY
+    )
     my_role = serializers.ChoiceField(
         choices=Role.choices,
         read_only=True,
@@ -104,6 +119,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
             "timezone",
             "language",
             "is_public",
+            "name_policy",
             "currency",
             "default_rules",
             "reminder_hours",
@@ -131,6 +147,11 @@ class ClubInputSerializer(serializers.Serializer[dict[str, Any]]):
     language = LanguageField(required=False, allow_null=False, help_text=CLUB_LANGUAGE)
     is_public = serializers.BooleanField(
         required=False, help_text="Public clubs are seen by anyone and take join requests."
+    )
+    name_policy = serializers.ChoiceField(
+        choices=Club.NamePolicy.choices,
+        required=False,
+        help_text=NAME_POLICY + " Omitted when a club is founded: consent.",
     )
     currency = serializers.RegexField(
         r"^[A-Z]{3}$",
@@ -563,6 +584,7 @@ class ClubListView(generics.ListAPIView[Club]):
                     "city": "Wien",
                     "timezone": "Europe/Vienna",
                     "is_public": True,
+                    "name_policy": "consent",
                     "currency": "EUR",
                     "default_rules": examples.rules_example(),
                     "reminder_hours": 24,

@@ -2,21 +2,35 @@
 
 Anyone sees a public club's seasons, standings and ratings; members a private club's; owners
 and admins create, change and delete seasons. Standings are computed by the worker after
-each change and stored: reading them is one query, served with the time (``as_of``) and the
-version they reflect.
+each change and stored: reading them is one query for the season and one for the names it may
+show (an anonymous poll reuses the names a process read within ``PUBLIC_POLL_CACHE_SECONDS``),
+served with the time (``as_of``) and the version they reflect.
+
+Names in these lists (issue 39, :mod:`clubs.privacy`): the club's members (and staff) read
+every player's name; everyone else reads a name only where :func:`clubs.privacy.name_is_public`
+allows it (the player agreed, or the club publishes names and the player did not object; a
+guest only under the ``publish`` policy), else the player's pseudonym ("Player 7f3a2c"); a
+person always reads their own name (:func:`names_for`). Player keys and ids stay: they are no
+names.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import path
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
@@ -33,9 +47,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs import selectors, standings
+from clubs import privacy, selectors, standings
 from clubs.errors import ClubNotFound
-from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding
+from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding, User
+from clubs.permissions import AnyUser, role_of
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
 from config.api.conditional import conditional_answer
@@ -64,6 +79,98 @@ def _club(request: Request, club_id: int, *, manage: bool = False) -> Club:
 
 def _season(club: Club, season_id: int) -> Season:
     return selectors.season_of_club(club=club, season_id=season_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# names
+
+INSIDER = "insider"
+"""Every name: the reader is a member of the club (or staff)."""
+CONSENT = str(Club.NamePolicy.CONSENT)
+"""The public version under the ``consent`` policy: names only of players who agreed."""
+PUBLISH = str(Club.NamePolicy.PUBLISH)
+"""The public version under the ``publish`` policy: names unless their player objected."""
+NAMES_BASES = (CONSENT, PUBLISH, INSIDER)
+NAMES_HELP = (
+    "Whose names the rows show you: insider (you are a member of the club: every name); "
+    "else the club's name_policy, consent (names only of players who agreed, pseudonyms such "
+    "as 'Player 7f3a2c' for the others and for guests) or publish (every name unless its "
+    "player objected). You always read your own name; player keys and ids stay."
+)
+
+
+@dataclass(frozen=True)
+class Names:
+    """What one reader reads as the players of one of a club's lists (:func:`names_for`):
+    the ``basis`` (``insider``, or the club's policy) and the players (their keys, ``u:3``)
+    the reader reads by their pseudonym."""
+
+    basis: str
+    hidden: frozenset[str] = frozenset()
+
+    @cached_property
+    def key(self) -> str:
+        """What the names depend on, for ETags and cache keys: the basis and which players
+        are read by pseudonym. It changes exactly when a name the list shows changes."""
+        if not self.hidden:
+            return f"{self.basis}-all"
+        digest = hashlib.sha256("|".join(sorted(self.hidden)).encode()).hexdigest()[:12]
+        return f"{self.basis}-{digest}"
+
+    def row(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        """``row`` (a player's row: ``player`` and ``name``) as the reader reads it."""
+        player = row["player"]
+        if player in self.hidden:
+            return {**row, "name": privacy.public_pseudonym(player)}
+        return dict(row)
+
+
+def names_for(*, club_id: int, reader: AnyUser, players: Iterable[tuple[str, int | None]]) -> Names:
+    """What ``reader`` reads as ``players`` (key and user id; ``None`` for a guest) in a list
+    of the club ``club_id``: every name for a member (and staff); else the name only where
+    :func:`clubs.privacy.name_is_public` allows it under the club's policy, and their own.
+
+    An erased person is read by their pseudonym by everyone: the stored rows hold it already,
+    and a copy read before the erasure (a process's cache of a computation) must not show the
+    name. One query: the listed users' choices with the club's policy."""
+    listed = list(players)
+    me = reader.pk if reader.is_authenticated else None
+    insider = me is not None and (
+        bool(getattr(reader, "is_staff", False)) or role_of(reader, club_id) is not None
+    )
+    policy, choices = _choices(club_id, {user for _, user in listed if user is not None})
+    club = Club(pk=club_id, name_policy=policy)
+    hidden = set()
+    for player, user_id in listed:
+        if user_id is None:
+            shown = insider or privacy.name_is_public(None, club)
+        else:
+            public, erased = choices.get(user_id, (None, None))
+            person = User(pk=user_id, public_name=public, erased_at=erased)
+            shown = erased is None and (
+                insider or user_id == me or privacy.name_is_public(person, club)
+            )
+        if not shown:
+            hidden.add(player)
+    return Names(INSIDER if insider else policy, frozenset(hidden))
+
+
+def _choices(club_id: int, user_ids: set[int]) -> tuple[str, dict[int, tuple[Any, Any]]]:
+    """The club's name policy and, by user id, each user's ``public_name`` and
+    ``erased_at``: one query."""
+    found: list[tuple[int, Any, Any, str]] = []
+    if user_ids:
+        policy = Club.objects.filter(pk=club_id).values("name_policy")[:1]
+        found = list(
+            User.objects.filter(pk__in=user_ids)
+            .annotate(policy=Subquery(policy))
+            .values_list("pk", "public_name", "erased_at", "policy")
+        )
+    name_policy: str | None = found[0][3] if found else None
+    if not found:
+        name_policy = Club.objects.filter(pk=club_id).values_list("name_policy", flat=True).first()
+    choices = {pk: (public, erased) for pk, public, erased, _policy in found}
+    return str(name_policy or CONSENT), choices
 
 
 @extend_schema_field(
@@ -171,6 +278,7 @@ class StandingsSerializer(serializers.Serializer[dict[str, Any]]):
         "(`score` is then 0). Such a sitting's money counts in `balance` once its table "
         "closes.",
     )
+    names = serializers.ChoiceField(choices=NAMES_BASES, help_text=NAMES_HELP)
     rows = StandingRowSerializer(many=True)
 
 
@@ -305,9 +413,12 @@ _BODIES_LOCK = threading.Lock()
 BODIES_CACHE_SIZE = 256
 
 
-def _etag(key: tuple[Any, ...]) -> str:
+def _etag(key: tuple[Any, ...], names: Names) -> str:
+    """The standings' state (``key``) and the names the reader reads (:attr:`Names.key`):
+    the members' version and the public one differ, and a player's new choice is a new tag."""
     computed_at = key[1].timestamp() if key[1] is not None else 0
-    return f'"s{key[0]}-{key[2]}-{key[3]}-{computed_at:.6f}{"-l" if key[4] else ""}"'
+    league = "-l" if key[4] else ""
+    return f'"s{key[0]}-{key[2]}-{key[3]}-{computed_at:.6f}{league}-{names.key}"'
 
 
 def _takes_json(accept: str) -> bool:
@@ -338,6 +449,7 @@ def score_examples() -> list[OpenApiExample]:
                 "up_to_date": True,
                 "ranked_by": "score",
                 "score_unit": rule_set.score_unit,
+                "names": CONSENT,
                 "rows": [
                     {
                         "rank": 1,
@@ -367,9 +479,13 @@ class StandingsView(APIView):
 
     @extend_schema(
         summary="A season's standings",
-        description="Stored by the worker after each change (coalesced): one query to read. "
-        "`up_to_date` is false while a recomputation is pending. Answers carry an `ETag`; "
-        "send it back in `If-None-Match` to get a 304 while nothing changed.",
+        description="Stored by the worker after each change (coalesced): one query to read, "
+        "one for the names. `up_to_date` is false while a recomputation is pending. Players "
+        "are named as the caller reads them (`names`): the club's members read every name; "
+        "everyone else reads a name only where its player agreed (or the club publishes names, "
+        "its `name_policy`, and the player did not object), else a pseudonym; everyone reads "
+        "their own. Answers carry an `ETag` (it names the names too); send it back in "
+        "`If-None-Match` to get a 304 while nothing changed.",
         parameters=[CLUB_ID, SEASON_ID, *conditional_headers(by_date=False)],
         responses={
             200: StandingsSerializer,
@@ -389,6 +505,7 @@ class StandingsView(APIView):
                     "up_to_date": True,
                     "ranked_by": "league_points",
                     "score_unit": None,
+                    "names": INSIDER,
                     "rows": [
                         {
                             "rank": 1,
@@ -414,10 +531,9 @@ class StandingsView(APIView):
         ],
     )
     def get(self, request: Request, club_id: int, season_id: int) -> HttpResponse:
-        season, rows = selectors.season_standings(
-            user=caller(request), club_id=club_id, season_id=season_id
-        )
-        return self.answer(request, season, rows)
+        user = caller(request)
+        season, rows = selectors.season_standings(user=user, club_id=club_id, season_id=season_id)
+        return self.answer(request, season, rows, standing_names(season, rows, user))
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         """Phones poll the standings, mostly without signing in: a GET without credentials
@@ -440,18 +556,21 @@ class StandingsView(APIView):
             except ClubNotFound:
                 pass  # a private club's or no such season: the ordinary way says so
             else:
-                answer = self.answer(request, season, rows)
-                # what DRF's cycle adds: its headers, and the Vary of the session it reads
+                answer = self.answer(request, season, rows, public_names(season, rows))
+                # what DRF's cycle adds: its headers (a Vary of its own), and who reads
                 for name, value in self.default_response_headers.items():
                     answer[name] = value
-                patch_vary_headers(answer, ("Cookie",))
+                patch_vary_headers(answer, ("Authorization", "Cookie"))
                 return answer
         return super().dispatch(request, *args, **kwargs)
 
     @staticmethod
-    def answer(request: HttpRequest, season: Season, rows: list[dict[str, Any]]) -> HttpResponse:
-        """The answer is rendered once per computation and state and kept in this process
-        (phones poll it); its ETag names that state."""
+    def answer(
+        request: HttpRequest, season: Season, rows: list[dict[str, Any]], names: Names
+    ) -> HttpResponse:
+        """The answer is rendered once per computation, state and names and kept in this
+        process (phones poll it); its ETag names that state and the names. It varies on
+        ``Authorization`` and ``Cookie``: who reads decides which names show."""
         key = (
             season.pk,
             season.computed_at,
@@ -461,20 +580,55 @@ class StandingsView(APIView):
             season.by_score,
             season.score_unit,
         )
-        return conditional_answer(
+        answer = conditional_answer(
             request,
-            etag=_etag(key),
-            build=lambda: HttpResponse(_body(key, season, rows), content_type="application/json"),
+            etag=_etag(key, names),
+            build=lambda: HttpResponse(
+                _body(key, season, rows, names), content_type="application/json"
+            ),
         )
+        patch_vary_headers(answer, ("Authorization", "Cookie"))
+        return answer
 
 
-def _body(key: tuple[Any, ...], season: Season, rows: list[dict[str, Any]]) -> bytes:
-    """The standings' JSON, rendered once per ``key`` (the season's computation and state).
+def standing_names(season: Season, rows: list[dict[str, Any]], reader: AnyUser) -> Names:
+    """:func:`names_for` the standings ``rows`` of ``season``."""
+    return names_for(
+        club_id=season.club_id, reader=reader, players=((r["player"], r["user"]) for r in rows)
+    )
 
-    It holds no sentence (keys, numbers, names and the rule set's ``score_unit`` code), so
-    one body serves every language and the key names none; the ETag names the language
-    (``config.api.conditional``). A sentence added here must add
-    ``translation.get_language()`` to the key."""
+
+_PUBLIC: dict[tuple[Any, ...], tuple[float, Names]] = {}
+_PUBLIC_LOCK = threading.Lock()
+PUBLIC_KEPT = 1024
+
+
+def public_names(season: Season, rows: list[dict[str, Any]]) -> Names:
+    """The names an anonymous reader reads in ``season``'s standings ``rows``, as this process
+    read them at most ``PUBLIC_POLL_CACHE_SECONDS`` ago (phones poll: a player's new choice
+    shows from then on, and a poll costs the one query for the season)."""
+    keep = settings.PUBLIC_POLL_CACHE_SECONDS
+    if keep <= 0:
+        return standing_names(season, rows, AnonymousUser())
+    key = (season.pk, season.computed_at, season.computed_version)
+    now = time.monotonic()
+    with _PUBLIC_LOCK:
+        cached = _PUBLIC.get(key)
+    if cached is not None and cached[0] > now:
+        return cached[1]
+    names = standing_names(season, rows, AnonymousUser())
+    with _PUBLIC_LOCK:
+        if len(_PUBLIC) >= PUBLIC_KEPT:
+            _PUBLIC.clear()
+        _PUBLIC[key] = (now + keep, names)
+    return names
+
+
+def _body(key: tuple[Any, ...], season: Season, rows: list[dict[str, Any]], names: Names) -> bytes:
+    """The standings' JSON, rendered once per ``key`` (the season's computation and state),
+    ``names`` (:attr:`Names.key`) and language: a pseudonym is a word of the reader's
+    language (the ETag names the language too, ``config.api.conditional``)."""
+    key = (*key, names.key, translation.get_language())
     with _BODIES_LOCK:
         body = _BODIES.get(key)
     if body is None:
@@ -489,7 +643,8 @@ def _body(key: tuple[Any, ...], season: Season, rows: list[dict[str, Any]]) -> b
                     league=bool(season.league_points), by_score=season.by_score
                 ),
                 "score_unit": season.score_unit or None,
-                "rows": rows,
+                "names": names.basis,
+                "rows": [names.row(row) for row in rows] if names.hidden else rows,
             }
         )
         with _BODIES_LOCK:
@@ -528,12 +683,23 @@ class RatingListView(generics.ListAPIView[Rating]):
     @extend_schema(
         summary="A club's ratings",
         description="OpenSkill (Plackett-Luce) per player, updated per closed table sitting "
-        "from its final ranking; ordered by `ordinal` (mu − 3σ).",
+        "from its final ranking; ordered by `ordinal` (mu − 3σ). Players are named as in the "
+        "standings: the club's members read every name, everyone else a pseudonym where the "
+        "player's name is not public (the club's `name_policy`), and everyone their own.",
         parameters=[CLUB_ID],
         responses={200: RatingSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        ratings = list(queryset if page is None else page)
+        names = names_for(
+            club_id=self.kwargs["club_id"],
+            reader=caller(request),
+            players=((r.player, r.user_id) for r in ratings),
+        )
+        data = [names.row(row) for row in RatingSerializer(ratings, many=True).data]
+        return Response(data) if page is None else self.get_paginated_response(data)
 
 
 class RatingChangeFilter(filters.FilterSet):

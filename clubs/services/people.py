@@ -200,6 +200,17 @@ def _check_reminder_hours(hours: int) -> int:
     return hours
 
 
+def _check_name_policy(policy: str) -> str:
+    if policy not in Club.NamePolicy.values:
+        raise InvalidInput(
+            _("{policy} is not a name policy; the policies are consent and publish.").format(
+                policy=repr(policy)
+            ),
+            fields={"name_policy": [_("Either consent or publish.")]},
+        )
+    return policy
+
+
 def _check_name(name: str) -> str:
     name = name.strip()
     if not name:
@@ -292,6 +303,7 @@ def club_create(
     currency: str = "EUR",
     default_rules: Mapping[str, Any] | None = None,
     reminder_hours: int = 24,
+    name_policy: str = Club.NamePolicy.CONSENT,
 ) -> Club:
     """Found a club; the founder becomes its owner.
 
@@ -299,9 +311,12 @@ def club_create(
     what the engine accepts (stored with every option spelled out); the slug, when not
     given, comes from the name; either is made unique with a suffix (``-2``, ``-3``, …).
     ``language`` (an offered one): the language of its texts, by default the one the founder
-    is spoken to in now (their preference or their request's).
+    is spoken to in now (their preference or their request's). ``name_policy``: whose names
+    its public lists show (``Club.name_policy``; ``consent`` unless the founder says
+    ``publish``, docs/privacy.md).
     """
     name = _check_name(name)
+    _check_name_policy(name_policy)
     _check_timezone(timezone)
     _check_currency(currency)
     _check_reminder_hours(reminder_hours)
@@ -318,6 +333,7 @@ def club_create(
             currency=currency,
             default_rules=rules,
             reminder_hours=reminder_hours,
+            name_policy=name_policy,
         )
         _save_club(club, slug_given=bool(slug))
         Membership.objects.create(club=club, user=user, role=Role.OWNER)
@@ -338,9 +354,11 @@ def club_update(
     currency: str = _UNSET,
     default_rules: Mapping[str, Any] = _UNSET,
     reminder_hours: int = _UNSET,
+    name_policy: str = _UNSET,
 ) -> Club:
     """Change a club's settings (owners and admins); omitted fields stay as they are and
-    are checked as in :func:`club_create`. ``default_rules`` replaces the whole object."""
+    are checked as in :func:`club_create`. ``default_rules`` replaces the whole object. A
+    new ``name_policy`` holds for every public list from its next read."""
     with transaction.atomic():
         club = _lock_club(club_id)
         _require_manager(club, user, _("Only the club's owners and admins change its settings."))
@@ -364,6 +382,8 @@ def club_update(
             club.default_rules = parse_default_rules(default_rules)
         if reminder_hours is not _UNSET:
             club.reminder_hours = _check_reminder_hours(reminder_hours)
+        if name_policy is not _UNSET:
+            club.name_policy = _check_name_policy(name_policy)
         _save_club(club, slug_given=True)
     return club
 
