@@ -4,7 +4,9 @@ the exports (JSON and CSV) and the money settlement; the ids (``entry``, ``user`
 machines, and ``name`` keeps what the entry was entered as.
 
 The players enter under logins (``p001``…) with first names ``P001``…, and then choose display
-names with umlauts; a substitute entered by name is named by that name.
+names with umlauts, which they agree to show in public; a substitute entered by name is named by
+that name where names are read in full (the director), and by a pseudonym in public: a
+substitute cannot agree (issue 39, tests/tournaments/test_public_names.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubs.models import User
+from clubs.privacy import public_pseudonym
 from tests.factories import UserFactory
 from tests.helpers import client_for
 from tests.tournaments.setup import Field, make_field, play, seat
@@ -31,11 +34,11 @@ SUBSTITUTE = "Resi Steiner"
 
 
 def field() -> tuple[Field, dict[int, str]]:
-    """Five players who chose display names and a substitute known by name; each entry's
-    display name by entry id."""
+    """Five players who chose display names (and agreed to show them) and a substitute known
+    by name; each entry's display name by entry id."""
     f = make_field(5, real_money=True, deals_per_round=3, scoring="balance")
     for user, name in zip(f.players, DISPLAY, strict=True):
-        User.objects.filter(pk=user.pk).update(display_name=name)
+        User.objects.filter(pk=user.pk).update(display_name=name, public_name=True)
     f.post("entries/", {"name": SUBSTITUTE}, status=201)
     names = {
         e.pk: DISPLAY[f.players.index(e.user)] if e.user else e.name
@@ -43,6 +46,14 @@ def field() -> tuple[Field, dict[int, str]]:
     }
     assert sorted(names.values()) == sorted([*DISPLAY, SUBSTITUTE])
     return f, names
+
+
+def public(names: dict[int, str]) -> dict[int, str]:
+    """``names`` as the public reads them: the substitute under a pseudonym."""
+    return {
+        pk: public_pseudonym(f"e:{pk}") if name == SUBSTITUTE else name
+        for pk, name in names.items()
+    }
 
 
 def no_login(text: str, f: Field) -> None:
@@ -56,7 +67,7 @@ def test_the_entries_and_the_standings_before_play_name_players_by_display_name(
     assert {e["id"]: e["display_name"] for e in listed} == names
     assert all(e["user"] is not None for e in listed if e["display_name"] != SUBSTITUTE)
     rows = client_for(None).get(f.url + "standings/").json()["rows"]
-    assert {r["entry"]: r["display_name"] for r in rows} == names
+    assert {r["entry"]: r["display_name"] for r in rows} == public(names)
 
 
 def test_rounds_results_me_standings_exports_and_the_settlement_use_display_names(
@@ -70,7 +81,7 @@ def test_rounds_results_me_standings_exports_and_the_settlement_use_display_name
     my_entry = mine["entry"]["id"]
     assert mine["entry"]["display_name"] == names[my_entry] == DISPLAY[0]
     assert {p["entry"]: p["display_name"] for p in mine["next_table"]["players"]} == {
-        p["entry"]: names[p["entry"]] for p in mine["next_table"]["players"]
+        p["entry"]: public(names)[p["entry"]] for p in mine["next_table"]["players"]
     }
     tables = f.get("rounds/1/")["tables"]
     assert {p["entry"]: p["display_name"] for t in tables for p in t["players"]} == names
@@ -81,23 +92,24 @@ def test_rounds_results_me_standings_exports_and_the_settlement_use_display_name
     results = f.get(f"entries/{my_entry}/results/", user=me)
     assert results["entry"]["display_name"] == DISPLAY[0]
     table = next(t for t in tables if my_entry in [p["entry"] for p in t["players"]])
-    others = [names[p["entry"]] for p in table["players"] if p["entry"] != my_entry]
+    others = [public(names)[p["entry"]] for p in table["players"] if p["entry"] != my_entry]
     assert results["rounds"][0]["opponents"] == others
 
     anon = client_for(None)
+    shown = public(names)
     standings = anon.get(f.url + "standings/").json()["rows"]
-    assert {r["entry"]: r["display_name"] for r in standings} == names
+    assert {r["entry"]: r["display_name"] for r in standings} == shown
     assert {r["entry"]: r["display_name"] for r in anon.get(
-        f.url + "export/standings.json").json()["rows"]} == names  # fmt: skip
+        f.url + "export/standings.json").json()["rows"]} == shown  # fmt: skip
     text = anon.get(f.url + "export/standings.csv").content.decode()
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert {int(r["entry"]): r["name"] for r in rows} == names
+    assert {int(r["entry"]): r["name"] for r in rows} == shown
     no_login(text, f)
 
     hands = anon.get(f.url + "export/hands.json").json()["hands"]
-    assert {p["entry"]: p["display_name"] for h in hands for p in h["players"]} == names
+    assert {p["entry"]: p["display_name"] for h in hands for p in h["players"]} == shown
     text = anon.get(f.url + "export/hands.csv").content.decode()
-    assert {int(r["entry"]): r["name"] for r in csv.DictReader(io.StringIO(text))} == names
+    assert {int(r["entry"]): r["name"] for r in csv.DictReader(io.StringIO(text))} == shown
     no_login(text, f)
 
     money = f.get("settlement/")

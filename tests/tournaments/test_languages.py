@@ -176,8 +176,9 @@ def printable(language: str) -> tuple[Tournament, Any]:
     players, one with a prize and a board pending, the standings as of 23 November 2026,
     19:30 in Vienna."""
     t = tournament(UserFactory.create(), timezone="Europe/Vienna")
-    for name in ("Anna Berger", "Karl Brunner"):
-        services.entry_register(user=UserFactory.create(display_name=name), tournament=t)
+    for name in ("Anna Berger", "Karl Brunner"):  # who agreed to show their names in public
+        user = UserFactory.create(display_name=name, public_name=True)
+        services.entry_register(user=user, tournament=t)
     for position, entry in enumerate(Entry.objects.filter(tournament=t).order_by("pk"), 1):
         StandingRow.objects.create(
             tournament=t,

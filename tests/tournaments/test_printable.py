@@ -41,8 +41,10 @@ ZONE = "Asia/Tokyo"
 
 
 def named(players: list[User]) -> None:
+    """Display names, which the players agreed to show in public (issue 39: else the public
+    page shows their pseudonyms)."""
     for user, name in zip(players, NAMES, strict=False):
-        User.objects.filter(pk=user.pk).update(display_name=name)
+        User.objects.filter(pk=user.pk).update(display_name=name, public_name=True)
 
 
 def finished(settings: Any) -> tuple[Tournament, dict[int, int]]:

@@ -109,8 +109,8 @@ def test_an_entrants_export_holds_their_entry_seats_results_standing_and_money()
         {key: value for key, value in row.items() if key != "opponents"} for row in own["rounds"]
     ]
 
-    # the standings row as the standings answer it
-    row = rows_by_entry(client_for(None).get(f.url + "standings/").json())[entry.pk]
+    # the standings row as the standings answer it (to the player, who reads their own name)
+    row = rows_by_entry(client_for(me).get(f.url + "standings/").json())[entry.pk]
     assert exported["standing"] == {
         key: row[key]
         for key in (
@@ -226,6 +226,9 @@ def test_erasure_removes_the_name_from_standings_files_page_and_deliveries_and_k
 ):
     f, _ = played()
     me = f.players[0]
+    # they agreed to show their name in public (issue 39): the public pages named them
+    User.objects.filter(pk=me.pk).update(public_name=True)
+    me.refresh_from_db()
     entry = entry_of(f, me)
     old = names(me)
     anon = client_for(None)

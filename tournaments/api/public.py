@@ -1,10 +1,16 @@
 """What players, spectators and club sites read without signing in: standings, a player's
 results, exports (CSV, JSON, a printable page); and the caller's own tournament.
 
+Every answer names players as its reader reads them (:mod:`tournaments.names`): insiders
+every name, the public only the names the players' choices and the club's policy allow, and a
+person their own.
+
 Phones poll these during a round, so answers carry an ``ETag`` and ``Last-Modified`` naming
-the tournament's state (its ``changed_at`` and the standings version); a client that sends
-them back (``If-None-Match`` / ``If-Modified-Since``) gets a 304 without a body while nothing
-changed. The standings are rendered once per computation and kept in this process.
+the tournament's state (its ``changed_at`` and the standings version) and the names the reader
+reads (:attr:`~tournaments.names.Names.key`); a client that sends them back
+(``If-None-Match`` / ``If-Modified-Since``) gets a 304 without a body while nothing changed.
+They vary on ``Authorization`` and ``Cookie``: who reads decides which names show. The
+standings are rendered once per computation (and names) and kept in this process.
 """
 
 from __future__ import annotations
@@ -16,15 +22,17 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import path
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -37,6 +45,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.permissions import AnyUser
 from config.api.callers import caller, signed_in
 from config.api.conditional import conditional_answer
 from config.api.schema import conditional_headers
@@ -56,7 +65,7 @@ from tournaments.api.serializers import (
 from tournaments.api.tournaments import ENTRY_ID, ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import NotAllowed, TournamentNotFound
 from tournaments.models import Entry, Tournament
-from tournaments.names import display_names
+from tournaments.names import CONSENT, INSIDER, PUBLISH, Names, names_for, opponents
 from tournaments.selectors import hands_export, player_rounds, score_unit
 from tournaments.services.common import local_time
 from tournaments.services.standings import entrant_rows
@@ -69,24 +78,47 @@ STANDING_FIELDS = tuple(
 )
 
 
-def _etag(t: Tournament, part: str) -> str:
-    return f'"t{t.pk}-{part}-{t.changed_at.timestamp():.6f}-{t.computed_version}"'
+def _etag(t: Tournament, part: str, names: Names) -> str:
+    state = f"{t.changed_at.timestamp():.6f}-{t.computed_version}"
+    return f'"t{t.pk}-{part}-{state}-{names.key}"'
+
+
+def reader(request: Request | HttpRequest) -> AnyUser:
+    """Who reads: the caller of a DRF request; anonymous for a plain request, which only the
+    standings' fast path (requests without credentials) answers."""
+    return caller(request) if isinstance(request, Request) else AnonymousUser()
 
 
 def conditional_response(
-    request: Request | HttpRequest, t: Tournament, part: str, build: Callable[[], HttpResponse]
+    request: Request | HttpRequest,
+    t: Tournament,
+    part: str,
+    build: Callable[[], HttpResponse],
+    names: Names | None = None,
 ) -> HttpResponse:
     """A 304 when the client's copy is current, else the answer ``build()`` makes (JSON, CSV
-    or HTML); both with the ETag and Last-Modified of the tournament's state. ``part`` names
-    the answer (and anything else it depends on, such as its query) within the ETag."""
-    return conditional_answer(request, etag=_etag(t, part), last_modified=t.changed_at, build=build)
+    or HTML); both with the ETag and Last-Modified of the tournament's state and the
+    ``names`` the answer shows (the reader's, :func:`~tournaments.names.names_for`, when not
+    given), and ``Vary: Authorization, Cookie``. ``part`` names the answer (and anything else
+    it depends on, such as its query) within the ETag."""
+    if names is None:
+        names = names_for(t, reader(request))
+    answer = conditional_answer(
+        request, etag=_etag(t, part, names), last_modified=t.changed_at, build=build
+    )
+    patch_vary_headers(answer, ("Authorization", "Cookie"))
+    return answer
 
 
 def conditional(
-    request: Request, t: Tournament, part: str, build: Callable[[], Any]
+    request: Request,
+    t: Tournament,
+    part: str,
+    build: Callable[[], Any],
+    names: Names | None = None,
 ) -> HttpResponse:
     """:func:`conditional_response` for a JSON answer: ``build()`` gives its data."""
-    return conditional_response(request, t, part, lambda: Response(build()))
+    return conditional_response(request, t, part, lambda: Response(build()), names)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,7 +141,9 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def standings_rows(t: Tournament) -> list[dict[str, Any]]:
+def standings_rows(t: Tournament, names: Names) -> list[dict[str, Any]]:
+    """The stored standings' rows (the entrants before a first result), each player as
+    ``names``' reader reads them."""
     with connection.cursor() as cursor:
         cursor.execute(_ROWS_SQL, [t.pk])
         out = []
@@ -118,10 +152,15 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
             item["by_round"] = _json(item["by_round"])
             item["tiebreaks"] = _json(item["tiebreaks"])
             out.append(item)
-    # until a first result is stored, the standings list the entrants
-    rows = out or entrant_rows(selectors.entries_of(tournament=t))
-    names = display_names(tournament_id=t.pk)
-    return [{**row, "display_name": names.get(row["entry"], row["name"])} for row in rows]
+    if out:
+        return [names.player({**row, "display_name": row["name"]}) for row in out]
+    # until a first result is stored, the standings list the entrants, by the names read
+    rows = [
+        names.player({**row, "display_name": row["name"]})
+        for row in entrant_rows(selectors.entries_of(tournament=t))
+    ]
+    rows.sort(key=lambda row: (row["display_name"].casefold(), row["entry"]))
+    return [{**row, "position": position} for position, row in enumerate(rows, 1)]
 
 
 def amount_unit(t: Tournament) -> str:
@@ -130,11 +169,12 @@ def amount_unit(t: Tournament) -> str:
     return score_unit(t) or "cents"
 
 
-def standings_body(t: Tournament) -> bytes:
-    """The standings answer, rendered once per computation (and language) and kept in this
-    process. Nothing in it is a sentence today, but an answer in German is another
-    representation (its ETag says so too): a sentence added to it later must not reach an
-    English reader from the cache."""
+def standings_body(t: Tournament, names: Names) -> bytes:
+    """The standings answer, rendered once per computation, names (their
+    :attr:`~tournaments.names.Names.key`) and language, and kept in this process. Nothing in
+    it is a sentence today, but an answer in German is another representation (its ETag says
+    so too; and the pseudonyms are the language's words): a sentence added to it later must
+    not reach an English reader from the cache."""
     key = (
         t.pk,
         t.computed_at,
@@ -142,6 +182,7 @@ def standings_body(t: Tournament) -> bytes:
         t.requested_version,
         t.status,
         t.changed_at,
+        names.key,
         translation.get_language(),
     )
     with _LOCK:
@@ -158,7 +199,8 @@ def standings_body(t: Tournament) -> bytes:
                 "version": t.computed_version,
                 "requested_version": t.requested_version,
                 "up_to_date": t.computed_version >= t.requested_version,
-                "rows": standings_rows(t),
+                "names": names.basis,
+                "rows": standings_rows(t, names),
             }
         )
         with _LOCK:
@@ -177,7 +219,11 @@ class StandingsView(APIView):
         "tiebreak's value, points by round, movement since the previous round and, once "
         "finished, the prizes. The lots draw breaks ties only in the final standings and shows "
         "only where it decided a placing. Before the first result: the entrants, no points. "
-        "`up_to_date` is false while a recomputation is pending. "
+        "`up_to_date` is false while a recomputation is pending. Players are named as the "
+        "caller reads them (`names`): those who run the tournament and members of its club "
+        "read every name; everyone else reads a name only where its player agreed (or the "
+        "club publishes names and the player did not object), else a pseudonym; everyone "
+        "reads their own. "
         "Conditional: `ETag`/`If-None-Match` and `Last-Modified`/`If-Modified-Since` → 304.",
         parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={200: TournamentStandingsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
@@ -196,6 +242,7 @@ class StandingsView(APIView):
                     "version": 29,
                     "requested_version": 29,
                     "up_to_date": True,
+                    "names": "consent",
                     "rows": [
                         {
                             "position": 1,
@@ -211,23 +258,40 @@ class StandingsView(APIView):
                             "movement": None,
                             "prize": 0,
                             "pending": 0,
-                        }
+                        },
+                        {
+                            "position": 2,
+                            "rank": 2,
+                            "entry": 3,
+                            "user": 4,
+                            "name": "Player 7f3a2c",
+                            "display_name": "Player 7f3a2c",
+                            "points": "2",
+                            "rounds": 1,
+                            "by_round": {"1": "2"},
+                            "tiebreaks": {},
+                            "movement": None,
+                            "prize": 0,
+                            "pending": 0,
+                        },
                     ],
                 },
             )
         ],
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        t = selectors.tournament_polled(user=caller(request), tournament_id=tournament_id)
-        return self.answer(request, t)
+        user = caller(request)
+        t = selectors.tournament_polled(user=user, tournament_id=tournament_id)
+        return self.answer(request, t, names_for(t, user))
 
     @staticmethod
-    def answer(request: Request | HttpRequest, t: Tournament) -> HttpResponse:
+    def answer(request: Request | HttpRequest, t: Tournament, names: Names) -> HttpResponse:
         return conditional_response(
             request,
             t,
             "standings",
-            lambda: HttpResponse(standings_body(t), content_type="application/json"),
+            lambda: HttpResponse(standings_body(t, names), content_type="application/json"),
+            names,
         )
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -243,7 +307,7 @@ class StandingsView(APIView):
         if anonymous:
             t = selectors.tournament_listed(tournament_id=kwargs["tournament_id"])
             if t is not None:
-                return self.answer(request, t)
+                return self.answer(request, t, names_for(t, AnonymousUser(), recent=True))
         return super().dispatch(request, *args, **kwargs)
 
 
@@ -266,13 +330,21 @@ class RecomputeView(APIView):
 # a player's results, my tournament
 
 
-def _results(t: Tournament, entry: Entry) -> dict[str, Any]:
+def _results(t: Tournament, entry: Entry, names: Names) -> dict[str, Any]:
     row = selectors.standing_of(tournament=t, entry=entry)
+    others = opponents(names, entry.pk)
     return {
-        "entry": EntrySerializer(entry).data,
+        "entry": EntrySerializer(entry, context={"names": names}).data,
         "rank": row["rank"] if row else None,
         "points": row["points"] if row else None,
-        "rounds": player_rounds(t, entry),
+        "rounds": [
+            {
+                **r,
+                "seat": names.seat(entry.pk, r["seat"]),
+                "opponents": others.get(r["games_table"], []),
+            }
+            for r in player_rounds(t, entry)
+        ],
     }
 
 
@@ -283,21 +355,26 @@ class PlayerResultsView(APIView):
         summary="A player's results",
         description="Per round: table, seat, opponents, the amount won there and the round's "
         "points; the rank and points now. Duplicate boards count once every table finished "
-        "them. Conditional like the standings.",
+        "them. Players named as in the standings. Conditional like the standings.",
         parameters=[TOURNAMENT_ID, ENTRY_ID, *conditional_headers(by_date=True)],
         responses={200: PlayerResultsSerializer, 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int, entry_id: int) -> HttpResponse:
-        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
+        user = caller(request)
+        t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
         entry = selectors.entry_in_tournament(tournament=t, entry_id=entry_id)
-        return conditional(request, t, f"results-{entry.pk}", lambda: _results(t, entry))
+        names = names_for(t, user)
+        return conditional(
+            request, t, f"results-{entry.pk}", lambda: _results(t, entry, names), names
+        )
 
 
 class MyTournamentView(APIView):
     @extend_schema(
         summary="My tournament",
         description="Your entry, your table and seat in the open round (null between "
-        "rounds), your results so far and your rank.",
+        "rounds), your results so far and your rank; the other players named as in the "
+        "standings.",
         parameters=[TOURNAMENT_ID],
         responses={200: MyTournamentSerializer, **ERRORS},
     )
@@ -307,7 +384,8 @@ class MyTournamentView(APIView):
         entry = selectors.entry_of_user(tournament=t, user=user)
         if entry is None:
             raise TournamentNotFound(_("You have not entered this tournament."))
-        out = _results(t, entry)
+        names = names_for(t, user)
+        out = _results(t, entry, names)
         out.update(next_table=None, next_seat=None, round_status=None)
         rnd = selectors.unfinished_round_of(tournament=t)
         if rnd is not None:
@@ -315,9 +393,8 @@ class MyTournamentView(APIView):
             mine = selectors.round_seat_of(round=rnd, entry=entry)
             if mine is not None:
                 tables = services.round_assignments(rnd)
-                out["next_table"] = next(
-                    x for x in tables if x["number"] == mine.round_table.number
-                )
+                table = next(x for x in tables if x["number"] == mine.round_table.number)
+                out["next_table"] = {**table, "players": names.players(table["players"])}
                 out["next_seat"] = mine.seat
         return Response(out)
 
@@ -367,17 +444,37 @@ def _export_schema(summary: str, description: str, ok: Any) -> Any:
 STANDINGS_EXPORT = (
     "One row per player (position, rank, name, points, rounds, each tiebreak, movement, prize, "
     "pending boards), values exact as in the standings; players by display name (the CSV's "
-    "`name`, the JSON's `display_name`). Conditional like the standings."
+    "`name`, the JSON's `display_name`), named as in the standings. Conditional like the "
+    "standings."
 )
 HANDS_EXPORT = (
     "Every settled hand of every round: round, table, hand, dealer, players by seat (by "
-    "display name: the CSV's `name`, the JSON's `display_name`), declarer, game, made and each "
-    "seat's amount (`hand-record.md` result fields). A deal of a rule set that scores a "
+    "display name: the CSV's `name`, the JSON's `display_name`; named as in the standings, "
+    "and where a name is hidden its seat key, made from the name, reads `player-` and the "
+    "pseudonym's code), declarer, game, made and each seat's amount (`hand-record.md` result "
+    "fields). A deal of a rule set that scores a "
     "sitting as a whole (its `score_unit`) moves no money (`amount` 0): its table's sitting "
     "counts as a whole, as the standings count it. Never a deal: hosted deals are read at "
     "the table once the rules reveal them; duplicate boards appear once every table finished "
     "them. Conditional like the standings."
 )
+
+
+def _hands(t: Tournament, names: Names) -> list[dict[str, Any]]:
+    """Every counted hand (:func:`~tournaments.selectors.hands_export`), its players, and
+    their seat keys wherever they stand, as ``names``' reader reads them."""
+    out = []
+    for h in hands_export(t):
+        seats = {p["seat"]: names.seat(p["entry"], p["seat"]) for p in h["players"]}
+        out.append(
+            {
+                **h,
+                "dealer": seats.get(h["dealer"], h["dealer"]),
+                "declarer": seats.get(h["declarer"], h["declarer"]),
+                "players": names.players(h["players"]),
+            }
+        )
+    return out
 
 
 class ExportView(JsonErrorsMixin, APIView):
@@ -389,10 +486,12 @@ class ExportView(JsonErrorsMixin, APIView):
     part = ""
 
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
-        return conditional_response(request, t, self.part, lambda: self.build(t))
+        user = caller(request)
+        t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
+        names = names_for(t, user)
+        return conditional_response(request, t, self.part, lambda: self.build(t, names), names)
 
-    def build(self, t: Tournament) -> HttpResponse:
+    def build(self, t: Tournament, names: Names) -> HttpResponse:
         raise NotImplementedError
 
 
@@ -407,8 +506,8 @@ class StandingsJSONExportView(ExportView):
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         return super().get(request, tournament_id)
 
-    def build(self, t: Tournament) -> HttpResponse:
-        return _json_file(standings_body(t), f"{t.slug}-standings.json")
+    def build(self, t: Tournament, names: Names) -> HttpResponse:
+        return _json_file(standings_body(t, names), f"{t.slug}-standings.json")
 
 
 class StandingsCSVExportView(ExportView):
@@ -425,7 +524,7 @@ class StandingsCSVExportView(ExportView):
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         return super().get(request, tournament_id)
 
-    def build(self, t: Tournament) -> HttpResponse:
+    def build(self, t: Tournament, names: Names) -> HttpResponse:
         # The header row names the columns as the JSON names its keys, in every language:
         # programs read these files by their column names (the schema documents them), and a
         # spreadsheet reads them as well as any word. Not translated.
@@ -457,7 +556,7 @@ class StandingsCSVExportView(ExportView):
                 r["pending"],
                 unit,
             ]
-            for r in standings_rows(t)
+            for r in standings_rows(t, names)
         ]
         return _csv(body, f"{t.slug}-standings.csv")
 
@@ -473,8 +572,8 @@ class HandsJSONExportView(ExportView):
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         return super().get(request, tournament_id)
 
-    def build(self, t: Tournament) -> HttpResponse:
-        body = JSONRenderer().render({"tournament": t.pk, "hands": hands_export(t)})
+    def build(self, t: Tournament, names: Names) -> HttpResponse:
+        body = JSONRenderer().render({"tournament": t.pk, "hands": _hands(t, names)})
         return _json_file(body, f"{t.slug}-hands.json")
 
 
@@ -494,7 +593,7 @@ class HandsCSVExportView(ExportView):
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         return super().get(request, tournament_id)
 
-    def build(self, t: Tournament) -> HttpResponse:
+    def build(self, t: Tournament, names: Names) -> HttpResponse:
         # machine column names, in every language (as the standings file's)
         header = [
             "round",
@@ -510,7 +609,7 @@ class HandsCSVExportView(ExportView):
             "amount",
         ]
         body: list[list[Any]] = [header]
-        for h in hands_export(t):
+        for h in _hands(t, names):
             for p in h["players"]:
                 body.append(
                     [
@@ -546,27 +645,49 @@ def tiebreak_label(name: str) -> str:
     return str(TIEBREAK_LABELS.get(name, name.replace("_", " ")))
 
 
+#: What the printable page says about the names it shows, by :attr:`Names.basis`.
+NAMES_NOTES = {
+    CONSENT: gettext_lazy(
+        "Names appear only of players who agreed; the others appear under a pseudonym."
+    ),
+    PUBLISH: gettext_lazy(
+        "The club publishes its players' names; a player may object in their profile and then "
+        "appears under a pseudonym."
+    ),
+    INSIDER: gettext_lazy(
+        "You see every name because you run this tournament or belong to its club; the public "
+        "page shows a pseudonym for each player whose name may not be published."
+    ),
+}
+
+
 class PrintView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
         summary="Printable standings",
         description="One HTML page for the venue's wall, readable on a phone and on paper. "
+        "Players named as in the standings, with a sentence saying on which basis. "
         "Conditional like the standings.",
         parameters=[TOURNAMENT_ID, *conditional_headers(by_date=True)],
         responses={(200, "text/html"): OpenApiTypes.STR, 304: NOT_MODIFIED, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        t = selectors.tournament_for_user(user=caller(request), tournament_id=tournament_id)
-        return conditional_response(request, t, "print", lambda: self.page(request, t))
+        user = caller(request)
+        t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
+        names = names_for(t, user)
+        return conditional_response(
+            request, t, "print", lambda: self.page(request, t, names), names
+        )
 
     @staticmethod
-    def page(request: Request, t: Tournament) -> HttpResponse:
-        """Players by their display names; each row's deciding tiebreak (``lots`` only once
-        it decided a placing at the end); provisional until the tournament is finished. In the
-        reader's language: its words, the time of the standings (in the tournament's time
-        zone) and the prizes' decimals as the language writes them."""
-        rows = standings_rows(t)
+    def page(request: Request, t: Tournament, names: Names) -> HttpResponse:
+        """Players by their display names as the reader reads them, and a sentence saying
+        why (:data:`NAMES_NOTES`); each row's deciding tiebreak (``lots`` only once it decided
+        a placing at the end); provisional until the tournament is finished. In the reader's
+        language: its words, the time of the standings (in the tournament's time zone) and
+        the prizes' decimals as the language writes them."""
+        rows = standings_rows(t, names)
         rounds = sorted({int(r) for row in rows for r in row["by_round"]})
         shown = [name for name in t.tiebreaks if name != "lots"]  # a draw's digits say nothing
         decided = scoring.decided_by([(r["points"], r["tiebreaks"]) for r in rows], t.tiebreaks)
@@ -593,6 +714,7 @@ class PrintView(APIView):
                 "deciding": any(row["decided_by"] for row in rows),
                 "final": t.status == Tournament.Status.FINISHED,
                 "prizes": any(row["prize"] for row in rows),
+                "names_note": NAMES_NOTES[names.basis],
             },
         )
 
@@ -602,7 +724,9 @@ class SettlementView(APIView):
         summary="The money settlement",
         description="For tournaments played for real stakes: each player's net over their "
         "closed tables and the fewest payments that settle them (the pots are one party when "
-        "money stayed in them). Directors and entrants. 409 for tournaments played for points.",
+        "money stayed in them). Directors and entrants. Players named as in the standings, "
+        "but an entrant also reads the names of those they pay or are paid by. 409 for "
+        "tournaments played for points.",
         parameters=[TOURNAMENT_ID],
         responses={200: TournamentSettlementSerializer, **ERRORS},
     )
@@ -611,7 +735,8 @@ class SettlementView(APIView):
         t = selectors.tournament_for_user(user=user, tournament_id=tournament_id)
         if not (tperms.is_director(user, t) or tperms.is_entrant(user, t)):
             raise NotAllowed(_("Only the directors and the players see the settlement."))
-        return Response(TournamentSettlementSerializer(services.tournament_settlement(t)).data)
+        settled = services.tournament_settlement(t, names=names_for(t, user))
+        return Response(TournamentSettlementSerializer(settled).data)
 
 
 T = "tournaments/<id:tournament_id>/"

@@ -11,9 +11,9 @@ from rest_framework import serializers
 from config.api.fields import MAX_ID, JSONObjectField
 from games.api.serializers import RulesField
 from games.services import BOT_LEVELS
+from tournaments import names as naming
 from tournaments import scoring
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
-from tournaments.names import entry_display_name
 from tournaments.scoring import POINTS_PATTERN
 from tournaments.services.rounds import MAX_BOTS
 from tournaments.services.tournaments import MAX_DEALS, MAX_ROUNDS
@@ -194,14 +194,33 @@ class LogEntrySerializer(serializers.ModelSerializer[LogEntry]):
 
 
 DISPLAY_NAME_HELP = (
-    "The player as people read them: the account's display name, else the name the entry was "
-    "entered under (a substitute's name). Show this; `entry` and `user` are the ids."
+    "The player as the caller reads them: the account's display name, else the name the entry "
+    'was entered under (a substitute\'s name); or their pseudonym ("Player 7f3a2c") where '
+    "the caller may not read the name: those who run the tournament and members of its club "
+    "read every name, others only those of players who agreed (or whose club publishes names "
+    "and who did not object), everyone their own. Show this; `entry` and `user` are the ids."
 )
+ENTERED_HELP = (
+    "The name the entry was entered under; the pseudonym where the caller reads one "
+    "(`display_name`)."
+)
+
+
+def names_of(context: dict[str, Any], tournament_id: int) -> naming.Names | None:
+    """The names the answer shows: the context's ``names``, else those of the context's
+    ``request``'s caller (computed once per answer), else None (every name)."""
+    found = context.get("names")
+    if found is None and "request" in context:
+        reader = context["request"].user
+        found = context["names"] = naming.names_in(tournament_id=tournament_id, reader=reader)
+    return found
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     """An entry: the player (user, or only a name for a substitute) and their state.
-    ``name`` is what the entry was entered under; ``display_name`` is what people read."""
+    ``name`` is what the entry was entered under; ``display_name`` is what people read.
+    Named as the context's ``names`` (or its ``request``'s caller) read them; every name
+    without either."""
 
     display_name = serializers.SerializerMethodField(help_text=DISPLAY_NAME_HELP)
 
@@ -221,9 +240,15 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
             "last_round",
         )
         read_only_fields = fields
+        extra_kwargs = {"name": {"help_text": ENTERED_HELP}}
 
     def get_display_name(self, entry: Entry) -> str:
-        return entry_display_name(entry)
+        return naming.entry_display_name(entry)
+
+    def to_representation(self, entry: Entry) -> dict[str, Any]:
+        data = super().to_representation(entry)
+        names = names_of(self.context, entry.tournament_id)
+        return data if names is None else names.player(data, key="id")
 
 
 class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -245,7 +270,7 @@ class EntryInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 class TournamentPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.IntegerField()
-    name = serializers.CharField(help_text="The name the entry was entered under.")
+    name = serializers.CharField(help_text=ENTERED_HELP)
     display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP)
     seat = serializers.CharField(help_text="The seat key at the games table.")
     position = serializers.IntegerField()
@@ -351,7 +376,13 @@ class TournamentRoundDetailSerializer(TournamentRoundSerializer):
 
     @extend_schema_field(TournamentTableSerializer(many=True))
     def get_tables(self, rnd: Round) -> list[dict[str, Any]]:
-        return list(self.context.get("tables", []))
+        """The context's ``tables``, their players named as the context's ``names`` read
+        them (as given without)."""
+        names = self.context.get("names")
+        tables = list(self.context.get("tables", []))
+        if names is None:
+            return tables
+        return [{**table, "players": names.players(table["players"])} for table in tables]
 
 
 class RoundSeatingInputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -512,6 +543,7 @@ class TournamentStandingRowSerializer(serializers.ModelSerializer[StandingRow]):
             "pending",
         )
         read_only_fields = fields
+        extra_kwargs = {"name": {"help_text": ENTERED_HELP}}
 
 
 class TournamentStandingsSerializer(serializers.Serializer[dict[str, Any]]):
@@ -531,6 +563,14 @@ class TournamentStandingsSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     requested_version = serializers.IntegerField()
     up_to_date = serializers.BooleanField()
+    names = serializers.ChoiceField(
+        choices=list(naming.BASES),
+        help_text="Whose names the rows show the caller: `consent`: only of players who agreed "
+        "to show their name in public (and the caller's own), the others under a pseudonym; "
+        "`publish`: the tournament's club publishes its players' names, so every name but of "
+        "those who objected (and a substitute's); `insider`: every name, as the caller runs "
+        "the tournament or is a member of its club.",
+    )
     rows = TournamentStandingRowSerializer(many=True)
 
 
@@ -541,7 +581,8 @@ class ResultRoundSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.CharField()
     opponents = serializers.ListField(
         child=serializers.CharField(),
-        help_text="The other players at the table, in seat order, by display name.",
+        help_text="The other players at the table, in seat order, by display name (or "
+        "pseudonym, as the standings name them).",
     )
     amount = serializers.IntegerField(
         allow_null=True,
@@ -576,7 +617,7 @@ class MyTournamentSerializer(PlayerResultsSerializer):
 
 class TournamentPartySerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField(help_text='The name the entry was entered under; "pot".')
+    name = serializers.CharField(help_text=ENTERED_HELP + ' The pot: "pot".')
     display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP + ' The pot: "pot".')
 
 
@@ -588,7 +629,7 @@ class TournamentPaymentSerializer(serializers.Serializer[dict[str, Any]]):
 
 class TournamentNetSerializer(serializers.Serializer[dict[str, Any]]):
     entry = serializers.IntegerField()
-    name = serializers.CharField(help_text="The name the entry was entered under.")
+    name = serializers.CharField(help_text=ENTERED_HELP)
     display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP)
     net = serializers.IntegerField()
 
@@ -608,7 +649,7 @@ class TournamentSettlementSerializer(serializers.Serializer[dict[str, Any]]):
 class ExportedSeatSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.CharField(help_text="The seat's key at the table.")
     entry = serializers.IntegerField(help_text="The entry's id.")
-    name = serializers.CharField(help_text="The name the entry was entered under.")
+    name = serializers.CharField(help_text=ENTERED_HELP)
     display_name = serializers.CharField(help_text=DISPLAY_NAME_HELP)
     amount = serializers.IntegerField(help_text="The seat's result of the hand, minor units.")
 

@@ -1,7 +1,8 @@
 """The money settlement of a tournament played for real stakes: each player's net over all
 their tables (from each closed games table's settlement, or an offline table's confirmed
 totals) and the fewest payments that settle them, with the pots as one more party when money
-stayed in them."""
+stayed in them. Players are named as the reader reads them (:mod:`tournaments.names`), and an
+entrant also reads the names of those they pay or are paid by: they must find each other."""
 
 from __future__ import annotations
 
@@ -15,14 +16,16 @@ from games.models import Table
 from games.settlement import settle
 from tournaments.errors import TournamentConflict
 from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
-from tournaments.names import display_names
+from tournaments.names import Names, every_name
 from tournaments.selectors import score_price
 
 POT = "pot"
 
 
-def tournament_settlement(t: Tournament) -> dict[str, Any]:
-    """Nets by entry over the closed tables and the payments; 409 when not played for money."""
+def tournament_settlement(t: Tournament, *, names: Names | None = None) -> dict[str, Any]:
+    """Nets by entry over the closed tables and the payments; 409 when not played for money.
+    Players named as ``names``' reader reads them (every name without one), and the other
+    party of each of the reader's own payments by name."""
     if not t.real_money:
         raise TournamentConflict(
             _("This tournament plays for points, not money: there is nothing to settle."),
@@ -52,32 +55,36 @@ def tournament_settlement(t: Tournament) -> dict[str, Any]:
             if seat in seats[table_id]:
                 nets[seats[table_id][seat]] += int(net)
         pot += int((settled or {}).get("pot_net", 0))
-    names = dict(Entry.objects.filter(tournament=t).values_list("pk", "name"))
-    shown = display_names(tournament_id=t.pk)
+    entered = dict(Entry.objects.filter(tournament=t).values_list("pk", "name"))
     parties: dict[str, int] = {f"e{entry}": net for entry, net in nets.items() if net}
     if pot:
         parties[POT] = pot
+    answer = settle(parties)
 
+    mine = {f"e{entry}" for entry in (names.own_entries if names is not None else ())}
+    others = {
+        int(other[1:])
+        for p in answer.payments
+        for party, other in ((p.payer, p.payee), (p.payee, p.payer))
+        if party in mine and other != POT
+    }
+    shown = (names or every_name(t)).with_named(others)
     pot_name = pgettext("the settlement's party", "pot")
+
+    def player(entry: int) -> dict[str, Any]:
+        return shown.player({"entry": entry, "name": entered.get(entry, "")})
 
     def who(party: str) -> dict[str, Any]:
         if party == POT:
             # the name stays the machine's word; the display name is the reader's
             return {"entry": None, "name": POT, "display_name": pot_name}
-        entry = int(party[1:])
-        return {"entry": entry, "name": names.get(entry, ""), "display_name": shown.get(entry, "")}
+        return player(int(party[1:]))
 
-    answer = settle(parties)
     return {
         "tournament": t.pk,
         "final": t.status == Tournament.Status.FINISHED,
         "nets": [
-            {
-                "entry": entry,
-                "name": names.get(entry, ""),
-                "display_name": shown.get(entry, ""),
-                "net": net,
-            }
+            {**player(entry), "net": net}
             for entry, net in sorted(nets.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
         "pot": pot,
