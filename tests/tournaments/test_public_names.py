@@ -265,3 +265,27 @@ def test_a_pseudonym_is_the_same_on_every_page_and_every_time(settings: Any) -> 
                 pk = party["entry"]
                 expected = everyone[pk] if pk == mine or pk in partners else public[pk]
                 assert party["display_name"] == expected, pk
+
+
+def test_a_rounds_tables_and_an_entry_name_players_as_the_standings_do() -> None:
+    f = field(5, deals_per_round=3)
+    seat(f, seed=3)
+    public = named(f, shown=[0], substitute=False)
+    everyone = named(f, shown=list(range(5)), substitute=True)
+    anon = client_for(None)
+    for path in ("rounds/1/", "rounds/1/tables/1/"):
+        answer = anon.get(f.url + path)
+        assert answer.status_code == 200, answer.content
+        body = answer.json()
+        tables = body.get("tables", [body])
+        players = [p for t in tables for p in t["players"]]
+        assert {p["entry"]: p["display_name"] for p in players} == {
+            p["entry"]: public[p["entry"]] for p in players
+        }
+        hidden(answer.content.decode(), f, shown=[0])
+        assert SUBSTITUTE not in answer.content.decode()
+    tables = f.get("rounds/1/")["tables"]
+    assert {p["entry"]: p["display_name"] for t in tables for p in t["players"]} == everyone
+    stand_in = entry(f)
+    assert anon.get(f.url + f"entries/{stand_in}/").json()["display_name"] == public[stand_in]
+    assert f.get(f"entries/{stand_in}/")["display_name"] == SUBSTITUTE

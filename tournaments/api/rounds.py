@@ -31,6 +31,7 @@ from tournaments.api.serializers import (
 from tournaments.api.tournaments import ERRORS, READ_ERRORS, TOURNAMENT_ID
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Round, RoundTable, TableTotals
+from tournaments.names import Names, names_for
 
 ROUND_NUMBER = OpenApiParameter("round_number", OpenApiTypes.INT, OpenApiParameter.PATH)
 TABLE_NUMBER = OpenApiParameter("table_number", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -47,14 +48,16 @@ def _round(request: Request, tournament_id: int, number: int, *, direct: bool = 
     return rnd
 
 
-def round_detail(rnd: Round) -> dict[str, Any]:
+def round_detail(rnd: Round, names: Names) -> dict[str, Any]:
+    """The round and its tables, the players as ``names``' reader reads them."""
     tables = services.round_assignments(rnd)
     progress = {p["number"]: p for p in services.table_progress(rnd)}
     for table in tables:
         found = progress.get(table["number"], {})
         table["hands_done"] = found.get("hands_done", 0)
         table["complete"] = found.get("complete", False)
-    return dict(TournamentRoundDetailSerializer(rnd, context={"tables": tables}).data)
+    context = {"tables": tables, "names": names}
+    return dict(TournamentRoundDetailSerializer(rnd, context=context).data)
 
 
 class RoundListView(APIView):
@@ -119,7 +122,8 @@ class RoundListView(APIView):
             bot_level=values.get("bot_level"),
         )
         rnd.refresh_from_db()
-        return Response(round_detail(rnd), status=status.HTTP_202_ACCEPTED)
+        names = names_for(t, caller(request))
+        return Response(round_detail(rnd, names), status=status.HTTP_202_ACCEPTED)
 
 
 class RoundDetailView(APIView):
@@ -134,8 +138,9 @@ class RoundDetailView(APIView):
     )
     def get(self, request: Request, tournament_id: int, round_number: int) -> Any:
         rnd = _round(request, tournament_id, round_number)
+        names = names_for(rnd.tournament, caller(request))
         return conditional(
-            request, rnd.tournament, f"round-{rnd.number}", lambda: round_detail(rnd)
+            request, rnd.tournament, f"round-{rnd.number}", lambda: round_detail(rnd, names), names
         )
 
 
@@ -152,7 +157,7 @@ def _round_command(name: str, summary: str, description: str, service: Any) -> A
             rnd = _round(request, tournament_id, round_number, direct=True)
             rnd = service(user=signed_in(request), round=rnd)
             rnd.refresh_from_db()
-            return Response(round_detail(rnd))
+            return Response(round_detail(rnd, names_for(rnd.tournament, caller(request))))
 
     RoundCommandView.__name__ = f"Round{name.title()}View"
     return RoundCommandView
@@ -204,7 +209,7 @@ class TableView(APIView):
     ) -> Response:
         rnd = _round(request, tournament_id, round_number)
         _link(rnd, table_number)
-        tables = round_detail(rnd)["tables"]
+        tables = round_detail(rnd, names_for(rnd.tournament, caller(request)))["tables"]
         return Response(next(t for t in tables if t["number"] == table_number))
 
 

@@ -404,7 +404,10 @@ class EntryListView(generics.ListAPIView[Entry]):
                     status=status.HTTP_202_ACCEPTED,
                 )
             entry = added
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(
+            EntrySerializer(entry, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 def _entry(request: Request, tournament_id: int, entry_id: int) -> Entry:
@@ -425,7 +428,8 @@ class EntryDetailView(APIView):
         responses={200: EntrySerializer, **READ_ERRORS},
     )
     def get(self, request: Request, tournament_id: int, entry_id: int) -> Response:
-        return Response(EntrySerializer(_entry(request, tournament_id, entry_id)).data)
+        entry = _entry(request, tournament_id, entry_id)
+        return Response(EntrySerializer(entry, context={"request": request}).data)
 
 
 class EntryCheckInView(APIView):
@@ -440,7 +444,7 @@ class EntryCheckInView(APIView):
     def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
         entry = _entry(request, tournament_id, entry_id)
         entry = services.entry_check_in(user=signed_in(request), entry=entry)
-        return Response(EntrySerializer(entry).data)
+        return Response(EntrySerializer(entry, context={"request": request}).data)
 
 
 class EntryWithdrawView(APIView):
@@ -460,7 +464,7 @@ class EntryWithdrawView(APIView):
         entry = services.entry_withdraw(
             user=signed_in(request), entry=entry, reason=data.validated_data["reason"]
         )
-        return Response(EntrySerializer(entry).data)
+        return Response(EntrySerializer(entry, context={"request": request}).data)
 
 
 T = "tournaments/<id:tournament_id>/"
