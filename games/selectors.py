@@ -5,6 +5,11 @@ club's tables for everybody; for a signed-in user also the tables where they sit
 created, of a club they belong to and of a tournament they direct; staff read all.
 The filters are subqueries rather than joins, so no ``distinct()`` is needed and a table
 never appears twice.
+
+Who reads which names at a table (issue 39, :mod:`clubs.privacy`; docs/games.md, "Names in
+public lists") is decided here too, for every answer that names its people (seats, score
+sheet, payments, who created the table, entered, confirmed or changed its hands):
+:func:`table_names`.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -33,6 +40,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 
+from clubs import privacy
 from clubs.models import Club, Membership, User
 from games import managers, rows
 from games.errors import InvalidInput
@@ -80,7 +88,8 @@ def _readable(user: AnyUser) -> Q:
 
 def _seats() -> Prefetch[str, QuerySet[Seat], str]:
     return Prefetch(
-        "seats", queryset=Seat.objects.select_related("user", "guest").order_by("position")
+        "seats",
+        queryset=Seat.objects.select_related("user", "guest__merged_into").order_by("position"),
     )
 
 
@@ -156,9 +165,12 @@ SNAPSHOT_SECONDS = 5.0
 def _load_hand(table_id: int, number: int) -> Hand | None:
     try:  # get(), not first(): no ORDER BY through both models' orderings to compile
         return (
-            Hand.objects.select_related("table", "entered_by", "confirmed_by")
+            Hand.objects.select_related("table__club", "entered_by", "confirmed_by")
             .prefetch_related(
-                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+                Prefetch(
+                    "table__seats",
+                    queryset=Seat.objects.select_related("user", "guest__merged_into"),
+                )
             )
             .get(table_id=table_id, number=number)
         )
@@ -398,3 +410,124 @@ def open_seats_of(*, user: User) -> QuerySet[Seat]:
 def seats_of_tables(*, table_ids: list[int]) -> QuerySet[Seat]:
     """Every seat of these tables, with the user or guest its display name comes from."""
     return Seat.objects.filter(table_id__in=table_ids).select_related("user", "guest")
+
+
+# ---------------------------------------------------------------------------------------------
+# names
+
+
+class Reader:
+    """Who reads tables' answers, and at which tables they read every person's name: the
+    table's world (:meth:`insider`). One per request; what it looks up it looks up once."""
+
+    def __init__(self, user: AnyUser) -> None:
+        self.user = user
+
+    @property
+    def user_id(self) -> int | None:
+        return self.user.pk if self.user.is_authenticated else None
+
+    @cached_property
+    def _clubs(self) -> frozenset[int]:
+        """The clubs the reader belongs to."""
+        if not isinstance(self.user, User):
+            return frozenset()
+        mine = Membership.objects.filter(user_id=self.user.pk).values_list("club_id", flat=True)
+        return frozenset(mine)
+
+    @cached_property
+    def _managed(self) -> frozenset[int]:
+        """The tables an app above games lets the reader manage (a tournament's directors)."""
+        if not isinstance(self.user, User):
+            return frozenset()
+        found = Table.objects.filter(managers.managed(self.user)).values_list("pk", flat=True)
+        return frozenset(found)
+
+    def insider(self, table: Table) -> bool:
+        """Whether the reader belongs to ``table``'s world and reads every name there: they
+        sit at it (or a guest who sat there was merged into them), created it, belong to its
+        club, manage it (a tournament's directors), or are staff. Load the seats (with
+        ``guest``) with the table."""
+        user = self.user
+        if not user.is_authenticated:
+            return False
+        if user.is_staff or table.created_by_id == user.pk:
+            return True
+        for seat in table.seats.all():
+            if seat.user_id == user.pk:
+                return True
+            if seat.guest is not None and seat.guest.merged_into_id == user.pk:
+                return True
+        if table.club_id is not None and table.club_id in self._clubs:
+            return True
+        return table.pk in self._managed
+
+
+@dataclass(frozen=True)
+class TableNames:
+    """What one reader reads as the people of one table (:func:`table_names`): everyone's
+    name in the table's world (``insider``); elsewhere a person's name only where
+    :func:`clubs.privacy.name_is_public` allows it for the table's club (``club``; ``None``
+    at a table of no club: only the names of those who agreed), else their pseudonym ("Player
+    7f3a2c"); the reader's own name always. Seat keys are no names: they stay."""
+
+    club: Club | None
+    insider: bool
+    reader_id: int | None = None
+
+    def shows(self, user: User | None) -> bool:
+        """Whether the reader reads the name of ``user`` (``None``: a guest)."""
+        if self.insider or (user is not None and user.pk == self.reader_id):
+            return True
+        return privacy.name_is_public(user, self.club)
+
+    def seat(self, seat: Seat) -> str:
+        """The name the reader reads for ``seat`` (a bot's is the bot's)."""
+        person = seat_person(seat)
+        if person is None or self.shows(person[0]):
+            return seat.display_name
+        return privacy.public_pseudonym(person[1])
+
+    def hides(self, seat: Seat) -> bool:
+        """Whether the reader reads ``seat``'s player by their pseudonym."""
+        person = seat_person(seat)
+        return person is not None and not self.shows(person[0])
+
+    def account(self, user: User | None) -> str | None:
+        """How the reader reads the account ``user`` (who created the table, entered,
+        confirmed or changed a hand): its login, or its pseudonym; ``None`` for nobody."""
+        if user is None:
+            return None
+        return str(user.username) if self.shows(user) else privacy.public_pseudonym(f"u:{user.pk}")
+
+    def parties(self, table: Table) -> dict[str, str]:
+        """Seat key → the name the reader reads for its player (the score sheet's seats, the
+        payments' sentences)."""
+        return {seat.key: self.seat(seat) for seat in table.seats.all()}
+
+
+def seat_person(seat: Seat) -> tuple[User | None, str] | None:
+    """Who sits at ``seat``: their account (``None`` for a guest) and the key of their
+    pseudonym (``u:3``; a club guest's ``g:1``; a guest known only at this table ``s:<seat
+    id>``); ``None`` for a bot. A club guest merged into a member is that member."""
+    if seat.kind == Seat.Kind.BOT:
+        return None
+    if seat.user_id is not None:
+        return seat.user, f"u:{seat.user_id}"
+    guest = seat.guest if seat.guest_id is not None else None
+    if guest is not None:
+        merged = guest.merged_into if guest.merged_into_id is not None else None
+        if merged is not None:
+            return merged, f"u:{merged.pk}"
+        return None, f"g:{guest.pk}"
+    return None, f"s:{seat.pk}"
+
+
+def table_names(table: Table, reader: Reader | AnyUser) -> TableNames:
+    """What ``reader`` reads as ``table``'s people (load the table's club and its seats, with
+    their users and guests, with it: then this asks nothing of the database for a reader who
+    sits at the table)."""
+    if not isinstance(reader, Reader):
+        reader = Reader(reader)
+    club = table.club if table.club_id is not None else None
+    return TableNames(club=club, insider=reader.insider(table), reader_id=reader.user_id)

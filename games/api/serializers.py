@@ -4,6 +4,11 @@ Input serializers parse requests; output serializers shape answers. Score-sheet 
 rules and actions are passed to the services as the client sent them, because the engine
 checks them and names the offending field in its own words (``spec/hand-record.md``); their
 serializers here describe them for the schema.
+
+Answers that name a table's people name them as their reader reads them
+(:func:`games.selectors.table_names`): the views put the reader (``reader``, a
+:class:`games.selectors.Reader`) or the table's names (``names``) in the context; without
+either, an answer is the public version, as an anonymous reader reads it.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
@@ -27,6 +33,27 @@ from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries
 from games.rulesets import rule_set_of
 
 Fields = dict[str, serializers.Field[Any, Any, Any, Any]]
+#: How an account that created a table, or entered, confirmed or changed a hand, reads.
+ACCOUNT_HELP = (
+    "The account's login, or its pseudonym ('Player 7f3a2c') where you may not read its name "
+    '(docs/games.md, "Names in public lists"); null for nobody.'
+)
+
+
+def names_in(context: dict[str, Any], table: Table) -> selectors.TableNames:
+    """The names the context's reader reads at ``table``: the context's ``names`` when it
+    gives them, else :func:`games.selectors.table_names` for its ``reader`` (anonymous when
+    none), once per table."""
+    given = context.get("names")
+    if isinstance(given, selectors.TableNames):
+        return given
+    cache: dict[int, selectors.TableNames] = context.setdefault("_names", {})
+    if table.pk not in cache:
+        reader = context.get("reader") or selectors.Reader(AnonymousUser())
+        cache[table.pk] = selectors.table_names(table, reader)
+    return cache[table.pk]
+
+
 #: What a ledger entry is for (``ReasonEnum``): every registered rule set's ``why`` words
 #: (``Shapes.reasons``), then the table's own; ``games.models.ledger_reasons`` as a list.
 LEDGER_REASONS = [*hand_reasons(), *TABLE_REASONS]
@@ -346,11 +373,34 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
 class SeatSerializer(serializers.ModelSerializer[Seat]):
     """A seat at a table: ``key``, ``kind``, ``user`` (an id), ``guest_name`` and
     ``bot_level`` as a seat to create takes them (``SeatInput``), so a seat read can be sent
-    again; ``name`` and ``username`` to show."""
+    again; ``name`` and ``username`` to show. Where the reader may not read the player's
+    name (context ``names``, :class:`games.selectors.TableNames`), ``name`` is the player's
+    pseudonym, ``username`` null and a guest's ``guest_name`` the pseudonym too."""
 
-    name = serializers.CharField(source="display_name", read_only=True)
-    username = serializers.CharField(source="user.username", read_only=True, allow_null=True)
+    name = serializers.CharField(
+        source="display_name",
+        read_only=True,
+        help_text="The player's name, or their pseudonym ('Player 7f3a2c') where you may not "
+        'read it (docs/games.md, "Names in public lists").',
+    )
+    username = serializers.CharField(
+        source="user.username",
+        read_only=True,
+        allow_null=True,
+        help_text="The account's login; null for a guest or a bot, and where you may not read "
+        "the player's name.",
+    )
     bot_level = SeatBotLevelField(read_only=True)
+
+    def to_representation(self, instance: Seat) -> dict[str, Any]:
+        out: dict[str, Any] = super().to_representation(instance)
+        names = self.context.get("names")
+        if isinstance(names, selectors.TableNames) and names.hides(instance):
+            out["name"] = names.seat(instance)
+            out["username"] = None
+            if out.get("guest_name"):
+                out["guest_name"] = out["name"]
+        return out
 
     class Meta:
         model = Seat
@@ -432,9 +482,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     hands_count = serializers.SerializerMethodField()
     closing = serializers.SerializerMethodField()
     rules = RulesField(read_only=True)
-    created_by = serializers.CharField(
-        source="created_by.username", read_only=True, allow_null=True
-    )
+    created_by = serializers.SerializerMethodField(help_text=ACCOUNT_HELP)
     dealer_draw = serializers.DictField(
         child=serializers.CharField(),
         read_only=True,
@@ -474,7 +522,12 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, table: Table) -> Any:
-        return SeatSerializer(seats_in_order(table), many=True).data
+        names = names_in(self.context, table)
+        return SeatSerializer(seats_in_order(table), many=True, context={"names": names}).data
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_created_by(self, table: Table) -> str | None:
+        return names_in(self.context, table).account(table.created_by)
 
     def get_first_dealer(self, table: Table) -> str:
         return str(seats_in_order(table)[table.first_dealer].key)
@@ -512,7 +565,8 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         if table.closing is None:
             return None
         # closings stored before payments_proven was recorded do not say: null
-        return {"payments_proven": None, **with_sentences(table, table.closing)}
+        names = names_in(self.context, table).parties(table)
+        return {"payments_proven": None, **with_sentences(table, table.closing, names)}
 
 
 class SeriesSerializer(serializers.ModelSerializer[TableSeries]):
@@ -565,9 +619,10 @@ class LedgerEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
 
 
 class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
-    """Who changed what at a table, and the state before and after."""
+    """Who changed what at a table, and the state before and after. Context: ``table`` (and
+    the reader, as for every answer that names people)."""
 
-    user = serializers.CharField(source="user.username", read_only=True, allow_null=True)
+    user = serializers.SerializerMethodField(help_text=ACCOUNT_HELP)
     before = serializers.JSONField(read_only=True, allow_null=True)
     after = serializers.JSONField(read_only=True, allow_null=True)
 
@@ -575,6 +630,10 @@ class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
         model = AuditEntry
         fields = ("id", "at", "user", "action", "hand_number", "before", "after")
         read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_user(self, entry: AuditEntry) -> str | None:
+        return names_in(self.context, self.context["table"]).account(entry.user)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -593,15 +652,12 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     """A hand's public information. Hosted hands show their commitment, phase and player to
     act while played, and their result and proof only after the end (the proof not while a
     deal source withholds the board: ``games.deals``); never the deal, deck, salt or actions
-    before. Context: ``table`` (seats loaded)."""
+    before. Context: ``table`` (seats loaded), and the reader (``reader`` or ``names``:
+    ``entered_by`` and ``confirmed_by`` name accounts as the reader reads them)."""
 
     stake = serializers.SerializerMethodField()
-    entered_by = serializers.CharField(
-        source="entered_by.username", read_only=True, allow_null=True
-    )
-    confirmed_by = serializers.CharField(
-        source="confirmed_by.username", read_only=True, allow_null=True
-    )
+    entered_by = serializers.SerializerMethodField(help_text=ACCOUNT_HELP)
+    confirmed_by = serializers.SerializerMethodField(help_text=ACCOUNT_HELP)
     entry = serializers.SerializerMethodField()
     result = serializers.SerializerMethodField()
     commitment = serializers.SerializerMethodField()
@@ -639,7 +695,6 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         of hand), without building the field objects: DRF builds them for each serializer, and
         that cost more than everything else in answering a score-sheet entry."""
         hand = instance
-        entered, confirmed = hand.entered_by, hand.confirmed_by
         return {
             "number": int(hand.number),
             "status": str(hand.status),
@@ -649,8 +704,8 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
             "version": int(hand.version),
             "created_at": _datetime(hand.created_at),
             "finished_at": _datetime(hand.finished_at),
-            "entered_by": None if entered is None else str(entered.username),
-            "confirmed_by": None if confirmed is None else str(confirmed.username),
+            "entered_by": self.get_entered_by(hand),
+            "confirmed_by": self.get_confirmed_by(hand),
             "entry": self.get_entry(hand),
             "result": self.get_result(hand),
             "commitment": self.get_commitment(hand),
@@ -677,6 +732,18 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         if hand.pk not in cache:
             cache[hand.pk] = engine.view(services.hand_state(self.table, hand), None)
         return cache[hand.pk]
+
+    @cached_property
+    def _names(self) -> selectors.TableNames:
+        return names_in(self.context, self.table)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_entered_by(self, hand: Hand) -> str | None:
+        return self._names.account(hand.entered_by)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_confirmed_by(self, hand: Hand) -> str | None:
+        return self._names.account(hand.confirmed_by)
 
     def get_stake(self, hand: Hand) -> int | None:
         """S for this hand: the pot after the dealer's contribution, capped (wien); null where

@@ -2,7 +2,8 @@
 words (``"carl pays anna 3.40 €"``, in German ``"carl zahlt anna 3,40 €"``). Nothing here
 decides an amount: the amounts come from the hands' results (the engine's settlement) and from
 ``games.settlement``. The sentences and the CSV's header speak the reader's language; the JSON
-keys and codes do not.
+keys and codes do not. People are named as the reader reads them (``names``: seat key → name,
+:meth:`games.selectors.TableNames.parties`); the CSV names seats by their keys only.
 """
 
 from __future__ import annotations
@@ -31,17 +32,22 @@ def seats_in_order(table: Table) -> list[Any]:
     return sorted(table.seats.all(), key=lambda s: s.position)
 
 
-def party_names(table: Table) -> dict[str, str]:
-    """Ledger party → the name people read: seats' display names, the pot, the series."""
-    names = {s.key: s.display_name for s in table.seats.all()}
-    names[POT] = str(POT_NAME)
-    names[SERIES] = str(SERIES_NAME)
-    return names
+def party_names(table: Table, names: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Ledger party → the name people read: the seats' players as the reader reads them
+    (``names``; their display names when not given), the pot, the series."""
+    parties = {s.key: s.display_name for s in table.seats.all()}
+    parties.update(names or {})
+    parties[POT] = str(POT_NAME)
+    parties[SERIES] = str(SERIES_NAME)
+    return parties
 
 
-def with_sentences(table: Table, settlement: Mapping[str, Any]) -> dict[str, Any]:
-    """A settlement (``services.settlement_for``) with a sentence for each payment."""
-    names = party_names(table)
+def with_sentences(
+    table: Table, settlement: Mapping[str, Any], names: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A settlement (``services.settlement_for``) with a sentence for each payment, its
+    players named as ``names`` says (seat key → name: :func:`party_names`)."""
+    names = party_names(table, names)
     currency = settings.CURRENCY_SYMBOL
     keeper = pot_keeper(shared=shares_pot_at_close(table.rules), club=table.club_id is not None)
     payments = [
@@ -63,15 +69,19 @@ def game_text(game: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> str:
     return rule_set_for(rules).describe_game(game)
 
 
-def score_sheet(table: Table, hands: Iterable[Hand]) -> dict[str, Any]:
+def score_sheet(
+    table: Table, hands: Iterable[Hand], names: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """The running sheet of the table's rule set (``variant``): per settled hand (hosted hands
     still being played are left out) the dealer, game, declarer, made, fallen, each seat's
     running balance and the pot after, and in ``details`` the rule set's own part of the row
     (``RuleSet.sheet_rows``: a Preferans pulya, a Doppelkopf deal's parties, Augen and game
-    points), null where it has none (:func:`sheet_of`)."""
+    points), null where it has none (:func:`sheet_of`). The seats' players are named as
+    ``names`` says (seat key → name; their display names when not given)."""
+    names = names or {}
     return sheet_of(
         rule_set_of(table),
-        [(s.key, s.display_name) for s in seats_in_order(table)],
+        [(s.key, names.get(s.key, s.display_name)) for s in seats_in_order(table)],
         table.opening_pot,
         [
             (hand.number, hand.status, hand.dealer, hand.result)

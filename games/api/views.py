@@ -5,6 +5,10 @@ Each view parses its input with a serializer, finds the table through a selector
 the caller (a table the caller may not read does not exist: 404), checks the object
 permission (writers only for writes: 403 before any service runs), calls one service or
 selector and serializes the answer. ``docs/games.md`` is the specification.
+
+Answers name a table's people as their reader reads them (:func:`games.selectors.table_names`:
+everyone's name for the table's world, the public version for others): the views hand the
+reader (``Reader``) or the table's names to the serializers and the sheet.
 """
 
 from __future__ import annotations
@@ -221,6 +225,11 @@ class TableViewSet(
             return TableCreateSerializer
         return TableSerializer
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        context["reader"] = selectors.Reader(caller(self.request))
+        return context
+
     def get_object(self) -> Table:
         """The table, when the caller may read it; else one 404 sentence, the same as for an
         id nobody uses."""
@@ -261,7 +270,8 @@ class TableViewSet(
         serializer.is_valid(raise_exception=True)
         table = services.table_open(user=signed_in(request), **serializer.to_service_kwargs())
         table = self.get_queryset().get(pk=table.pk)
-        return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
+        answer = TableSerializer(table, context=self.get_serializer_context())
+        return Response(answer.data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         summary="Close a table",
@@ -286,7 +296,8 @@ class TableViewSet(
         table = self.get_object()
         closed = services.table_close(table_id=table.pk, user=signed_in(request))
         assert closed.closing is not None
-        return Response(SettlementSerializer(with_sentences(table, closed.closing)).data)
+        names = _parties(table, request)
+        return Response(SettlementSerializer(with_sentences(table, closed.closing, names)).data)
 
     @extend_schema(
         summary="Reopen a closed table",
@@ -312,7 +323,8 @@ class TableViewSet(
         ``table_reopen``, with the settlement and ledger rows taken back."""
         table = self.get_object()
         services.table_reopen(table_id=table.pk, user=signed_in(request))
-        return Response(TableSerializer(self.get_queryset().get(pk=table.pk)).data)
+        table = self.get_queryset().get(pk=table.pk)
+        return Response(TableSerializer(table, context=self.get_serializer_context()).data)
 
     @extend_schema(summary="Balances at a table", responses={200: BalancesSerializer})
     @action(detail=True, methods=["get"])
@@ -326,9 +338,8 @@ class TableViewSet(
     def settlement(self, request: Request, table_id: str | None = None) -> Response:
         """Who would pay whom if the table settled now (after close: what was settled)."""
         table = self.get_object()
-        return Response(
-            SettlementSerializer(with_sentences(table, services.settlement_for(table))).data
-        )
+        settled = with_sentences(table, services.settlement_for(table), _parties(table, request))
+        return Response(SettlementSerializer(settled).data)
 
     @extend_schema(
         summary="Score sheet",
@@ -347,13 +358,19 @@ class TableViewSet(
     )
     def sheet(self, request: Request, table_id: str | None = None) -> Response:
         table = self.get_object()
-        return Response(sheet_data(table))
+        return Response(sheet_data(table, request))
 
 
-def sheet_data(table: Table) -> dict[str, Any]:
-    """The table's score sheet as its JSON answer (and the CSV's source)."""
+def _parties(table: Table, request: Request) -> dict[str, str]:
+    """Seat key → the name the caller reads for its player (:func:`selectors.table_names`)."""
+    return selectors.table_names(table, caller(request)).parties(table)
+
+
+def sheet_data(table: Table, request: Request) -> dict[str, Any]:
+    """The table's score sheet as its JSON answer (and the CSV's source), its seats named as
+    the caller reads them."""
     hands = selectors.hands_for_table(table=table)
-    return score_sheet(table, hands)
+    return score_sheet(table, hands, _parties(table, request))
 
 
 class TableScopedMixin(generics.GenericAPIView[Any]):
@@ -385,7 +402,9 @@ class TableSheetCSVView(TableScopedMixin, TextAnswerView):
     def get(self, request: Request, table_id: int) -> HttpResponse:
         table = self.get_table()
         return file_answer(
-            sheet_csv(sheet_data(table)), media_type="text/csv", filename=f"table-{table.pk}.csv"
+            sheet_csv(sheet_data(table, request)),
+            media_type="text/csv",
+            filename=f"table-{table.pk}.csv",
         )
 
 
@@ -405,7 +424,15 @@ class TableLogView(TableScopedMixin, generics.ListAPIView[Any]):
         assert self.queryset is not None and self.select is not None
         if getattr(self, "swagger_fake_view", False):
             return self.queryset.none()
-        return self.select(table=self.get_table())
+        self.table = self.get_table()
+        return self.select(table=self.table)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if hasattr(self, "table"):  # the audit log names who changed what
+            context["table"] = self.table
+            context["names"] = selectors.table_names(self.table, caller(self.request))
+        return context
 
 
 # ---------------------------------------------------------------------------------------------
@@ -433,6 +460,7 @@ class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
         context = super().get_serializer_context()
         if hasattr(self, "table"):
             context["table"] = self.table
+            context["names"] = selectors.table_names(self.table, caller(self.request))
         return context
 
     @extend_schema(parameters=[TABLE_ID], summary="A table's hands")
@@ -462,9 +490,15 @@ class HandListView(TableScopedMixin, generics.ListAPIView[Hand]):
                 hand = services.hand_start(table_id=table_id, user=user)
             else:
                 hand = services.table_record_hand(table_id=table_id, user=user, entry=request.data)
-            return 201, HandSerializer(hand, context={"table": hand.table}).data
+            return 201, hand_data(hand.table, hand, user)
 
         return _once(request, act)
+
+
+def hand_data(table: Table, hand: Hand, reader: User | AnonymousUser) -> Any:
+    """``hand``'s public information (:class:`HandSerializer`) as ``reader`` reads it."""
+    names = selectors.table_names(table, reader)
+    return HandSerializer(hand, context={"table": table, "names": names}).data
 
 
 class HandScopedMixin(TableScopedMixin):
@@ -492,7 +526,7 @@ class HandDetailView(HandScopedMixin):
     @extend_schema(parameters=[TABLE_ID, NUMBER], summary="A hand")
     def get(self, request: Request, table_id: int, number: int) -> Response:
         table, hand = self.get_hand()
-        return Response(HandSerializer(hand, context={"table": table}).data)
+        return Response(hand_data(table, hand, caller(request)))
 
     @extend_schema(
         summary="Correct a recorded hand",
@@ -509,7 +543,7 @@ class HandDetailView(HandScopedMixin):
         hand = services.hand_edit(
             table_id=table.pk, number=number, user=signed_in(request), entry=request.data
         )
-        return Response(HandSerializer(hand, context={"table": table}).data)
+        return Response(hand_data(table, hand, caller(request)))
 
     @extend_schema(
         summary="Delete a recorded hand",
@@ -540,7 +574,7 @@ class HandConfirmView(HandScopedMixin):
     def post(self, request: Request, table_id: int, number: int) -> Response:
         table, _ = self.get_hand()
         hand = services.hand_confirm(table_id=table.pk, number=number, user=signed_in(request))
-        return Response(HandSerializer(hand, context={"table": table}).data)
+        return Response(hand_data(table, hand, caller(request)))
 
 
 def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 import engine
+from clubs import privacy
 from clubs.models import User
 from games.models import Hand, LedgerEntry, Table
 from tests.games.conftest import hand_url, hands_url
@@ -76,7 +77,7 @@ def clients(client_for: Client, anna: User, bert: User, carl: User) -> dict[str,
 
 @pytest.mark.django_db
 def test_it_deals_a_hand_and_publishes_only_its_commitment(
-    clients: dict[str, APIClient], public_hosted: Table
+    clients: dict[str, APIClient], public_hosted: Table, anna: User
 ) -> None:
     hand = start(clients["anna"], public_hosted)
     assert hand["number"] == 1
@@ -89,7 +90,9 @@ def test_it_deals_a_hand_and_publishes_only_its_commitment(
     for leaked in ("deal", "deck", "salt", "actions"):
         assert leaked not in hand
     public = APIClient().get(hands_url(public_hosted)).json()["results"][0]
-    assert public == {**hand, "entered_by": "anna"} | {"created_at": public["created_at"]}
+    # the public reads who dealt it by their pseudonym: anna did not agree to show her name
+    dealt_by = privacy.public_pseudonym(f"u:{anna.pk}")
+    assert public == {**hand, "entered_by": dealt_by} | {"created_at": public["created_at"]}
 
 
 @pytest.mark.django_db
