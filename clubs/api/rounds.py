@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors
+from clubs.api import seasons
 from clubs.errors import ClubNotFound
 from clubs.models import Club, Evening, EveningRound, EveningTable
 from clubs.players import names_for, seat_player
@@ -197,8 +198,24 @@ def round_names(rnd: EveningRound) -> dict[str, str]:
     return {**people, **{key: rounds.bot_name(key, level) for key, level in levels.items()}}
 
 
-def round_data(rnd: EveningRound) -> dict[str, Any]:
+def public_names(
+    club_id: int, reader: Any, names: Mapping[str, str], players: list[str]
+) -> dict[str, str]:
+    """``names`` (player key → name) as ``reader`` reads them in a list of the club
+    (docs/privacy.md, "Names in public lists"): the club's members every name, others a
+    pseudonym where the person did not agree under the club's policy. Bots keep their names."""
+    people = [p for p in players if not rounds.is_bot_key(p)]
+    listed = [(p, int(p[2:]) if p.startswith("u:") else None) for p in people]
+    shown = seasons.names_for(club_id=club_id, reader=reader, players=listed)
+    return {p: shown.row({"player": p, "name": names[p]})["name"] for p in names}
+
+
+def round_data(rnd: EveningRound, reader: Any = None) -> dict[str, Any]:
+    """A round as the API answers it; with ``reader``, its names as that reader reads them
+    (:func:`public_names`; without: every name, for the managers' own commands)."""
     names = round_names(rnd)
+    if reader is not None:
+        names = public_names(rnd.evening.club_id, reader, names, list(names))
     tables = {link.number: link.table_id for link in rnd.tables.all()}
     return {
         "number": rnd.number,
@@ -363,7 +380,7 @@ class RoundListView(generics.GenericAPIView[Any]):
         _club, evening = evening_for(request, club_id, evening_id)
         found = evening.rounds.prefetch_related("tables").order_by("number")
         page = self.paginate_queryset(found) or []
-        return self.get_paginated_response([round_data(r) for r in page])
+        return self.get_paginated_response([round_data(r, request.user) for r in page])
 
     @extend_schema(
         summary="Plan the next round",
@@ -421,7 +438,7 @@ class RoundDetailView(APIView):
     )
     def get(self, request: Request, club_id: int, evening_id: int, round_number: int) -> Response:
         _club, evening = evening_for(request, club_id, evening_id)
-        return Response(round_data(_round(evening, round_number)))
+        return Response(round_data(_round(evening, round_number), request.user))
 
     @extend_schema(
         summary="Discard a planned round",
@@ -503,6 +520,9 @@ class EveningTablesView(generics.GenericAPIView[Any]):
         out = []
         for link in self.paginate_queryset(links) or []:
             seats = [_seat_entry(seat) for seat in link.table.seats.all()]
+            names = {seat["player"]: seat["name"] for seat in seats}
+            shown = public_names(evening.club_id, request.user, names, list(names))
+            seats = [{**seat, "name": shown[seat["player"]]} for seat in seats]
             out.append(
                 {
                     "round": link.round.number if link.round else None,

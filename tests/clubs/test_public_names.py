@@ -270,3 +270,37 @@ def test_an_unknown_name_policy_is_a_field_error(world: ClubWorld) -> None:
     assert answer.status_code == 400
     assert list(answer.json()["fields"]) == ["name_policy"]
     assert Season.objects.filter(club=world.club).exists()  # nothing else changed either
+
+
+def test_an_evenings_rounds_and_tables_follow_the_names_rule() -> None:
+    """A public club's evening: a stranger reads the round's and the tables' seats with the
+    names the players allow; a member reads every name."""
+    from tests.clubs.evening_setup import started_round
+
+    w = build_club_world(public=True)
+    started_round(w)
+    u = w.users
+    User.objects.filter(pk=u["member"].pk).update(public_name=True)
+    base = f"/api/v1/clubs/{w.club.pk}/evenings/{w.evening.pk}/"
+    seated = {key(u[r]): u[r].display_name for r in PLAYERS}
+    hidden = {p: privacy.public_pseudonym(p) for p in seated if p != key(u["member"])}
+
+    def seats(client: APIClient) -> list[dict[str, str]]:
+        answers = [client.get(base + "rounds/"), client.get(base + "rounds/1/")]
+        answers.append(client.get(base + "tables/"))
+        assert all(a.status_code == 200 for a in answers), [a.content for a in answers]
+        listed, one, tables = (a.json() for a in answers)
+        return [
+            *(s for t in listed["results"][0]["tables"] for s in t["seats"]),
+            *(s for t in one["tables"] for s in t["seats"]),
+            *(s for t in tables["results"] for s in t["seats"]),
+        ]
+
+    public = seats(APIClient())
+    assert public and {s["name"] for s in public} == {
+        seated[key(u["member"])],
+        *hidden.values(),
+    }
+    assert all(s["name"] == hidden.get(s["player"], seated[s["player"]]) for s in public)
+    inside = seats(client_for(u["member"]))
+    assert all(s["name"] == seated[s["player"]] for s in inside)
