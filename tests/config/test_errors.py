@@ -72,7 +72,7 @@ def test_it_answers_an_unknown_api_root_path_with_json_not_found(client: Client)
 
 
 def test_it_rejects_an_unsupported_method(auth_client: APIClient) -> None:
-    response = auth_client.delete("/api/v1/me/")
+    response = auth_client.put("/api/v1/me/", {}, format="json")
     assert response.status_code == 405
     assert_error_shape(response.json(), "method_not_allowed")
 
