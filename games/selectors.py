@@ -40,7 +40,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 
-from clubs import privacy
+import clubs.privacy as privacy
 from clubs.models import Club, Membership, User
 from games import managers, rows
 from games.errors import InvalidInput
@@ -500,7 +500,7 @@ class TableNames:
             return None
         return str(user.username) if self.shows(user) else privacy.public_pseudonym(f"u:{user.pk}")
 
-    def parties(self, table: Table) -> dict[str, str]:
+    def party_names(self, table: Table) -> dict[str, str]:
         """Seat key → the name the reader reads for its player (the score sheet's seats, the
         payments' sentences)."""
         return {seat.key: self.seat(seat) for seat in table.seats.all()}

@@ -280,6 +280,7 @@ class MyExportDownloadView(APIView):
         request=None,
         responses={
             200: DOCUMENT,
+            400: _error("validation_error: the signature holds a NUL character."),
             404: _error("not_found: no such export, or the link has expired."),
         },
     )

@@ -27,7 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import QuerySet, Subquery
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import path
 from django.utils import translation
@@ -51,6 +51,7 @@ from clubs import privacy, selectors, standings
 from clubs.errors import ClubNotFound
 from clubs.models import Club, Rating, RatingChange, Season, SeasonStanding, User
 from clubs.permissions import AnyUser, role_of
+from clubs.selectors.people import name_choices
 from clubs.services import seasons
 from config.api.callers import caller, signed_in
 from config.api.conditional import conditional_answer
@@ -138,7 +139,9 @@ def names_for(*, club_id: int, reader: AnyUser, players: Iterable[tuple[str, int
     insider = me is not None and (
         bool(getattr(reader, "is_staff", False)) or role_of(reader, club_id) is not None
     )
-    policy, choices = _choices(club_id, {user for _, user in listed if user is not None})
+    policy, choices = name_choices(
+        club_id=club_id, user_ids={user for _, user in listed if user is not None}
+    )
     club = Club(pk=club_id, name_policy=policy)
     hidden = set()
     for player, user_id in listed:
@@ -153,24 +156,6 @@ def names_for(*, club_id: int, reader: AnyUser, players: Iterable[tuple[str, int
         if not shown:
             hidden.add(player)
     return Names(INSIDER if insider else policy, frozenset(hidden))
-
-
-def _choices(club_id: int, user_ids: set[int]) -> tuple[str, dict[int, tuple[Any, Any]]]:
-    """The club's name policy and, by user id, each user's ``public_name`` and
-    ``erased_at``: one query."""
-    found: list[tuple[int, Any, Any, str]] = []
-    if user_ids:
-        policy = Club.objects.filter(pk=club_id).values("name_policy")[:1]
-        found = list(
-            User.objects.filter(pk__in=user_ids)
-            .annotate(policy=Subquery(policy))
-            .values_list("pk", "public_name", "erased_at", "policy")
-        )
-    name_policy: str | None = found[0][3] if found else None
-    if not found:
-        name_policy = Club.objects.filter(pk=club_id).values_list("name_policy", flat=True).first()
-    choices = {pk: (public, erased) for pk, public, erased, _policy in found}
-    return str(name_policy or CONSENT), choices
 
 
 @extend_schema_field(

@@ -3,6 +3,8 @@ guests, the caller's memberships and invitations; querysets with their relations
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
 from django.utils.timezone import now
 
@@ -55,3 +57,21 @@ def invitations_for_user(*, user: User) -> QuerySet[Invitation]:
         .exclude(club_id__in=mine)
         .select_related("club")
     )
+
+
+def name_choices(*, club_id: int, user_ids: set[int]) -> tuple[str, dict[int, tuple[Any, Any]]]:
+    """The club's name policy and, by user id, each user's ``public_name`` and
+    ``erased_at``: one query."""
+    found: list[tuple[int, Any, Any, str]] = []
+    if user_ids:
+        policy = Club.objects.filter(pk=club_id).values("name_policy")[:1]
+        found = list(
+            User.objects.filter(pk__in=user_ids)
+            .annotate(policy=Subquery(policy))
+            .values_list("pk", "public_name", "erased_at", "policy")
+        )
+    name_policy: str | None = found[0][3] if found else None
+    if not found:
+        name_policy = Club.objects.filter(pk=club_id).values_list("name_policy", flat=True).first()
+    choices = {pk: (public, erased) for pk, public, erased, _policy in found}
+    return str(name_policy or Club.NamePolicy.CONSENT), choices

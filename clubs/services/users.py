@@ -417,7 +417,7 @@ def export_build(*, request_id: int) -> DataRequest | None:
     once."""
     with transaction.atomic():
         request = (
-            DataRequest.objects.select_for_update()
+            DataRequest.objects.select_for_update(of=("self",))
             .select_related("subject", "club")
             .filter(pk=request_id, kind=DataRequest.Kind.EXPORT)
             .first()
@@ -488,7 +488,7 @@ def export_download(*, request_id: int, signature: str) -> DataRequest:
     case is the same 404 as an unknown id."""
     try:
         _signer().unsign(f"{request_id}:{signature}", max_age=EXPORT_LINK_SECONDS)
-    except signing.BadSignature:  # SignatureExpired is one
+    except (signing.BadSignature, ValueError):  # SignatureExpired is one; ValueError: no base62
         raise _no_export() from None
     request = DataRequest.objects.filter(pk=request_id, kind=DataRequest.Kind.EXPORT).first()
     if (

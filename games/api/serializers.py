@@ -565,7 +565,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         if table.closing is None:
             return None
         # closings stored before payments_proven was recorded do not say: null
-        names = names_in(self.context, table).parties(table)
+        names = names_in(self.context, table).party_names(table)
         return {"payments_proven": None, **with_sentences(table, table.closing, names)}
 
 

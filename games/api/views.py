@@ -296,7 +296,7 @@ class TableViewSet(
         table = self.get_object()
         closed = services.table_close(table_id=table.pk, user=signed_in(request))
         assert closed.closing is not None
-        names = _parties(table, request)
+        names = _party_names(table, request)
         return Response(SettlementSerializer(with_sentences(table, closed.closing, names)).data)
 
     @extend_schema(
@@ -338,7 +338,9 @@ class TableViewSet(
     def settlement(self, request: Request, table_id: str | None = None) -> Response:
         """Who would pay whom if the table settled now (after close: what was settled)."""
         table = self.get_object()
-        settled = with_sentences(table, services.settlement_for(table), _parties(table, request))
+        settled = with_sentences(
+            table, services.settlement_for(table), _party_names(table, request)
+        )
         return Response(SettlementSerializer(settled).data)
 
     @extend_schema(
@@ -361,16 +363,16 @@ class TableViewSet(
         return Response(sheet_data(table, request))
 
 
-def _parties(table: Table, request: Request) -> dict[str, str]:
+def _party_names(table: Table, request: Request) -> dict[str, str]:
     """Seat key → the name the caller reads for its player (:func:`selectors.table_names`)."""
-    return selectors.table_names(table, caller(request)).parties(table)
+    return selectors.table_names(table, caller(request)).party_names(table)
 
 
 def sheet_data(table: Table, request: Request) -> dict[str, Any]:
     """The table's score sheet as its JSON answer (and the CSV's source), its seats named as
     the caller reads them."""
     hands = selectors.hands_for_table(table=table)
-    return score_sheet(table, hands, _parties(table, request))
+    return score_sheet(table, hands, _party_names(table, request))
 
 
 class TableScopedMixin(generics.GenericAPIView[Any]):
