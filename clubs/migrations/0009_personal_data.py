@@ -6,43 +6,113 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0008_languages'),
+        ("clubs", "0008_languages"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='name_policy',
-            field=models.CharField(choices=[('consent', 'Names only of members who agreed'), ('publish', 'Names unless a member objected')], default='consent', help_text="Whose names the club's public lists show: ``consent`` (the default) only those of members who agreed (``User.public_name``), ``publish`` every member's unless they objected (a club that publishes results as its legitimate interest, GDPR art. 6(1)(f)). Others read a pseudonym.", max_length=16),
+            model_name="club",
+            name="name_policy",
+            field=models.CharField(
+                choices=[
+                    ("consent", "Names only of members who agreed"),
+                    ("publish", "Names unless a member objected"),
+                ],
+                default="consent",
+                help_text="Whose names the club's public lists show: ``consent`` (the default) only those of members who agreed (``User.public_name``), ``publish`` every member's unless they objected (a club that publishes results as its legitimate interest, GDPR art. 6(1)(f)). Others read a pseudonym.",
+                max_length=16,
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='erased_at',
-            field=models.DateTimeField(blank=True, help_text="When the person was erased (GDPR art. 17): the row stays as a pseudonym so that other players' results, money and ratings stay as they were.", null=True),
+            model_name="user",
+            name="erased_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="When the person was erased (GDPR art. 17): the row stays as a pseudonym so that other players' results, money and ratings stay as they were.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='public_name',
-            field=models.BooleanField(blank=True, help_text="Whether the user's name may appear in public lists (public standings and sheets, iCal attendee names, tournaments' public pages); empty: as each club's name policy says (``Club.name_policy``). Elsewhere a pseudonym stands in.", null=True),
+            model_name="user",
+            name="public_name",
+            field=models.BooleanField(
+                blank=True,
+                help_text="Whether the user's name may appear in public lists (public standings and sheets, iCal attendee names, tournaments' public pages); empty: as each club's name policy says (``Club.name_policy``). Elsewhere a pseudonym stands in.",
+                null=True,
+            ),
         ),
         migrations.CreateModel(
-            name='DataRequest',
+            name="DataRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('export', 'Export'), ('erasure', 'Erasure')], max_length=16)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('ready', 'Ready'), ('done', 'Done'), ('expired', 'Expired')], default='pending', max_length=16)),
-                ('document', models.JSONField(blank=True, help_text='A large export the worker built, until it expires.', null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('expires_at', models.DateTimeField(blank=True, null=True)),
-                ('actor', models.ForeignKey(blank=True, help_text="Who asked: the subject, or a club's manager; empty once they were erased.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='data_requests', to='clubs.club')),
-                ('subject', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='data_requests', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("export", "Export"), ("erasure", "Erasure")], max_length=16
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("ready", "Ready"),
+                            ("done", "Done"),
+                            ("expired", "Expired"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "document",
+                    models.JSONField(
+                        blank=True,
+                        help_text="A large export the worker built, until it expires.",
+                        null=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("expires_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Who asked: the subject, or a club's manager; empty once they were erased.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="data_requests",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "subject",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="data_requests",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-created_at', '-id'),
+                "ordering": ("-created_at", "-id"),
             },
         ),
     ]
