@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from clubs.seating import (  # noqa: E402
-    DOPPELKOPF_PREFERRED,
-    DOPPELKOPF_SHAPES,
-    WIEN_PREFERRED,
-    WIEN_SHAPES,
+    FOUR_ACTIVE_PREFERRED,
+    FOUR_ACTIVE_SHAPES,
+    THREE_ACTIVE_PREFERRED,
+    THREE_ACTIVE_SHAPES,
     Plan,
     PlanRequest,
     TableShape,
@@ -144,8 +144,8 @@ INSTALL_HINT = (
 class Case:
     players: int
     rounds: int
-    shapes: tuple[TableShape, ...] = WIEN_SHAPES
-    preferred: int = WIEN_PREFERRED
+    shapes: tuple[TableShape, ...] = THREE_ACTIVE_SHAPES
+    preferred: int = THREE_ACTIVE_PREFERRED
     target: str = "—"
     game: str = "wien"
 
@@ -165,7 +165,7 @@ CASES = (
     Case(14, 5),
     Case(16, 5),
     Case(16, 6),
-    Case(16, 5, DOPPELKOPF_SHAPES, DOPPELKOPF_PREFERRED, "0 repeats", "doppelkopf"),
+    Case(16, 5, FOUR_ACTIVE_SHAPES, FOUR_ACTIVE_PREFERRED, "0 repeats", "doppelkopf"),
 )
 SMALL = tuple(Case(n, r) for n in (3, 4, 6, 7, 8, 9, 10, 11, 12) for r in range(2, 7))
 """The 45 small evenings of issue 36: 3 to 12 players (5 cannot be seated), 2 to 6 rounds."""

@@ -84,7 +84,7 @@ class MyEveningsView(generics.ListAPIView[Evening]):
                 value={
                     "id": 3,
                     "club": 1,
-                    "club_name": "Wiener Préférence-Runde",
+                    "club_name": "Grazer Préférence-Runde",
                     "title": "Clubabend",
                     "starts_at": "2026-11-30T19:00:00+01:00",
                     "ends_at": "2026-12-01T00:00:00+01:00",

@@ -579,9 +579,9 @@ class ClubListView(generics.ListAPIView[Club]):
                 "A public club in Vienna",
                 request_only=True,
                 value={
-                    "name": "Wiener Runde",
+                    "name": "Grazer Runde",
                     "description": "Tarock and Préférence every Thursday.",
-                    "city": "Wien",
+                    "city": "Graz",
                     "timezone": "Europe/Vienna",
                     "is_public": True,
                     "name_policy": "consent",

@@ -6,8 +6,8 @@ Terms: a *round* (Runde) seats every present player once; a *table* (Tisch) is a
 players in seat order; a *table shape* (:class:`TableShape`) is a size and how many *active*
 players play each deal, the seats taking turns to sit out (the dealer, Geber, at a Viennese
 four-table). Nothing assumes one game: Viennese Préférence plays tables of 3 and a table of 4
-where the count needs it (``WIEN_SHAPES``), Doppelkopf tables of 4, optionally of 5 with one
-sitting out (``DOPPELKOPF_SHAPES``, ``DOPPELKOPF_WITH_FIVE_SHAPES``). The *preferred* size is
+where the count needs it (``THREE_ACTIVE_SHAPES``), Doppelkopf tables of 4, optionally of 5 with one
+sitting out (``FOUR_ACTIVE_SHAPES``, ``FOUR_ACTIVE_WITH_FIVE_SHAPES``). The *preferred* size is
 used as much as possible (:func:`table_sizes`).
 
 The objective (:func:`score`), to be minimised, is lexicographic: first the repeats (with the
@@ -58,11 +58,11 @@ from clubs.seating.designs import Design, is_resolution, resolution
 from clubs.seating.objective import Player, Score, repeat_penalty, score
 from clubs.seating.planner import Plan, PlanRequest, Repeat, plan
 from clubs.seating.tables import (
-    DOPPELKOPF_PREFERRED,
-    DOPPELKOPF_SHAPES,
-    DOPPELKOPF_WITH_FIVE_SHAPES,
-    WIEN_PREFERRED,
-    WIEN_SHAPES,
+    FOUR_ACTIVE_PREFERRED,
+    FOUR_ACTIVE_SHAPES,
+    FOUR_ACTIVE_WITH_FIVE_SHAPES,
+    THREE_ACTIVE_PREFERRED,
+    THREE_ACTIVE_SHAPES,
     SeatingError,
     SplitOption,
     TableShape,
@@ -71,11 +71,11 @@ from clubs.seating.tables import (
 )
 
 __all__ = [
-    "DOPPELKOPF_PREFERRED",
-    "DOPPELKOPF_SHAPES",
-    "DOPPELKOPF_WITH_FIVE_SHAPES",
-    "WIEN_PREFERRED",
-    "WIEN_SHAPES",
+    "FOUR_ACTIVE_PREFERRED",
+    "FOUR_ACTIVE_SHAPES",
+    "FOUR_ACTIVE_WITH_FIVE_SHAPES",
+    "THREE_ACTIVE_PREFERRED",
+    "THREE_ACTIVE_SHAPES",
     "Design",
     "Plan",
     "PlanRequest",

@@ -38,8 +38,8 @@ from clubs.seating.search import (
     relabel,
 )
 from clubs.seating.tables import (
-    WIEN_PREFERRED,
-    WIEN_SHAPES,
+    THREE_ACTIVE_PREFERRED,
+    THREE_ACTIVE_SHAPES,
     SeatingError,
     TableShape,
     check_shapes,
@@ -114,8 +114,8 @@ class PlanRequest:
 
     players: Sequence[Player]
     rounds: int
-    shapes: tuple[TableShape, ...] = WIEN_SHAPES
-    preferred: int = WIEN_PREFERRED
+    shapes: tuple[TableShape, ...] = THREE_ACTIVE_SHAPES
+    preferred: int = THREE_ACTIVE_PREFERRED
     fixed_rounds: Sequence[Sequence[Sequence[Player]]] = ()
     history: Mapping[frozenset[Any], float] = field(default_factory=dict)
     history_weight: float = DEFAULT_HISTORY_WEIGHT

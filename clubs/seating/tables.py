@@ -78,21 +78,21 @@ class TableShape:
         object.__setattr__(self, "share", share)
 
 
-WIEN_SHAPES = (TableShape(3), TableShape(4, 3))
+THREE_ACTIVE_SHAPES = (TableShape(3), TableShape(4, 3))
 """Viennese Préférence: tables of 3; a table of 4 where the count needs it (dealer sits out)."""
-WIEN_PREFERRED = 3
+THREE_ACTIVE_PREFERRED = 3
 
-DOPPELKOPF_SHAPES = (TableShape(4),)
+FOUR_ACTIVE_SHAPES = (TableShape(4),)
 """Doppelkopf: tables of exactly 4, all four play every deal."""
-DOPPELKOPF_WITH_FIVE_SHAPES = (TableShape(4), TableShape(5, 4))
+FOUR_ACTIVE_WITH_FIVE_SHAPES = (TableShape(4), TableShape(5, 4))
 """Doppelkopf where a table of 5 is allowed (one player sits out each deal)."""
-DOPPELKOPF_PREFERRED = 4
+FOUR_ACTIVE_PREFERRED = 4
 
 
 def shapes_of(seats: tuple[int, ...], players: int) -> tuple[tuple[TableShape, ...], int]:
     """The table shapes of a game whose tables have one of ``seats`` seats with ``players``
     active in each deal (a rule set's table shape: ``wien`` is ``(3, 4)`` seats, 3 players,
-    giving :data:`WIEN_SHAPES`), and the preferred size: the one where everybody plays, else
+    giving :data:`THREE_ACTIVE_SHAPES`), and the preferred size: the one where everybody plays, else
     the smallest."""
     shapes = tuple(TableShape(n, players) for n in sorted(seats))
     preferred = players if players in seats else min(seats)

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 import engine
 from clubs.seating import (
-    DOPPELKOPF_SHAPES,
-    DOPPELKOPF_WITH_FIVE_SHAPES,
-    WIEN_SHAPES,
+    FOUR_ACTIVE_SHAPES,
+    FOUR_ACTIVE_WITH_FIVE_SHAPES,
+    THREE_ACTIVE_SHAPES,
     Plan,
     PlanRequest,
     SeatingError,
@@ -161,7 +161,7 @@ def names(n: int) -> list[str]:
 def test_wien_takes_as_many_tables_of_three_as_possible(n: int) -> None:
     threes = max(k for k in range(n // 3 + 1) if (n - 3 * k) % 4 == 0)
     expected = [3] * threes + [4] * ((n - 3 * threes) // 4)
-    assert table_sizes(n, shapes=WIEN_SHAPES, preferred=3) == expected
+    assert table_sizes(n, shapes=THREE_ACTIVE_SHAPES, preferred=3) == expected
 
 
 @pytest.mark.parametrize(
@@ -187,7 +187,7 @@ def test_wien_takes_as_many_tables_of_three_as_possible(n: int) -> None:
 )
 def test_wien_cannot_seat_one_two_or_five(n: int, message: str, options: list[object]) -> None:
     with pytest.raises(SeatingError) as caught:
-        table_sizes(n, shapes=WIEN_SHAPES, preferred=3)
+        table_sizes(n, shapes=THREE_ACTIVE_SHAPES, preferred=3)
     assert caught.value.code == "unsplittable"
     assert caught.value.message == message
     assert [o.to_json() for o in caught.value.options] == options
@@ -196,10 +196,10 @@ def test_wien_cannot_seat_one_two_or_five(n: int, message: str, options: list[ob
 @pytest.mark.parametrize("n", range(3, 41))
 def test_doppelkopf_seats_multiples_of_four_only(n: int) -> None:
     if n % 4 == 0:
-        assert table_sizes(n, shapes=DOPPELKOPF_SHAPES, preferred=4) == [4] * (n // 4)
+        assert table_sizes(n, shapes=FOUR_ACTIVE_SHAPES, preferred=4) == [4] * (n // 4)
         return
     with pytest.raises(SeatingError) as caught:
-        table_sizes(n, shapes=DOPPELKOPF_SHAPES, preferred=4)
+        table_sizes(n, shapes=FOUR_ACTIVE_SHAPES, preferred=4)
     above, below = (n // 4 + 1) * 4, n // 4 * 4
     assert [(o.players, o.byes) for o in caught.value.options] == [(above, 0)] + (
         [(below, n - below)] if below else []
@@ -212,7 +212,7 @@ def test_doppelkopf_message_names_the_bye() -> None:
         match=r"^6 players cannot sit at tables of 4: with 8 you "
         r"get two tables of 4, with 4 one table of 4, or give two players a bye\.$",
     ):
-        table_sizes(6, shapes=DOPPELKOPF_SHAPES, preferred=4)
+        table_sizes(6, shapes=FOUR_ACTIVE_SHAPES, preferred=4)
 
 
 @pytest.mark.parametrize("n", range(3, 41))
@@ -221,24 +221,24 @@ def test_doppelkopf_with_five_fills_up_with_fives(n: int) -> None:
     if not fours:
         assert n in (3, 6, 7, 11)
         with pytest.raises(SeatingError):
-            table_sizes(n, shapes=DOPPELKOPF_WITH_FIVE_SHAPES, preferred=4)
+            table_sizes(n, shapes=FOUR_ACTIVE_WITH_FIVE_SHAPES, preferred=4)
         return
     k = max(fours)
     expected = [4] * k + [5] * ((n - 4 * k) // 5)
-    assert table_sizes(n, shapes=DOPPELKOPF_WITH_FIVE_SHAPES, preferred=4) == expected
+    assert table_sizes(n, shapes=FOUR_ACTIVE_WITH_FIVE_SHAPES, preferred=4) == expected
 
 
 def test_table_shares() -> None:
-    assert [s.share for s in WIEN_SHAPES] == [1, Fraction(1, 2)]
-    assert [s.share for s in DOPPELKOPF_WITH_FIVE_SHAPES] == [1, Fraction(3, 5)]
+    assert [s.share for s in THREE_ACTIVE_SHAPES] == [1, Fraction(1, 2)]
+    assert [s.share for s in FOUR_ACTIVE_WITH_FIVE_SHAPES] == [1, Fraction(3, 5)]
 
 
 def test_a_rule_sets_table_shape_gives_the_seating_shapes() -> None:
     """``engine.rule_set(v).table`` (seat counts, active players) → shapes and preferred."""
     table = engine.rule_set("wien").table
-    assert shapes_of(table.seats, table.players) == (WIEN_SHAPES, 3)
-    assert shapes_of((4,), 4) == (DOPPELKOPF_SHAPES, 4)
-    assert shapes_of((5, 4), 4) == (DOPPELKOPF_WITH_FIVE_SHAPES, 4)
+    assert shapes_of(table.seats, table.players) == (THREE_ACTIVE_SHAPES, 3)
+    assert shapes_of((4,), 4) == (FOUR_ACTIVE_SHAPES, 4)
+    assert shapes_of((5, 4), 4) == (FOUR_ACTIVE_WITH_FIVE_SHAPES, 4)
 
 
 # --- plans ------------------------------------------------------------------------------------
@@ -247,8 +247,8 @@ def test_a_rule_sets_table_shape_gives_the_seating_shapes() -> None:
 REQUESTS = [
     PlanRequest(players=names(10), rounds=5, seed=3),
     PlanRequest(players=names(12), rounds=5, seed=1),
-    PlanRequest(players=range(13), rounds=4, shapes=DOPPELKOPF_WITH_FIVE_SHAPES, preferred=4),
-    PlanRequest(players=range(16), rounds=5, shapes=DOPPELKOPF_SHAPES, preferred=4),
+    PlanRequest(players=range(13), rounds=4, shapes=FOUR_ACTIVE_WITH_FIVE_SHAPES, preferred=4),
+    PlanRequest(players=range(16), rounds=5, shapes=FOUR_ACTIVE_SHAPES, preferred=4),
     PlanRequest(
         players=names(11),
         rounds=4,
@@ -374,7 +374,7 @@ def test_affine_geometries_for_other_table_sizes(n: int, k: int, classes: int) -
 
 
 def test_doppelkopf_sixteen_players_five_rounds_meet_nobody_twice() -> None:
-    result = plan(PlanRequest(players=range(16), rounds=5, shapes=DOPPELKOPF_SHAPES, preferred=4))
+    result = plan(PlanRequest(players=range(16), rounds=5, shapes=FOUR_ACTIVE_SHAPES, preferred=4))
     assert result.repeats == () and result.proven_optimal
 
 
@@ -444,7 +444,7 @@ def brute_force_optimum(request: PlanRequest) -> tuple[float, float]:
         PlanRequest(
             players=range(8),
             rounds=2,
-            shapes=DOPPELKOPF_SHAPES,
+            shapes=FOUR_ACTIVE_SHAPES,
             preferred=4,
             fixed_rounds=[[(0, 1, 2, 3), (4, 5, 6, 7)]],
         ),
@@ -516,7 +516,9 @@ def test_forced_repeats_give_a_positive_bound() -> None:
 @st.composite
 def small_requests(draw: st.DrawFn) -> PlanRequest:
     doppelkopf = draw(st.booleans())
-    shapes, preferred = (DOPPELKOPF_WITH_FIVE_SHAPES, 4) if doppelkopf else (WIEN_SHAPES, 3)
+    shapes, preferred = (
+        (FOUR_ACTIVE_WITH_FIVE_SHAPES, 4) if doppelkopf else (THREE_ACTIVE_SHAPES, 3)
+    )
     splittable = [n for n in range(3, 15) if _splittable(n, shapes, preferred)]
     n = draw(st.sampled_from(splittable))
     rounds = draw(st.integers(1, 4))
@@ -656,7 +658,7 @@ def test_replanning_a_design_evening_still_meets_nobody_twice(n: int, played: in
 
 @pytest.mark.parametrize(
     ("n", "shapes", "preferred"),
-    [(15, WIEN_SHAPES, 3), (33, WIEN_SHAPES, 3), (16, DOPPELKOPF_SHAPES, 4)],
+    [(15, THREE_ACTIVE_SHAPES, 3), (33, THREE_ACTIVE_SHAPES, 3), (16, FOUR_ACTIVE_SHAPES, 4)],
 )
 def test_replanning_before_every_round_keeps_a_design_evening_free_of_repeats(
     n: int, shapes: tuple[TableShape, ...], preferred: int

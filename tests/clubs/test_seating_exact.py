@@ -13,7 +13,7 @@ import itertools
 
 import pytest
 
-from clubs.seating import DOPPELKOPF_SHAPES, PlanRequest, plan
+from clubs.seating import FOUR_ACTIVE_SHAPES, PlanRequest, plan
 from clubs.seating.exact import exact_search
 from clubs.seating.planner import EXACT_METHOD, compile_request
 from clubs.seating.problem import State
@@ -26,7 +26,7 @@ TINY = {
     "7x2": PlanRequest(players=range(7), rounds=2),
     "7x3": PlanRequest(players=range(7), rounds=3),
     "4x4": PlanRequest(players=range(4), rounds=4),
-    "dk8x2": PlanRequest(players=range(8), rounds=2, shapes=DOPPELKOPF_SHAPES, preferred=4),
+    "dk8x2": PlanRequest(players=range(8), rounds=2, shapes=FOUR_ACTIVE_SHAPES, preferred=4),
     "7x3-replan": PlanRequest(
         players=range(7),
         rounds=3,
