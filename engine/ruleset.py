@@ -370,6 +370,15 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         salt = f"{rng.getrandbits(256):064x}"
         return order, salt
 
+    def random_deal(
+        self, seats: Sequence[str], dealer: str, rng: random.Random
+    ) -> dict[str, list[str]]:
+        """A deal of a :meth:`shuffled_deck` drawn from ``rng`` to the active seats of
+        ``seats`` under ``dealer``, for a hand nobody needs to verify later (examples, demo
+        data, simulations): no salt is kept."""
+        order, _ = self.shuffled_deck(rng)
+        return self.deal_from_deck(order, self.active_seats(seats, dealer))
+
     def deal_from_deck(self, order: Sequence[str], active: Sequence[str]) -> dict[str, list[str]]:
         """Deal a deck order to the active players and the piles."""
         return self.dealing.deal(order, active)

@@ -29,8 +29,7 @@ def entry_for(
     """A valid entry for hand ``number`` of ``table`` with ``carry`` (its pot) before it."""
     common = common_part(table, number, carry)
     rule_set = rule_set_of(table)
-    order, _ = rule_set.shuffled_deck(rng)
-    deal = rule_set.deal_from_deck(order, rule_set.active_seats(common["seats"], common["dealer"]))
+    deal = rule_set.random_deal(common["seats"], common["dealer"], rng)
     state = engine.replay({**common, "deal": deal, "actions": []})
     while not state.is_over:
         state = engine.apply(state, random_bot.choose(state, rng))

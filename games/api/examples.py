@@ -180,8 +180,7 @@ def recorded_hands(rule_set: AnyRuleSet, count: int, seed: int) -> Iterator[Deal
             dealer = at.dealer
             carry = {**carry, **at.carry}
         common = {"rules": rules.to_json(), "seats": keys, "dealer": dealer, **carry}
-        order, _ = rule_set.shuffled_deck(rng)
-        deal = rule_set.deal_from_deck(order, rule_set.active_seats(keys, dealer))
+        deal = rule_set.random_deal(keys, dealer, rng)
         state = _play_out(engine.replay({**common, "deal": deal, "actions": []}), rng)
         yield Dealt(number, dealer, common, state)
         results.append(engine.settle(engine.sheet_entry(state)))
@@ -238,14 +237,13 @@ def _hosted_hand(rule_set: AnyRuleSet, seed: int) -> tuple[engine.HandState, ran
     rules = rule_set.parse_rules(body["rules"])
     dealer = keys[0]
     rng = random.Random(seed)
-    order, _ = rule_set.shuffled_deck(rng)
+    deal = rule_set.random_deal(keys, dealer, rng)
     common = {
         "rules": rules.to_json(),
         "seats": keys,
         "dealer": dealer,
         **_opening_carry(rule_set, rules, keys),
     }
-    deal = rule_set.deal_from_deck(order, rule_set.active_seats(keys, dealer))
     return engine.replay({**common, "deal": deal, "actions": []}), rng
 
 

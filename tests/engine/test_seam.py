@@ -283,3 +283,19 @@ def test_the_draw_for_the_first_dealer_gives_each_seat_a_card_of_the_deck(
         assert list(draw) == seats
         assert all(card in rule_set.deck.codes for card in draw.values())
         assert rule_set.first_dealer(draw) in seats
+
+
+@pytest.mark.parametrize(
+    "rule_set", engine.rule_sets(include_engine_only=True), ids=lambda rs: rs.name
+)
+def test_a_random_deal_deals_every_card_of_a_shuffled_deck_to_the_active_seats(
+    rule_set: engine.RuleSet[Any, Any, Any],
+) -> None:
+    import random
+    from collections import Counter
+
+    seats = [f"s{i}" for i in range(min(rule_set.table.seats))]
+    deal = rule_set.random_deal(seats, seats[-1], random.Random(3))
+    order, _ = rule_set.shuffled_deck(random.Random(3))
+    assert deal == rule_set.deal_from_deck(order, rule_set.active_seats(seats, seats[-1]))
+    assert Counter(c for cards in deal.values() for c in cards) == Counter(rule_set.deck.codes)
