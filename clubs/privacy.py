@@ -196,12 +196,12 @@ def profile(user: User) -> dict[str, Any]:
         "first_name": user.first_name,
         "last_name": user.last_name,
         "email": user.email,
-        "email_verified_at": _when(user.email_verified_at),
+        "email_verified_at": when(user.email_verified_at),
         "language": user.language or None,
         "public_name": user.public_name,
-        "date_joined": _when(user.date_joined),
-        "last_login": _when(user.last_login),
-        "erased_at": _when(user.erased_at),
+        "date_joined": when(user.date_joined),
+        "last_login": when(user.last_login),
+        "erased_at": when(user.erased_at),
     }
 
 
@@ -213,7 +213,7 @@ def export(user: User, scope: Scope | None = None) -> dict[str, Any]:
     scope = scope or Scope()
     document: dict[str, Any] = {
         "format": FORMAT,
-        "generated_at": _when(timezone.now()),
+        "generated_at": when(timezone.now()),
         "scope": None if scope.club is None else {"club": scope.club.pk},
         "profile": profile(user),
     }
@@ -296,7 +296,8 @@ def erase(user: User) -> Erasure:
     return erasure
 
 
-def _when(value: Any) -> str | None:
+def when(value: Any) -> str | None:
+    """A date or time of an export as ISO 8601; ``None`` stays ``None``."""
     return None if value is None else value.isoformat()
 
 

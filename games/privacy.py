@@ -23,7 +23,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from clubs.models import User
-from clubs.privacy import Erasure, Keeper, Scope
+from clubs.privacy import Erasure, Keeper, Scope, when
 from clubs.privacy import register as register_keeper
 from games.hands import hand_common, hand_full_record, hand_proof, hand_view, hand_withheld
 from games.models import (
@@ -50,10 +50,6 @@ MODELS = frozenset(
         "games.WorkerPing",
     }
 )
-
-
-def _when(value: Any) -> str | None:
-    return None if value is None else value.isoformat()
 
 
 def seats_of(user: User) -> QuerySet[Seat]:
@@ -85,8 +81,8 @@ def hand_as_seen(table: Table, hand: Hand, seat: str) -> dict[str, Any]:
         "number": hand.number,
         "status": hand.status,
         "version": hand.version,
-        "created_at": _when(hand.created_at),
-        "finished_at": _when(hand.finished_at),
+        "created_at": when(hand.created_at),
+        "finished_at": when(hand.finished_at),
     }
     if table.mode == Table.Mode.RECORDED:
         out["entry"] = {**hand_common(table, hand), **(hand.entry or {})}
@@ -110,7 +106,7 @@ def _ledger_rows(rows: Iterable[LedgerEntry], key: str) -> list[dict[str, Any]]:
             "payee": row.payee,
             "amount": row.amount,
             "reason": row.reason,
-            "created_at": _when(row.created_at),
+            "created_at": when(row.created_at),
         }
         for row in rows
         if key in (row.payer, row.payee)
@@ -134,8 +130,8 @@ def _table(table: Table, user: User, merged: frozenset[int]) -> dict[str, Any]:
         "series": table.series_id,
         "rules": table.rules,
         "created_by_you": table.created_by_id == user.pk,
-        "created_at": _when(table.created_at),
-        "closed_at": _when(table.closed_at),
+        "created_at": when(table.created_at),
+        "closed_at": when(table.closed_at),
         "seats": [
             {
                 "key": seat.key,
@@ -170,7 +166,7 @@ def export(user: User, scope: Scope) -> dict[str, Any]:
     return {
         "tables": tables,
         "series": [
-            {"id": s.pk, "name": s.name, "club": s.club_id, "created_at": _when(s.created_at)}
+            {"id": s.pk, "name": s.name, "club": s.club_id, "created_at": when(s.created_at)}
             for s in series
             if scope.covers(s.club_id)
         ],
@@ -180,7 +176,7 @@ def export(user: User, scope: Scope) -> dict[str, Any]:
                 "number": h.number,
                 "entered": h.entered_by_id == user.pk,
                 "confirmed": h.confirmed_by_id == user.pk,
-                "created_at": _when(h.created_at),
+                "created_at": when(h.created_at),
             }
             for h in entered
             if scope.covers(h.table.club_id)
@@ -190,7 +186,7 @@ def export(user: User, scope: Scope) -> dict[str, Any]:
                 "table": a.table_id,
                 "hand_number": a.hand_number,
                 "action": a.action,
-                "at": _when(a.at),
+                "at": when(a.at),
                 # as the table's audit log shows them to its readers (GET …/audit/): table
                 # settings, public score-sheet entries, settlements, a hosted hand's dealer and
                 # commitment; never a hosted hand's cards, which no audit entry holds
@@ -201,15 +197,15 @@ def export(user: User, scope: Scope) -> dict[str, Any]:
             if scope.covers(a.table.club_id)
         ],
         "idempotency_keys": [
-            {"key": r.key, "status_code": r.status_code, "created_at": _when(r.created_at)}
+            {"key": r.key, "status_code": r.status_code, "created_at": when(r.created_at)}
             for r in (keys if personal else ())
         ],
         "worker_pings": [
             {
                 "id": p.pk,
                 "status": p.status,
-                "created_at": _when(p.created_at),
-                "completed_at": _when(p.completed_at),
+                "created_at": when(p.created_at),
+                "completed_at": when(p.completed_at),
             }
             for p in (pings if personal else ())
         ],

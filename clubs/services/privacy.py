@@ -52,7 +52,7 @@ from clubs.models import (
     SeasonStanding,
     User,
 )
-from clubs.privacy import Erasure, Keeper, Scope
+from clubs.privacy import Erasure, Keeper, Scope, when
 from clubs.services import evenings, rounds, users
 from clubs.services.people import invitation_state
 from games.models import Seat
@@ -97,10 +97,6 @@ def register() -> None:
             order=900,
         )
     )
-
-
-def _when(value: Any) -> str | None:
-    return None if value is None else value.isoformat()
 
 
 def _club(club: Club) -> dict[str, Any]:
@@ -148,10 +144,10 @@ def _sessions(user: User) -> list[dict[str, Any]]:
     )
     return [
         {
-            "issued_at": _when(row["created_at"]),
-            "expires_at": _when(row["expires_at"]),
+            "issued_at": when(row["created_at"]),
+            "expires_at": when(row["expires_at"]),
             "revoked": row["blacklistedtoken__blacklisted_at"] is not None,
-            "revoked_at": _when(row["blacklistedtoken__blacklisted_at"]),
+            "revoked_at": when(row["blacklistedtoken__blacklisted_at"]),
         }
         for row in rows
     ]
@@ -170,9 +166,9 @@ def _data_request(user: User, request: DataRequest) -> dict[str, Any]:
         "status": request.status,
         "asked_by": asked_by,
         "club": None if request.club is None else _club(request.club),
-        "created_at": _when(request.created_at),
-        "finished_at": _when(request.finished_at),
-        "expires_at": _when(request.expires_at),
+        "created_at": when(request.created_at),
+        "finished_at": when(request.finished_at),
+        "expires_at": when(request.expires_at),
     }
 
 
@@ -192,7 +188,7 @@ def _admin_log(user: User) -> list[dict[str, Any]]:
     }
     return [
         {
-            "action_time": _when(entry.action_time),
+            "action_time": when(entry.action_time),
             "action": _ACTIONS.get(entry.action_flag, str(entry.action_flag)),
             "object_type": kinds.get(entry.content_type_id) if entry.content_type_id else None,
             "object_id": entry.object_id,
@@ -323,7 +319,7 @@ def clubs_export(user: User, scope: Scope) -> dict[str, Any]:
 def _memberships(user: User, scope: Scope) -> list[dict[str, Any]]:
     rows = Membership.objects.filter(user=user).select_related("club").order_by("joined_at", "pk")
     return [
-        {"club": _club(m.club), "role": m.role, "joined_at": _when(m.joined_at)}
+        {"club": _club(m.club), "role": m.role, "joined_at": when(m.joined_at)}
         for m in rows
         if scope.covers(m.club_id)
     ]
@@ -335,9 +331,9 @@ def _invitation(invitation: Invitation) -> dict[str, Any]:
         "club": _club(invitation.club),
         "role": invitation.role,
         "state": invitation_state(invitation).value,
-        "created_at": _when(invitation.created_at),
-        "expires_at": _when(invitation.expires_at),
-        "revoked_at": _when(invitation.revoked_at),
+        "created_at": when(invitation.created_at),
+        "expires_at": when(invitation.expires_at),
+        "revoked_at": when(invitation.revoked_at),
         "uses": invitation.uses,
         "max_uses": invitation.max_uses,
     }
@@ -369,8 +365,8 @@ def _join_requests(user: User, scope: Scope) -> list[dict[str, Any]]:
             "club": _club(r.club),
             "message": r.message,
             "status": r.status,
-            "created_at": _when(r.created_at),
-            "decided_at": _when(r.decided_at),
+            "created_at": when(r.created_at),
+            "decided_at": when(r.decided_at),
         }
         for r in rows
         if scope.covers(r.club_id)
@@ -389,10 +385,10 @@ def _guests(user: User, scope: Scope) -> list[dict[str, Any]]:
             "id": g.pk,
             "club": _club(g.club),
             "name": g.name,
-            "created_at": _when(g.created_at),
+            "created_at": when(g.created_at),
             "added_by_you": g.created_by_id == user.pk,
             "merged_into_you": g.merged_into_id == user.pk,
-            "merged_at": _when(g.merged_at),
+            "merged_at": when(g.merged_at),
         }
         for g in rows
         if scope.covers(g.club_id)
@@ -407,10 +403,10 @@ def _series(user: User, scope: Scope) -> list[dict[str, Any]]:
             "club": _club(s.club),
             "title": s.title,
             "rrule": s.rrule,
-            "first_start": _when(s.first_start),
+            "first_start": when(s.first_start),
             "duration_minutes": s.duration_minutes,
             "place": s.place,
-            "created_at": _when(s.created_at),
+            "created_at": when(s.created_at),
         }
         for s in rows
         if scope.covers(s.club_id)
@@ -429,17 +425,17 @@ def _attendances(user: User, scope: Scope) -> list[dict[str, Any]]:
             "evening": {
                 "id": a.evening.pk,
                 "title": a.evening.title,
-                "starts_at": _when(a.evening.starts_at),
-                "ends_at": _when(a.evening.ends_at),
+                "starts_at": when(a.evening.starts_at),
+                "ends_at": when(a.evening.ends_at),
                 "status": a.evening.status,
             },
             "club": _club(a.evening.club),
             "as_guest": a.guest_id,
             "answer": a.answer,
             "waitlisted": a.waitlisted,
-            "answered_at": _when(a.answered_at),
-            "checked_in_at": _when(a.checked_in_at),
-            "left_at": _when(a.left_at),
+            "answered_at": when(a.answered_at),
+            "checked_in_at": when(a.checked_in_at),
+            "left_at": when(a.left_at),
         }
         for a in rows
         if scope.covers(a.evening.club_id)
@@ -450,7 +446,7 @@ def _calendar_feeds(user: User) -> list[dict[str, Any]]:
     """The person's iCal feeds, without their secret addresses."""
     rows = CalendarFeed.objects.filter(user=user).order_by("created_at", "pk")
     return [
-        {"id": f.pk, "created_at": _when(f.created_at), "revoked_at": _when(f.revoked_at)}
+        {"id": f.pk, "created_at": when(f.created_at), "revoked_at": when(f.revoked_at)}
         for f in rows
     ]
 
@@ -467,8 +463,8 @@ def _standings(user: User, scope: Scope) -> list[dict[str, Any]]:
             "season": {
                 "id": s.season.pk,
                 "name": s.season.name,
-                "starts_on": _when(s.season.starts_on),
-                "ends_on": _when(s.season.ends_on),
+                "starts_on": when(s.season.starts_on),
+                "ends_on": when(s.season.ends_on),
             },
             "name": s.name,
             "rank": s.rank,
@@ -507,11 +503,11 @@ def _ratings(user: User, scope: Scope) -> list[dict[str, Any]]:
                 "sigma": r.sigma,
                 "ordinal": r.ordinal,
                 "sittings": r.sittings,
-                "updated_at": _when(r.updated_at),
+                "updated_at": when(r.updated_at),
                 "changes": [
                     {
                         "table": c.table_id,
-                        "at": _when(c.at),
+                        "at": when(c.at),
                         "rank": c.rank,
                         "mu_before": c.mu_before,
                         "sigma_before": c.sigma_before,
