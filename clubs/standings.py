@@ -5,8 +5,8 @@ The ORM side turns every table sitting of a season into the values below and cal
 not: ``tournaments/scoring.py`` has its own values (rounds, boards, scoring modes,
 tiebreaks), ranked the same way (frozen values, exact fractions, competition ranks), and
 imports only the standard library, so it cannot share this module. Nothing here knows a
-particular game, so the same code ranks Préférence (money), Russian Preferans (points) and
-Doppelkopf (four players, all playing).
+particular game, so the same code ranks games played for money, games scored in points and
+tables where every seat plays each deal.
 
 Terms:
 
@@ -23,8 +23,9 @@ Terms:
   player, the lines of its hands and ``extra`` amounts not tied to a hand (a pot split at
   close).
 - *score* (optional): a sitting scored as a whole, not deal by deal, has each player's score in
-  the rule set's score unit (Russian Preferans: the pulya settled into whists; its deals move
-  no money, their amounts are 0). Money the sitting moves (a whist price) is still its extra.
+  the rule set's score unit (``RuleSet.sitting_score``; its deals may move no money, their
+  amounts then 0). Money the sitting moves (the score at its price, ``RuleSet.point_price``) is
+  still its extra.
 - *total* of a player at a sitting: their score at a scored sitting, else the sum of their
   lines' amounts plus their extra (``sitting_totals``). The *placing* at a sitting ranks the
   seated players by total, highest first, ties sharing the better place (``sitting_places``);
@@ -38,10 +39,10 @@ evening.
 
 Ranking (``RANKING_ORDER``), each higher first: league points (only when a league is
 configured), balance, average per hand, declarer games made. Where every sitting with a
-placing is scored (a season of Preferans tables) the score takes the balance's place and the
-average is the score's (``RANKED_BY_SCORE``); where money and scored sittings mix, money
-ranks and the score is shown beside it. Players equal on every key share a rank
-("competition ranking": 1, 2, 2, 4); rows of a shared rank are listed by player id.
+placing is scored (a season of tables whose rule set has a score unit) the score takes the
+balance's place and the average is the score's (``RANKED_BY_SCORE``); where money and scored
+sittings mix, money ranks and the score is shown beside it. Players equal on every key share a
+rank ("competition ranking": 1, 2, 2, 4); rows of a shared rank are listed by player id.
 """
 
 from __future__ import annotations
@@ -123,10 +124,10 @@ class HandLine:
 class Sitting:
     """One table in one round of an evening.
 
-    ``players`` are every seated player, also those who never played a hand there; ``lines``
-    the lines of all its hands; ``extra`` amounts not tied to a hand (a pot split at close, a
-    pulya's money), added to the balance; ``scores``, for a sitting scored as a whole, each
-    seated player's score (module text). ``at`` orders sittings (with ``key`` breaking ties).
+    ``players`` are every seated player, also those who never played a hand there; ``lines`` the
+    lines of all its hands; ``extra`` amounts not tied to a hand (a pot split at close, a score paid
+    at its price), added to the balance; ``scores``, for a sitting scored as a whole, each seated
+    player's score (module text). ``at`` orders sittings (with ``key`` breaking ties).
     """
 
     key: SittingKey

@@ -507,9 +507,9 @@ PERSONAL_DATA_RETENTION = {
 # --- Rule sets ------------------------------------------------------------------------------
 
 # Rule sets the engine knows but the apps do not offer yet (``register(rs, offered=False)``:
-# none now; ``preferans`` was until issue 26, ``doppelkopf`` and ``doppelkopf-ddv`` until 27) may be
-# chosen for tables, evenings and tournaments: off. A preview for trying them on a test server;
-# the schema does not document them.
+# none now; three were until issues 26 and 27) may be chosen for tables, evenings and
+# tournaments: off. A preview for trying them on a test server; the schema does not document
+# them.
 PREVIEW_RULE_SETS = env_bool("PREVIEW_RULE_SETS", default=False)
 
 # --- Logging ----------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ This is the read model both the write services (:mod:`games.services`) and the r
 
 The *common part* of a record is what the server fills into every hand record of a table
 (hand-record.md, common part): ``rules``, ``seats``, ``dealer`` and the *carry*, what the hands
-before leave to this one (the pot of the pot games: wien's ``pot``, Doppelkopf's ``kasse``;
-what else the rule set carries).
+before leave to this one (the pot of the pot games, under the rule set's pot key,
+:func:`games.rulesets.money_key`; what else the rule set carries).
 
 A hosted hand is dealt from the deck a registered deal source gives (``games.deals``: a
 duplicate tournament's board) or else from the server's own shuffle. Its deal, deck and salt
@@ -48,7 +48,8 @@ def seat_keys(table: Table) -> list[str]:
 
 def dealer_for(table: Table, number: int) -> str:
     """The dealer of hand ``number``: the first dealer, then each next seat in turn (where the
-    rule set keeps rounds, as :func:`table_round` says: a Pflichtsolo is dealt again)."""
+    rule set keeps rounds, as :func:`table_round` says: after a deal that does not count the
+    same dealer may deal again)."""
     at = table_round(table, number)
     if at is not None:
         return at.dealer
@@ -58,7 +59,7 @@ def dealer_for(table: Table, number: int) -> str:
 
 def table_round(table: Table, number: int) -> engine.TableRound | None:
     """Where ``table`` stands in its rule set's round of deals before hand ``number``
-    (``RuleSet.table_round``: the DDV round of 24 deals and its Pflichtsoli), from the settled
+    (``RuleSet.table_round``: its counted deals and any it plays besides), from the settled
     hands before it; ``None`` where the rule set keeps no rounds."""
     rule_set = rule_set_of(table)
     if rule_set.round_deals is None:
@@ -81,8 +82,8 @@ def common_keys(table: Table) -> tuple[str, ...]:
 
 
 def _carry(table: Table, pot: int, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """A record's carry keys: the pot (in the pot games: wien's ``pot``, Doppelkopf's
-    ``kasse``) and what else the rule set carries."""
+    """A record's carry keys: the pot (in the pot games, under the rule set's pot key) and
+    what else the rule set carries."""
     rule_set = rule_set_of(table)
     carry = rule_set.carry
     pot_key = money_key(rule_set)
@@ -255,13 +256,12 @@ def hand_view(
 
     A withheld hand shows only what the seat saw during play: the engine's view of the position
     before the last action, with the view keys the end made public as the rule set names them
-    (``RuleSet.shapes.end_public``: phase, the last action, tricks, the seat's own cards left;
-    the talon family's declarer, game and defence; Doppelkopf's parties, which its Result names
-    anyway), whichever of those its view has. No ``deal``, no other seat's hand or discard, no
-    talon the seat did not see, no reservation's content (Doppelkopf's reservations stay
-    ``"none"`` or ``"reserved"``); hands that lay open before the last action stay open with
-    the cards they hold now (``RuleSet.shapes.kept_open``: the talon family's premium games 7
-    and 8, Preferans's open whist).
+    (``RuleSet.shapes.end_public``: e.g. phase, the last action, tricks, the seat's own cards
+    left, the declarer, game and defence, or parties that the Result names anyway), whichever
+    of those its view has. No ``deal``, no other seat's hand or discard, no talon the seat did
+    not see, no reservation's content (only whether one was made); hands that lay open before
+    the last action stay open with the cards they hold now (``RuleSet.shapes.kept_open``: e.g.
+    open games, a defender's hand laid open).
     """
     seen = engine.view(hand_state(table, hand), seat)
     if not (hand_withheld(table, hand) if withheld is None else withheld):

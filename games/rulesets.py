@@ -4,7 +4,7 @@ shape, dealing, turns and close, instead of naming one rule set's constants.
 A table's ``rules`` (and an evening's, a club's default, a tournament's) is the engine's rules
 object, validated by ``engine.parse_rules`` before it is stored, so its ``variant`` names a
 registered rule set (``engine.rules.rule_set``). No module of games, clubs or tournaments
-imports a rule-set package (``engine.rules.wien``) or names ``engine.PIQUET``
+imports a rule-set package (``engine.rules.<name>``) or names ``engine.PIQUET``
 (``tests/test_layers.py``): what differs between rule sets is asked of the rule set here.
 """
 
@@ -75,8 +75,8 @@ def sitting_score(
 ) -> dict[str, int] | None:
     """What the sitting at ``table`` is worth to each seat after its last settled hand
     (``last_result``; ``None`` before the first), in the rule set's ``score_unit``
-    (``RuleSet.sitting_score``: Preferans's pulya settled into whists); ``None`` when its rule
-    set has no score unit (the sitting's money is its result)."""
+    (``RuleSet.sitting_score``); ``None`` when its rule set has no score unit (the sitting's
+    money is its result)."""
     rule_set = rule_set_of(table)
     if rule_set.score_unit is None:
         return None
@@ -89,19 +89,18 @@ def sitting_score(
 
 def money_key(rule_set: engine.RuleSet[Any, Any, Any]) -> str | None:
     """The record key of the money a table of ``rule_set`` holds in common between deals, which
-    the ledger keeps as its party ``pot`` (``games.models.POT``): wien's ``pot``, Doppelkopf's
-    ``kasse``; ``None`` where the players pay one another (Preferans, Doppelkopf under the
-    DDV rules)."""
+    the ledger keeps as its party ``pot`` (``games.models.POT``): the carry's party key
+    (``RuleSet.carry``); ``None`` where the players pay one another."""
     carry = rule_set.carry
     return carry.party if carry.party is not None and carry.party in carry.keys else None
 
 
 def shares_pot_at_close(rules: Mapping[str, Any]) -> bool:
     """Whether closing a table of ``rules`` shares out the money it holds in common
-    (:func:`money_key`) rather than keeping it for the table's next sitting: wien's
-    ``pot_at_close`` and Doppelkopf's ``kasse_at_close`` ``"split"``. Asked of the rule set's
-    close (``RuleSet.close``, as ``games.services.tables.close_pot`` closes a table) with a pot
-    at a table of its fewest seats; ``False`` where it keeps no such money."""
+    (:func:`money_key`) rather than keeping it for the table's next sitting (a rule set's
+    option for the pot at close set to ``"split"``). Asked of the rule set's close
+    (``RuleSet.close``, as ``games.services.tables.close_pot`` closes a table) with a pot at a
+    table of its fewest seats; ``False`` where it keeps no such money."""
     rule_set = rule_set_for(rules)
     pot_key = money_key(rule_set)
     if pot_key is None:
@@ -114,7 +113,7 @@ def shares_pot_at_close(rules: Mapping[str, Any]) -> bool:
 
 def ledger_party(rule_set: engine.RuleSet[Any, Any, Any], party: str) -> str:
     """The ledger's name of a party of ``rule_set``'s transfers: its common money (a pot, a
-    Kasse) is the ledger's ``pot``; seats keep their keys."""
+    kitty) is the ledger's ``pot``; seats keep their keys."""
     return POT if party == money_key(rule_set) else party
 
 
@@ -132,10 +131,10 @@ def stored_result(table: Table, result: Mapping[str, Any]) -> dict[str, Any]:
     """A hand's Result as the server keeps and answers it: the engine's, with the keys every
     Result has in the API (``ResultSerializer``) spelled out where a rule set's Result has
     none: no ``stake``, ``declarer`` or ``made``, nobody ``fallen``, no ``tricks`` per seat,
-    and ``pot`` the money the table holds in common after the deal (Doppelkopf's ``kasse``;
-    null where the players pay one another). For a rule set whose results are points
-    (Preferans, ``spec/next/preferans.md`` §13: no stake, fallen, delta, pot or transfers) also
-    every seat's change 0 and no transfers: money comes at the close."""
+    and ``pot`` the money the table holds in common after the deal (under the rule set's pot
+    key, :func:`money_key`; null where the players pay one another). For a rule set whose
+    results are points (no stake, fallen, delta, pot or transfers) also every seat's change 0
+    and no transfers: money comes at the close."""
     rule_set = rule_set_of(table)
     pot_key = money_key(rule_set)
     common: dict[str, Any] = {

@@ -311,10 +311,10 @@ def sitting_scores(
 ) -> dict[int, dict[str, int]]:
     """Per table whose rule set scores a sitting besides its money (``RuleSet.score_unit``):
     each seat's score after its settled hands (numbered at most ``up_to``, when given: a
-    tournament round's deals): Preferans's whists after its last settled hand, by
-    :func:`games.rulesets.sitting_score`; the DDV's game points summed over its hands
-    (``RuleSet.deal_scores``). Tables of other rule sets are left out. At most four queries,
-    however many tables."""
+    tournament round's deals): what its last settled hand leaves, by
+    :func:`games.rulesets.sitting_score`, or where the rule set scores deal by deal
+    (``RuleSet.deal_scores``) its hands' scores summed. Tables of other rule sets are left
+    out. At most four queries, however many tables."""
     scored = {t.pk: t for t in tables if rule_set_of(t).score_unit is not None}
     if not scored:
         return {}

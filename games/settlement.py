@@ -110,9 +110,9 @@ POT = "pot"
 def pot_keeper(*, shared: bool, club: bool) -> str:
     """Who holds the money paid into the pot, as the sentences say it (in the reader's
     language). What happens to a pot at the end of a sitting is the rule set's
-    (``games.rulesets.shares_pot_at_close``; wien.md, "End of a sitting"): ``shared`` among the
-    sitting's players at the close, or else kept for the table's next sitting, which at a
-    club's tables (and so for a club evening) means the club keeps it."""
+    (``games.rulesets.shares_pot_at_close``): ``shared`` among the sitting's players at the
+    close, or else kept for the table's next sitting, which at a club's tables (and so for a
+    club evening) means the club keeps it."""
     if shared:
         return _("shared among the players at the close")
     return _("kept by the club") if club else _("kept for the table's next sitting")

@@ -35,8 +35,9 @@ def _managed(user: User) -> Q:
 
 
 def _hand_limit(table_id: int) -> int | None:
-    """A round's table plays ``deals_per_round`` hands; where the rule set keeps rounds (the
-    DDV's 24 counted deals, its Pflichtsoli and Vorführungen) until its round is complete."""
+    """A round's table plays ``deals_per_round`` hands; where the rule set keeps rounds
+    (``RuleSet.round_deals`` counted deals, and any it plays besides) until its round is
+    complete."""
     found = (
         Tournament.objects.filter(rounds__tables__table_id=table_id)
         .values_list("deals_per_round", "rules")

@@ -221,8 +221,8 @@ def hands_export(t: Tournament) -> list[dict[str, Any]]:
 
 def round_deals(tournament: Tournament) -> int | None:
     """The deals that count towards a round where the tournament's rule set keeps rounds at a
-    table (``RuleSet.round_deals``: the DDV round of 24, its Pflichtsoli and Vorführungen
-    besides), ``None`` where a round's table plays ``deals_per_round`` hands."""
+    table (``RuleSet.round_deals``, not counting any deals it plays besides), ``None`` where a
+    round's table plays ``deals_per_round`` hands."""
     if not tournament.rules.get("variant"):
         return None
     return rule_set_for(tournament.rules).round_deals
@@ -252,9 +252,9 @@ def score_price(tournament: Tournament) -> int:
 
 
 def score_unit(tournament: Tournament) -> str | None:
-    """The unit a table of the tournament scores its deals together in (``RuleSet.score_unit``:
-    Preferans's ``whists``, the pulya settled), ``None`` where a table's amount is its money.
-    Rules without a variant (a tournament made outside the services) are wien's: ``None``."""
+    """The unit a table of the tournament scores its deals together in (``RuleSet.score_unit``),
+    ``None`` where a table's amount is its money, as for rules without a variant (a tournament
+    made outside the services)."""
     if not tournament.rules.get("variant"):
         return None
     return rule_set_for(tournament.rules).score_unit
@@ -309,7 +309,7 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
             ).values_list("table_id", "payee", "amount"):
                 shares[(table_id, payee)] += amount
         scores: dict[int, dict[str, int]] = {}
-        scored = score_unit(t) is not None  # a pulya's whists, the DDV's game points
+        scored = score_unit(t) is not None  # a score over the sitting or summed over its deals
         if scored:
             scores = sitting_scores(
                 Table.objects.filter(pk__in=table_ids).prefetch_related("seats"),

@@ -73,8 +73,8 @@ class User(AbstractUser):
 class Club(models.Model):
     """A club: members with roles, its evenings, seasons and tables.
 
-    ``default_rules`` is any rules object the engine accepts; the stakes are part of it (for
-    ``wien`` the dealer contribution and the pot cap, in minor units of ``currency``).
+    ``default_rules`` is any rules object the engine accepts; the stakes are part of it (such
+    as a dealer contribution and a pot cap, in minor units of ``currency``).
     """
 
     name = models.CharField(max_length=150)

@@ -1,11 +1,10 @@
 """A seating request compiled to small ints, and the search state over it.
 
-Players are numbered 0..count−1, the present ones first (0..n−1), then those seen only in
-played rounds. Pair figures live in flat lists indexed ``a * count + b`` (both orders kept
-equal), in *units*: a share of deals times ``scale``, the least common denominator of the
-shapes' shares, so that a three-table adds ``scale`` units to each of its pairs and a Viennese
-four-table ``scale / 2``. The objective in these terms (``clubs/seating/objective.py`` states
-it on players) is
+Players are numbered 0..count−1, the present ones first (0..n−1), then those seen only in played
+rounds. Pair figures live in flat lists indexed ``a * count + b`` (both orders kept equal), in
+*units*: a share of deals times ``scale``, the least common denominator of the shapes' shares, so
+that a three-table adds ``scale`` units to each of its pairs and a four-table with three active
+``scale / 2``. The objective in these terms (``clubs/seating/objective.py`` states it on players) is
 
     first:    Σ over pairs  penalty[u] + linear[pair] · u      (u = the pair's units)
     then:     μ · Σ over players  Σ_{k<t} (k + prior)²      (t = sittings at non-preferred tables)

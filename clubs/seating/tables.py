@@ -1,8 +1,8 @@
 """Table shapes and how a number of players splits into tables.
 
 Terms: a *table shape* (Tischform) is a table size with the number of *active* players who play
-each deal; at a Viennese four-table (Vierertisch) the dealer (Geber) sits out, so 3 of the 4
-play. A *bye* (Freilos) is a player who sits out a round.
+each deal; at a four-table (Vierertisch) with three active players the dealer (Geber) sits
+out each deal, so 3 of the 4 play. A *bye* (Freilos) is a player who sits out a round.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ class TableShape:
     turns sitting out (``active`` defaults to ``size``).
 
     Two players at such a table share the fraction ``active*(active-1) / (size*(size-1))`` of
-    its deals (``share``): 1 at a three-table, 1/2 at a Viennese four-table, 3/5 at a
-    Doppelkopf five-table.
+    its deals (``share``): 1 at a three-table, 1/2 at a four-table with three active, 3/5 at a
+    five-table with four.
     """
 
     size: int
@@ -79,20 +79,20 @@ class TableShape:
 
 
 THREE_ACTIVE_SHAPES = (TableShape(3), TableShape(4, 3))
-"""Viennese Préférence: tables of 3; a table of 4 where the count needs it (dealer sits out)."""
+"""Three active players: tables of 3; a table of 4 where the count needs it (dealer sits out)."""
 THREE_ACTIVE_PREFERRED = 3
 
 FOUR_ACTIVE_SHAPES = (TableShape(4),)
-"""Doppelkopf: tables of exactly 4, all four play every deal."""
+"""Four active players: tables of exactly 4, all four play every deal."""
 FOUR_ACTIVE_WITH_FIVE_SHAPES = (TableShape(4), TableShape(5, 4))
-"""Doppelkopf where a table of 5 is allowed (one player sits out each deal)."""
+"""Four active players where a table of 5 is allowed (one player sits out each deal)."""
 FOUR_ACTIVE_PREFERRED = 4
 
 
 def shapes_of(seats: tuple[int, ...], players: int) -> tuple[tuple[TableShape, ...], int]:
     """The table shapes of a game whose tables have one of ``seats`` seats with ``players``
-    active in each deal (a rule set's table shape: ``wien`` is ``(3, 4)`` seats, 3 players,
-    giving :data:`THREE_ACTIVE_SHAPES`), and the preferred size: the one where everybody plays, else
+    active in each deal (the rule set's ``table`` shape: ``(3, 4)`` seats with 3 players give
+    :data:`THREE_ACTIVE_SHAPES`), and the preferred size: the one where everybody plays, else
     the smallest."""
     shapes = tuple(TableShape(n, players) for n in sorted(seats))
     preferred = players if players in seats else min(seats)
@@ -151,8 +151,8 @@ def table_sizes(n: int, *, shapes: tuple[TableShape, ...], preferred: int) -> li
     tables first on a tie). Tables of the preferred size come first, the others after them,
     smallest first. No players, no tables.
 
-    Viennese Préférence (3, with 4 allowed): 7 → [3, 4], 8 → [4, 4], 10 → [3, 3, 4]; 1, 2 and 5
-    players cannot be seated. Doppelkopf (4 only): multiples of 4.
+    Tables of 3, with 4 allowed: 7 → [3, 4], 8 → [4, 4], 10 → [3, 3, 4]; 1, 2 and 5 players
+    cannot be seated. Tables of 4 only: multiples of 4.
 
     Raises :class:`SeatingError` (``unsplittable``) naming the nearest counts below and above
     that work, and the byes that reach the one below.

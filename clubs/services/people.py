@@ -249,7 +249,7 @@ def _slug_taken(slug: str, club: Club | None) -> bool:
 
 
 def _free_slug(name: str) -> str:
-    """A slug for ``name`` that no club has: ``wiener-runde``, else ``wiener-runde-2``, …"""
+    """A slug for ``name`` that no club has: ``grazer-runde``, else ``grazer-runde-2``, …"""
     return _free_from(slug_of(name)[: SLUG_LENGTH - 4].strip("-") or "club", None)
 
 
@@ -263,7 +263,7 @@ def _free_from(base: str, club: Club | None) -> str:
 
 def _check_slug(slug: str, club: Club | None) -> str:
     """The slug asked for; when another club has it, the next free one with a suffix
-    (``wiener-runde-2``), as for a slug made from a name. Whether that club is one the caller
+    (``grazer-runde-2``), as for a slug made from a name. Whether that club is one the caller
     may see or a private one, the answer is the same and names no other club, so slugs tell
     nobody that a private club exists (``docs/security.md``)."""
     if not _slug_taken(slug, club):

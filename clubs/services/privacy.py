@@ -235,7 +235,7 @@ def _spellings(erasure: Erasure) -> list[str]:
 def scrub_text(erasure: Erasure, text: str) -> str:
     """``text`` with the person's names replaced by the pseudonym: the whole text when it is
     one of them (:meth:`Erasure.scrub`), else each of them where it stands as a word of its
-    own ("Anna in Wiener Runde (member)"), in any case."""
+    own ("Anna in Grazer Runde (member)"), in any case."""
     if not text:
         return text
     whole = erasure.scrub(text)

@@ -457,10 +457,10 @@ def sittings_for_tables(
     links: Iterable[EveningTable],
 ) -> tuple[list[standings_core.Sitting], dict[str, PlayerInfo]]:
     """One sitting per evening table, with every settled hand's lines and the money its close
-    moved (a pot shared out, a pulya's whists paid); its score where its rule set scores a
-    sitting as a whole (Preferans: the pulya as it stands, settled into whists); and who each
-    player key is. A seat *played* a hand when its rule set makes it one of that deal's active
-    players (``active_seats``; wien and Preferans: the dealer of a four-table sits out).
+    moved (a pot shared out, a score paid at its price); its score where its rule set scores a
+    sitting as a whole (``sitting_score``, as the sitting stands); and who each player key is.
+    A seat *played* a hand when its rule set makes it one of that deal's active players
+    (``active_seats``; e.g. the dealer of a four-table with three active sits out).
 
     A player's hands at a sitting alike in every flag are one line (``HandLine.hands``), from
     the database's sums (:func:`_summed_lines`): a few lines per player and sitting, however
@@ -503,7 +503,7 @@ def sittings_for_tables(
             summed, count = table.alike.get(flags, (0, 0))
             table.alike[flags] = (summed + int(amount), count + 1)
 
-    # The money a table's close moves between players (a pot shared out, a pulya's whists paid):
+    # The money a table's close moves between players (a pot shared out, a score paid):
     # standings count it beside the deals' amounts. Only rows of no hand (a deal's own transfers
     # are the deal's amounts already), and of them only the seats' side (the pot carried in and
     # on moves between the pot and the series).
@@ -547,7 +547,7 @@ def season_sittings(
 
 def season_score_unit(season: Season) -> str:
     """The unit of the season's scores: the ``score_unit`` of its tables' rule sets that
-    have one (Preferans: ``whists``), empty when none has; several are named together."""
+    have one, empty when none has; several are named together."""
     units = {
         rule_set_for(rules).score_unit
         for rules in EveningTable.objects.filter(evening__in=season_evenings(season))

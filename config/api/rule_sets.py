@@ -37,7 +37,7 @@ import engine
 
 
 def camel(name: str) -> str:
-    """``austria-1829`` → ``Austria1829``, ``pot_at_close`` → ``PotAtClose``."""
+    """``game-1829`` → ``Game1829``, ``option_name`` → ``OptionName``."""
     return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))
 
 
@@ -64,8 +64,8 @@ def rules_enum_names() -> dict[str, list[str]]:
             prefix = "" if shared else camel(rule_set.name)
             name = f"{prefix}{camel(option.name)}Enum"
             if option.choices in named and name not in out:
-                # The same choices under another option's name (Doppelkopf's kasse_at_close
-                # and wien's pot_at_close: carry, split): one component, named first.
+                # The same choices under another option's name (two rule sets' options for
+                # the pot at close: carry, split): one component, named first.
                 continue
             named.add(option.choices)
             out[name] = list(option.choices)
@@ -324,8 +324,8 @@ BY_SEAT_INT: dict[str, Any] = {"type": "object", "additionalProperties": {"type"
 
 def _game_forms() -> dict[str, dict[str, str]]:
     """Rule set → form ``type`` → the component of that form: ``<Type>Game`` where every rule
-    set with a form of that type has the same one (``SuitGame``), else ``<Variant><Type>Game``
-    (``DoppelkopfDdvSoloGame``)."""
+    set with a form of that type has the same one (``SuitGame``), else
+    ``<Variant><Type>Game``."""
     by_type: dict[str, set[str]] = {}
     for rule_set in engine.rule_sets():
         for form in rule_set.shapes.games:

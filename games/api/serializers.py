@@ -746,8 +746,8 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         return self._names.account(hand.confirmed_by)
 
     def get_stake(self, hand: Hand) -> int | None:
-        """S for this hand: the pot after the dealer's contribution, capped (wien); null where
-        the rule set has no single stake."""
+        """S for this hand, as the rule set reckons it (``RuleSet.stake``, e.g. the pot after
+        the dealer's contribution, capped); null where the rule set has no single stake."""
         rule_set = rule_set_of(self.table)
         return rule_set.stake(self._rules, services.hand_carry(self.table, hand))
 

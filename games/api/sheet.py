@@ -64,8 +64,7 @@ def with_sentences(
 
 def game_text(game: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> str:
     """A game as the score sheet of a table with ``rules`` writes it, in the words of its rule
-    set (``RuleSet.describe_game``; wien: ``D``, ``Geschäft S``, ``herz``,
-    ``5h Bettler von der Hand``, ``Ausfechten``)."""
+    set (``RuleSet.describe_game``)."""
     return rule_set_for(rules).describe_game(game)
 
 
@@ -75,9 +74,9 @@ def score_sheet(
     """The running sheet of the table's rule set (``variant``): per settled hand (hosted hands
     still being played are left out) the dealer, game, declarer, made, fallen, each seat's
     running balance and the pot after, and in ``details`` the rule set's own part of the row
-    (``RuleSet.sheet_rows``: a Preferans pulya, a Doppelkopf deal's parties, Augen and game
-    points), null where it has none (:func:`sheet_of`). The seats' players are named as
-    ``names`` says (seat key → name; their display names when not given)."""
+    (``RuleSet.sheet_rows``: e.g. a running score, a deal's parties and points), null where it
+    has none (:func:`sheet_of`). The seats' players are named as ``names`` says (seat key →
+    name; their display names when not given)."""
     names = names or {}
     return sheet_of(
         rule_set_of(table),
@@ -99,9 +98,8 @@ def sheet_of(
 ) -> dict[str, Any]:
     """The running sheet of a table of ``rule_set`` whose ``seats`` (key, name) opened with
     ``opening_pot``, from its ``settled`` hands in order (number, status, dealer, Result).
-    The keys of API 1.x (``Shapes.legacy_sheet_key``: ``pulya``, ``doppelkopf``) repeat
-    ``details`` at the tables of the rule sets whose details they held (deprecated, null
-    elsewhere)."""
+    The keys of API 1.x (``Shapes.legacy_sheet_key``) repeat ``details`` at the tables of the
+    rule sets whose details they held (deprecated, null elsewhere)."""
     describe_game = rule_set.describe_game
     pot_key = money_key(rule_set) or "pot"
     details = rule_set.sheet_rows([result for *_, result in settled])
@@ -153,9 +151,8 @@ def sheet_header() -> list[str]:
 def sheet_csv(sheet: Mapping[str, Any]) -> str:
     """The sheet as CSV with a header row in the reader's language; amounts in cents, ``made``
     as yes/no (German ja/nein); where the table's rule set has its own part of a row
-    (``details``), its columns after the pot (``RuleSet.sheet_columns``: a Preferans pulya's
-    pool, mountain and whists, a Doppelkopf deal's parties, Augen, announcements, extras and
-    game points), empty in a row without it."""
+    (``details``), its columns after the pot (``RuleSet.sheet_columns``), empty in a row
+    without it."""
     keys = [s["key"] for s in sheet["seats"]]
     rule_set = engine.rule_set(sheet["variant"])
     own = rule_set.sheet_columns(keys) if any(r["details"] for r in sheet["rows"]) else []

@@ -226,8 +226,8 @@ def notify_user(user_id: int, notification: dict[str, Any]) -> None:
 def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
     """A hosted hand was dealt or moved (called inside the service's transaction): after
     commit wake the hand's subscribers, tell each user the hand waits for now
-    (``engine.waiting_for``: not a Doppelkopf seat that merely may announce) that it is their
-    turn, and for a new hand tell the table's subscribers."""
+    (``engine.waiting_for``: not a seat that merely may announce) that it is their turn, and
+    for a new hand tell the table's subscribers."""
     acting = engine.waiting_for(state)
     on_commit(partial(_send_hand, table.pk, hand.number, hand.version))
     for seat in sorted(table.seats.all(), key=lambda s: s.position):

@@ -85,10 +85,10 @@ def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[
     if not bots:
         return None
     move = random_bot.choose(state, rng)
-    sender = rules.sender(state, move.seat)  # Preferans: a whister plays the passer's cards
+    sender = rules.sender(state, move.seat)  # a rule set may let one seat play another's cards
     if sender not in bots:
-        # The policy chose for a person (Doppelkopf: any seat may announce): each bot in
-        # turn chooses for itself, or lets the moment pass.
+        # The policy chose for a person (where any seat may announce): each bot in turn
+        # chooses for itself, or lets the moment pass.
         own = next(
             (m for b in bots if (m := random_bot.choose_for(state, b, rng)) is not None),
             None,

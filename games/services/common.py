@@ -40,7 +40,7 @@ BOT_LEVELS: tuple[str, ...] = (
     *sorted({level for rs in engine.rule_sets() for level in rs.bot_policies()}),
 )
 """Every bot level: ``random`` (any rule set) and those a rule set's bots play
-(``RuleSet.bot_policies``: Doppelkopf's ``heuristic``)."""
+(``RuleSet.bot_policies``, e.g. ``heuristic``)."""
 
 
 def bot_levels(rule_set: engine.RuleSet[Any, Any, Any]) -> tuple[str, ...]:

@@ -26,8 +26,8 @@ def hand_hint(
     table: Table, hand: Hand, seat: Seat, rng: random.Random | None = None
 ) -> dict[str, Any]:
     """``{"seat", "level", "action"}``: what the hint bot would send for ``seat`` now (an
-    action body for the actions endpoint; ``null`` where it would let the moment pass, a
-    Doppelkopf announcement). 409 ``hints_off`` where the table gives none, ``hand_over``
+    action body for the actions endpoint; ``null`` where it would let the moment pass, an
+    announcement it need not make). 409 ``hints_off`` where the table gives none, ``hand_over``
     after the hand; 403 ``not_your_turn`` while the seat has nothing to do."""
     if not table.hints:
         raise TableConflict(

@@ -142,10 +142,10 @@ def table_create(
     hints: bool = False,
 ) -> Table:
     """Open a sitting: fixed rules, as many seats in playing order as the rule set's table takes
-    (``wien``: 3 or 4), the first dealer given or found by drawing cards from the rule set's
-    deck (its ``first_dealer``; wien.md: highest card deals, suits first), and the pot carried in
-    from the series when its rule set keeps a pot (:func:`games.rulesets.money_key`). A club's
-    table is opened by its owners and admins, or by a member who sits at it
+    (its ``table`` shape, e.g. 3 or 4 seats), the first dealer given or found by drawing cards from
+    the rule set's deck (its ``first_dealer``, e.g. the highest card deals), and the pot carried in
+    from the series when its rule set keeps a pot (:func:`games.rulesets.money_key`). A club's table
+    is opened by its owners and admins, or by a member who sits at it
     (:func:`games.permissions.may_open_in`).
 
     The apps above games call this for the tables they seat (a club evening's members, a
@@ -344,8 +344,8 @@ def settlement_for(table: Table) -> dict[str, Any]:
     """Each player's net at this sitting and the payments that settle them; the pot is one
     more party when it carries money on (or out). ``payments_proven``: no settlement takes
     fewer payments (:func:`games.settlement.settle`). Where the rule set scores a sitting as a
-    whole (Preferans), also each seat's score in its unit (``scores``, ``score_unit``: the
-    pulya settled into whists, as it stands while the table is open)."""
+    whole, also each seat's score in its unit (``scores``, ``score_unit``: its
+    ``sitting_score``, as it stands while the table is open)."""
     balances = table_balances(table)
     nets = {k: v for k, v in balances.items() if k not in (POT, SERIES)}
     pot_net = -sum(nets.values())
@@ -367,10 +367,11 @@ def settlement_for(table: Table) -> dict[str, Any]:
 def close_pot(table: Table) -> None:
     """Write the ledger rows of a close (inside the caller's transaction), as the rule set
     closes a table (``RuleSet.close``) with what the table carries after its last hand: in the
-    pot games (wien's ``pot_at_close``) the pot of the ledger, its transfers sharing it out
-    (``split``) and the pot it leaves, which goes to the series (``carry_out``); in Preferans
-    the sheet, settled into money (``score``, with a whist value). Used by :func:`table_close`
-    and when a closed table's hands are corrected."""
+    pot games the pot of the ledger, its transfers sharing it out (as the rule set's option for
+    the pot at close says) and the pot it leaves, which goes to the series (``carry_out``);
+    where the rule set scores a sitting, its score settled into money (at its
+    ``point_price``). Used by :func:`table_close` and when a closed table's hands are
+    corrected."""
     rule_set = rule_set_of(table)
     pot_key = money_key(rule_set)
     if pot_key is not None:
@@ -394,8 +395,8 @@ def close_pot(table: Table) -> None:
 
 
 def table_close(*, table_id: int, user: User) -> Table:
-    """Close the sitting as the rule set closes a table (wien's ``pot_at_close``: carry, the pot
-    goes to the series; split, shared equally, leftover cents to the first seats) and store the
+    """Close the sitting as the rule set closes a table (``RuleSet.close``; e.g. a pot carried to
+    the series, or split, shared equally, leftover cents to the first seats) and store the
     settlement."""
     with transaction.atomic():
         table = lock_table(table_id)

@@ -165,7 +165,7 @@ def standings_rows(t: Tournament, names: Names) -> list[dict[str, Any]]:
 
 def amount_unit(t: Tournament) -> str:
     """What a table's amounts (and ``balance`` points) are counted in: the rule set's score
-    unit where it scores a table's deals together (Preferans: ``whists``), else ``cents``."""
+    unit where it scores a table's deals together (``RuleSet.score_unit``), else ``cents``."""
     return score_unit(t) or "cents"
 
 

@@ -31,8 +31,8 @@ MAX_CAPACITY = 10_000
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_DEALS})
 class DealsPerRoundField(serializers.IntegerField):
     """Deals per round: each seat deals equally often, so a multiple of the rule set's deal
-    cycle at a table it seats (``RuleSet.deal_cycle``: wien's tables of 3 and 4 take multiples
-    of 3 and 4, 12 for both), which the service checks with the rules and, when a round is
+    cycle at a table it seats (``RuleSet.deal_cycle``: e.g. tables of 3 and 4 take multiples of
+    3 and 4, 12 for both), which the service checks with the rules and, when a round is
     seated, with the tables it needs."""
 
     def __init__(self, **kwargs: Any) -> None:

@@ -143,9 +143,9 @@ def inputs(
     ).values_list("table_id", "payee", "amount"):
         splits[table_id][payee] = splits[table_id].get(payee, 0) + amount
 
-    # A pulya (Preferans) is scored as a whole: its players' amounts are its whists after the
-    # round's deals, not the sum of its deals' deltas (which move no money). The DDV's game
-    # points are summed deal by deal; the money they moved is not counted beside them.
+    # Where the rule set scores a sitting as a whole, its players' amounts are its score after
+    # the round's deals, not the sum of its deals' deltas (which move no money). Where it scores
+    # deal by deal, the scores are summed; the money the deals moved is not counted beside them.
     scores: dict[int, dict[str, int]] = {}
     if score_unit(t) is not None:
         scores = sitting_scores(
