@@ -475,6 +475,12 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         """One action of the rule set's vocabulary; shape checked here, legality by
         :meth:`apply`."""
 
+    def action_to_json(self, action: Action, *, seat: bool = True) -> dict[str, Any]:
+        """The record form of ``action``, its cards as codes of the rule set's deck (without
+        ``seat`` when ``seat`` is false): what a server stores and sends, never knowing the
+        deck."""
+        return action_to_json(action, self.deck, seat=seat)
+
     @abstractmethod
     def carry_json(self, state: StateT) -> dict[str, Any]:
         """The carry keys of the state's record."""

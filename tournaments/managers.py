@@ -46,7 +46,7 @@ def _hand_limit(table_id: int) -> int | None:
     if found is None:
         return None
     deals, rules = found
-    if not rules.get("variant") or rule_set_for(rules).round_deals is None:
+    if rule_set_for(rules).round_deals is None:
         return int(deals)
     table = Table.objects.get(pk=table_id)
     done = table.hands.count()

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import pgettext_lazy
 
+from clubs.models.people import default_rules
+
 
 class Tournament(models.Model):
     """A tournament: its format, fixed rules, lifecycle state and standings version."""
@@ -75,7 +77,10 @@ class Tournament(models.Model):
         related_name="+",
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
-    rules = models.JSONField(default=dict, help_text="The engine's rules object, fixed.")
+    rules = models.JSONField(
+        default=default_rules,
+        help_text="The engine's rules object, fixed; it always names its rule set (variant).",
+    )
     real_money = models.BooleanField(
         default=False, help_text="Whether the stakes are paid: the money settlement applies."
     )

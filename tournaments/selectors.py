@@ -223,8 +223,6 @@ def round_deals(tournament: Tournament) -> int | None:
     """The deals that count towards a round where the tournament's rule set keeps rounds at a
     table (``RuleSet.round_deals``, not counting any deals it plays besides), ``None`` where a
     round's table plays ``deals_per_round`` hands."""
-    if not tournament.rules.get("variant"):
-        return None
     return rule_set_for(tournament.rules).round_deals
 
 
@@ -253,10 +251,7 @@ def score_price(tournament: Tournament) -> int:
 
 def score_unit(tournament: Tournament) -> str | None:
     """The unit a table of the tournament scores its deals together in (``RuleSet.score_unit``),
-    ``None`` where a table's amount is its money, as for rules without a variant (a tournament
-    made outside the services)."""
-    if not tournament.rules.get("variant"):
-        return None
+    ``None`` where a table's amount is its money."""
     return rule_set_for(tournament.rules).score_unit
 
 

@@ -264,8 +264,7 @@ def actions(rule_set: AnyRuleSet, seed: int) -> list[tuple[dict[str, Any], int]]
         if seat is None:
             break
         shown = [
-            engine.action_to_json(a, rule_set.deck, seat=False)
-            for a in rule_set.legal_actions(state, seat)
+            rule_set.action_to_json(a, seat=False) for a in rule_set.legal_actions(state, seat)
         ]
         version = len(state.history)
         if not found and shown:

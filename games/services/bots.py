@@ -96,7 +96,7 @@ def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[
         if own is None:
             return None
         move, sender = own, rules.sender(state, own.seat)
-    return sender, engine.action_to_json(move, rules.deck, seat=move.seat != sender)
+    return sender, rules.action_to_json(move, seat=move.seat != sender)
 
 
 def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:

@@ -76,7 +76,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             order, salt = list(board[0]), board[1]
         active = rule_set.active_seats(common["seats"], common["dealer"])
         deal = rule_set.deal_from_deck(order, active)
-        try:  # what the table carries may end its game (a Preferans pulya whose pools are full)
+        try:  # what the table carries may end its game (a score sheet whose target is reached)
             rule_set.start_hand(
                 rule_set.parse_rules(table.rules),
                 common["seats"],
@@ -166,14 +166,12 @@ def apply_action(
             _("You sit at {seat} and cannot act for {given}.").format(seat=seat_key, given=given)
         )
     try:
-        action = engine.action_from_json(
-            {**data, "seat": given}, rules.deck, "action", variant=rules.name
-        )
+        action = rules.action_from_json({**data, "seat": given}, "action")
         state = engine.apply(state, action)
     except engine.EngineError as e:
         sentence = engine_text(e)
         raise RuleViolation(sentence, fields={"action": [sentence]}) from None
-    hand.actions = [*hand.actions, engine.action_to_json(action, rules.deck)]
+    hand.actions = [*hand.actions, rules.action_to_json(action)]
     hand.version += 1
     keep_state(hand, state)
     fields = ["actions", "version", "updated_at"]
