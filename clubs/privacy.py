@@ -136,6 +136,21 @@ def pseudonym_code(player: str) -> str:
     return hmac.new(key, f"pseudonym:{player}".encode(), hashlib.sha256).hexdigest()[:6]
 
 
+def seat_key(player: str, taken: Iterable[str] = ()) -> str:
+    """The seat key a table the server seats (a club evening's, a tournament round's) gives
+    ``player``: ``p-`` and its :func:`pseudonym_code`, so that the hand records, sheets and
+    ledgers that everyone who may read the table reads carry no name. The same at every
+    table, and the code of the player's public pseudonym ("Player 7f3a2c" sits at
+    ``p-7f3a2c``); ``-2``, ``-3``, … where two codes of one table meet in ``taken``."""
+    base = f"p-{pseudonym_code(player)}"
+    taken = set(taken)
+    key, n = base, 1
+    while key in taken:
+        n += 1
+        key = f"{base}-{n}"
+    return key
+
+
 def public_pseudonym(player: str) -> str:
     """The pseudonym of ``player`` in the reader's language ("Player 7f3a2c")."""
     return gettext(str(PSEUDONYM)).format(code=pseudonym_code(player))

@@ -221,11 +221,13 @@ class Names:
 
     def seat(self, entry_id: int | None, key: str) -> str:
         """The seat key ``key`` of entry ``entry_id`` as the reader reads it: where the name is
-        hidden, ``player-`` and the pseudonym's code (the key is made from the name)."""
+        hidden, the player's own seat key (:func:`clubs.privacy.seat_key`: ``p-`` and the
+        pseudonym's code), which a round seated since API 2.4 gave it anyway; an older round's
+        key was made from the name."""
         if not self.hidden(entry_id):
             return key
         assert entry_id is not None
-        return f"player-{privacy.pseudonym_code(self._listed.rows[entry_id].player)}"
+        return privacy.seat_key(self._listed.rows[entry_id].player)
 
     def hidden(self, entry_id: int | None) -> bool:
         """Whether the reader reads a pseudonym for entry ``entry_id``."""

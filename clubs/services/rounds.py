@@ -2,7 +2,7 @@
 
 - :func:`round_plan`: plan the next round for the players checked in now (and the rounds
   after it, to balance the evening), with the seating service (:mod:`clubs.seating`): tables
-  of the rule set's shapes (``wien``: 3, with 4s only where the count needs them), fewest
+  of the rule set's shapes (e.g. 3 seats, with 4s only where the count needs them), fewest
   repeated opponents this evening and in the season so far, forbidden pairs kept apart. The
   played rounds are fixed; a late arrival or an early leaver simply changes who is planned.
 - :func:`round_swap`: directors swap two players by hand before the round starts.
@@ -45,13 +45,13 @@ from clubs.models import (
 )
 from clubs.permissions import is_manager
 from clubs.players import seat_player
+from clubs.privacy import seat_key
 from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.seating_text import seating_text
 from clubs.services.seasons import season_evenings
 from config.i18n import language_for
-from config.slugs import slug_of
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
 from games.rulesets import rule_set_for, rule_set_of, shares_pot_at_close
@@ -96,7 +96,7 @@ def evening_rules(evening: Evening) -> dict[str, Any]:
 
 def shapes_for(rules: Mapping[str, Any]) -> tuple[tuple[TableShape, ...], int]:
     """The table shapes (and the preferred size) the rule set of ``rules`` seats: its allowed
-    seat counts and active players (``rule_set.table``; wien: tables of 3, a table of 4 with
+    seat counts and active players (``rule_set.table``: e.g. tables of 3, a table of 4 with
     the dealer sitting out where the count needs it)."""
     table = rule_set_for(rules).table
     return shapes_of(table.seats, table.players)
@@ -377,8 +377,9 @@ def _seat_specs(
     guests: Mapping[int, Guest],
     bot_levels: Mapping[str, str],
 ) -> list[games.SeatSpec]:
-    """Seats for a group of player keys, keyed by slugs of their names (made unique); a bot's
-    seat is ``bot-1``, … at its level."""
+    """Seats for a group of player keys, keyed by their pseudonym codes (``p-7f3a2c``:
+    :func:`clubs.privacy.seat_key`, no name in the table's records); a bot's seat is
+    ``bot-1``, … at its level."""
     specs, taken = [], set()
     for player in group:
         if is_bot_key(player):
@@ -389,12 +390,7 @@ def _seat_specs(
         ident = int(player[2:])
         user = users.get(ident) if player.startswith("u:") else None
         guest = guests.get(ident) if player.startswith("g:") else None
-        name = (user.display_name or user.username) if user else guest.name if guest else ""
-        base = slug_of(name)[:30].strip("-") or "player"
-        key, n = base, 1
-        while key in taken or key in games.RESERVED_SEAT_KEYS:
-            n += 1
-            key = f"{base}-{n}"
+        key = seat_key(player, taken | games.RESERVED_SEAT_KEYS)
         taken.add(key)
         if user is not None:
             specs.append(games.SeatSpec(key=key, kind=Seat.Kind.USER, user=user))
@@ -453,7 +449,7 @@ def round_start(*, user: User, evening_id: int, number: int) -> EveningRound:
 class EveningNets:
     """Each player's net over all the evening's tables (from their ledgers; the pot's net is
     the negative of their sum), the party names, and where some table scores its sitting as a
-    whole (Preferans) each player's score over those tables and its unit."""
+    whole (``RuleSet.sitting_score``) each player's score over those tables and its unit."""
 
     nets: dict[str, int]
     names: dict[str, str]
@@ -464,8 +460,8 @@ class EveningNets:
 
 
 def evening_nets(evening: Evening) -> EveningNets:
-    """The evening's nets and scores (:class:`EveningNets`); a pulya's score is as it stands
-    while its table is open, its money (with a whist price) counts once the table closes."""
+    """The evening's nets and scores (:class:`EveningNets`); a sitting scored as a whole counts
+    as it stands while its table is open, its money (with a point price) once the table closes."""
     nets: dict[str, int] = defaultdict(int)
     names: dict[str, str] = {}
     links = list(

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from clubs import privacy
 from clubs.models import Evening
 from clubs.services import evenings, rounds
 from tests.clubs.evening_setup import members_checked_in
@@ -37,7 +38,8 @@ def test_my_tables_say_which_round_table_and_seat() -> None:
     assert body["count"] == 1
     mine = body["results"][0]
     assert (mine["evening"], mine["round"], mine["table_number"]) == (w.evening.pk, 1, 1)
-    assert mine["seat"] == "scorer" and len(mine["players"]) == 4
+    assert mine["seat"] == privacy.seat_key(f"u:{w.users['scorer'].pk}")
+    assert len(mine["players"]) == 4
     assert w.client("outsider").get("/api/v1/me/tables/").json()["count"] == 0
 
 

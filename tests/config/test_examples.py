@@ -275,7 +275,8 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     """A tournament from its example, changed, a director added (user 7), entries (one of
     them entry 17), a withdrawal, a Swiss round with entry 17 on a bye, webhooks; a second
     tournament seated by the default method, played, finished and reopened; a third whose
-    table (anna, bert, carl) enters and confirms its totals."""
+    table (anna, bert, carl) enters and confirms its totals, the example's seat keys standing
+    for the table's."""
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True  # no DNS lookups of example.org here
     users = {pk: UserFactory.create(pk=pk, username=f"example-{pk}") for pk in (7, 42)}
     ids_past(User)  # before any account whose id the sequence gives (see the test above)
@@ -358,7 +359,15 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     send(boss, "post", url + "rounds/", {}, 202)
     send(boss, "post", url + "rounds/1/start/", {}, 200)
     totals = url + "rounds/1/tables/1/totals/"
-    every(schema, boss, "put", ROUND_TABLE + "totals/", totals, 200)
+    # the example's seat keys stand for the table's own (a seated round's keys are the
+    # players' pseudonym codes): the same totals, sent under this table's keys
+    keys = [
+        p["seat"] for p in send(boss, "get", url + "rounds/1/", None, 200)["tables"][0]["players"]
+    ]
+    for body in examples(schema, "put", ROUND_TABLE + "totals/").values():
+        ours = dict(zip(body["amounts"], keys, strict=True))
+        body = {field: {ours[k]: v for k, v in by_seat.items()} for field, by_seat in body.items()}
+        send(boss, "put", totals, body, 200)
     every(
         schema,
         signed_in(players[1]),

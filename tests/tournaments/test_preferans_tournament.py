@@ -135,8 +135,8 @@ def test_the_standings_exports_of_a_preferans_tournament_count_whists(settings: 
     assert {user_of[int(r["entry"])]: int(r["points"]) for r in table} == whists
     assert {r["unit"] for r in table} == {"whists"}
 
-    # the director reads the seat keys as the tables keep them (the public reads `player-…`
-    # where a player's name, which the key is made from, is hidden: docs/tournaments.md)
+    # the director reads the seat keys as the tables keep them (the public reads `p-<code>`
+    # where a player's name is hidden: docs/tournaments.md)
     hands = f.boss().get(f.url + "export/hands.json").json()["hands"]
     recorded = Hand.objects.filter(table__in=[t.table for t in RoundTable.objects.all()])
     assert len(hands) == recorded.count() == 2 * 6

@@ -4,8 +4,8 @@ and what their erasure does: their name is gone from the standings, their files,
 page and the webhook deliveries, while every other player's rows stay exactly as they were;
 an erased director directs nothing, and a club's tournament stays run by the club's managers.
 
-Players enter under logins ``p001``… with first and display names ``P001``…; seat keys are
-made from the display names (``p001``) and stay (``docs/privacy.md``)."""
+Players enter under logins ``p001``… with first and display names ``P001``…; seat keys carry
+no name (``p-`` and the pseudonym code: tests/test_seat_keys.py) and stay (``docs/privacy.md``)."""
 
 from __future__ import annotations
 

@@ -244,8 +244,8 @@ class TotalsView(APIView):
             OpenApiExample(
                 "Totals",
                 value={
-                    "amounts": {"anna": 340, "bert": -120, "carl": -220},
-                    "declarer_wins": {"anna": 5, "bert": 2, "carl": 1},
+                    "amounts": {"p-3e4437": 340, "p-5171f4": -120, "p-b4b856": -220},
+                    "declarer_wins": {"p-3e4437": 5, "p-5171f4": 2, "p-b4b856": 1},
                 },
                 request_only=True,
             )

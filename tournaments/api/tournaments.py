@@ -53,8 +53,8 @@ ERRORS = {
 }
 READ_ERRORS = {404: ERRORS[404]}
 CREATE_EXAMPLE = {
-    "name": "Wiener Frühjahrsturnier",
-    "venue": "Café Sperl, Gumpendorfer Straße 11",
+    "name": "Grazer Frühjahrsturnier",
+    "venue": "Café Promenade, Erzherzog-Johann-Allee 1",
     "starts_on": "2027-03-13",
     "rules": examples.rules_example(),
     "rounds_planned": 4,

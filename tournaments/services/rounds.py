@@ -43,9 +43,9 @@ from django.utils.translation import ngettext
 import engine
 from clubs import seating
 from clubs.models import User
+from clubs.privacy import seat_key
 from clubs.seating_text import seating_text
 from config.i18n import engine_text, language_for
-from config.slugs import slug_of
 from config.tasks import send_after_commit
 from games import services as games
 from games.models import Hand, Seat, Table
@@ -81,7 +81,7 @@ def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
     deal cycle in the round (``RuleSet.deal_cycle``: at a table of n seats, n deals). A 409
     ``deals_not_divisible`` names the least multiple that suits the round's tables and the
     rule set's preferred table (the one the deals were checked against when the tournament was
-    made: wien's 3 and 4 give 12), and the table sizes the deals suit as they are."""
+    made: tables of 3 and 4 give 12), and the table sizes the deals suit as they are."""
     if round_deals(t) is not None:
         return  # the rule set keeps rounds at a table (RuleSet.round_deals): they deal equally
     rule_set = rule_set_for(t.rules)
@@ -107,13 +107,13 @@ def check_deals(t: Tournament, sizes: Sequence[int]) -> None:
 
 def table_shapes(t: Tournament) -> tuple[tuple[seating.TableShape, ...], int]:
     """The table shapes (and the preferred size) of the tournament's rule set
-    (``rule_set.table``; wien: tables of 3, of 4 with the dealer sitting out)."""
+    (``rule_set.table``: e.g. tables of 3, of 4 with the dealer sitting out)."""
     table = rule_set_for(t.rules).table
     return seating.shapes_of(table.seats, table.players)
 
 
 def round_sizes(count: int, t: Tournament) -> list[int]:
-    """The table sizes for ``count`` players at ``t``'s tables (wien: tables of 3, of 4 where
+    """The table sizes for ``count`` players at ``t``'s tables (e.g. tables of 3, of 4 where
     needed), or a 409 that lists the options: a bye, a substitute, one more or one fewer (or
     bots, where the tournament hosts its hands for points)."""
     shapes, preferred = table_shapes(t)
@@ -381,18 +381,13 @@ def _pairs(tables: Sequence[Sequence[int]]) -> list[frozenset[int]]:
 
 
 def seat_keys(entries: Sequence[Entry]) -> list[str]:
-    """Readable, unique seat keys from the players' display names, as a club evening's seats
-    are keyed (``anna``, ``bert-2``, ``juergen-weiss``; :mod:`tournaments.names`)."""
+    """Unique seat keys without names (``p-7f3a2c``: :func:`clubs.privacy.seat_key`), as a
+    club evening's seats are keyed: an account's entry by its account's code (the same at
+    the player's club tables), a substitute's by its entry."""
     keys: list[str] = []
     for entry in entries:
-        base = slug_of(entry_display_name(entry))[:30].strip("-") or f"player-{entry.pk}"
-        if base in games.RESERVED_SEAT_KEYS:
-            base = f"{base}-{entry.pk}"
-        key, n = base, 1
-        while key in keys:
-            n += 1
-            key = f"{base}-{n}"
-        keys.append(key)
+        player = f"u:{entry.user_id}" if entry.user_id is not None else f"e:{entry.pk}"
+        keys.append(seat_key(player, {*keys, *games.RESERVED_SEAT_KEYS}))
     return keys
 
 
@@ -597,7 +592,9 @@ def table_progress(rnd: Round) -> list[dict[str, Any]]:
             "round_table_id", flat=True
         )
     )
-    rounds = round_deals(t) is not None  # a DDV table plays its round out, Pflichtsoli and all
+    rounds = (
+        round_deals(t) is not None
+    )  # a table that keeps rounds plays its round out, obligations and all
     if rounds:
         links = links.select_related("table")
     out = []
