@@ -282,9 +282,9 @@ SPECTACULAR_SETTINGS = {
     # ASCII: client generators derive package names from the title.
     "TITLE": "Preference API",
     "DESCRIPTION": (
-        "Préférence (the Viennese card game) and its relatives: clubs, tournaments and card "
-        "games. Errors share one shape: see `ApiError`. Live updates: the websocket `/ws/v1/` "
-        "(docs/live.md)."
+        "Clubs, tournaments and tables for Préférence and its relatives, the card games of "
+        "the registered rule sets (`GET /api/v1/rules/`). Errors share one shape: see "
+        "`ApiError`. Live updates: the websocket `/ws/v1/` (docs/live.md)."
     ),
     "VERSION": "2.4.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],

@@ -4,7 +4,7 @@ shape, dealing, turns and close, instead of naming one rule set's constants.
 A table's ``rules`` (and an evening's, a club's default, a tournament's) is the engine's rules
 object, validated by ``engine.parse_rules`` before it is stored, so its ``variant`` names a
 registered rule set (``engine.rules.rule_set``). No module of games, clubs or tournaments
-imports a rule-set package (``engine.rules.<name>``) or names ``engine.PIQUET``
+imports a rule-set package (``engine.rules.<name>``) or names one rule set's deck
 (``tests/test_layers.py``): what differs between rule sets is asked of the rule set here.
 """
 
