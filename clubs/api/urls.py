@@ -30,4 +30,5 @@ urlpatterns = [
     path("", include("clubs.api.seasons")),
     path("", include("clubs.api.me")),
     path("", include("clubs.api.privacy")),
+    path("", include("clubs.api.devices")),
 ]

@@ -6,6 +6,7 @@ the games app: they group its tables (club evenings, their rounds and tables) an
 results; games never imports them.
 """
 
+from clubs.models.devices import Device
 from clubs.models.evenings import (
     Attendance,
     CalendarFeed,
@@ -19,6 +20,7 @@ from clubs.models.privacy import DataRequest
 from clubs.models.seasons import Rating, RatingChange, Season, SeasonStanding
 
 __all__ = [
+    "Device",
     "Attendance",
     "CalendarFeed",
     "Club",

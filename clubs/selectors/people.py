@@ -9,7 +9,7 @@ from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
 from django.utils.timezone import now
 
 from clubs import selectors
-from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
+from clubs.models import Club, Device, Guest, Invitation, JoinRequest, Membership, User
 from clubs.permissions import AnyUser
 
 
@@ -40,6 +40,11 @@ def guests_of(*, club: Club) -> QuerySet[Guest]:
 
 def memberships_of_user(*, user: User) -> QuerySet[Membership]:
     return Membership.objects.filter(user=user).select_related("club").order_by("club__name", "id")
+
+
+def devices_of(*, user: User) -> QuerySet[Device]:
+    """The person's push targets, the one registered last first."""
+    return Device.objects.filter(user=user).order_by("-registered_at", "-id")
 
 
 def invitations_for_user(*, user: User) -> QuerySet[Invitation]:

@@ -41,6 +41,7 @@ from clubs.models import (
     CalendarFeed,
     Club,
     DataRequest,
+    Device,
     Evening,
     EveningSeries,
     Guest,
@@ -58,7 +59,13 @@ from clubs.services.people import invitation_state
 from games.models import Seat
 
 ACCOUNT_MODELS = frozenset(
-    {"clubs.User", "clubs.DataRequest", "admin.LogEntry", "token_blacklist.OutstandingToken"}
+    {
+        "clubs.User",
+        "clubs.DataRequest",
+        "clubs.Device",
+        "admin.LogEntry",
+        "token_blacklist.OutstandingToken",
+    }
 )
 CLUBS_MODELS = frozenset(
     {
@@ -119,8 +126,8 @@ def _merged_guests(user: User) -> list[Guest]:
 
 def account_export(user: User, scope: Scope) -> dict[str, Any]:
     """The ``account`` section: ``sessions`` (the refresh tokens of the person's devices),
-    ``data_requests`` and ``admin_log``. In a club's export only the data requests made
-    through that club; the other lists are empty."""
+    ``push_devices`` (their push targets), ``data_requests`` and ``admin_log``. In a club's
+    export only the data requests made through that club; the other lists are empty."""
     requests = [
         r
         for r in DataRequest.objects.filter(subject=user).select_related("club").order_by("pk")
@@ -129,6 +136,7 @@ def account_export(user: User, scope: Scope) -> dict[str, Any]:
     own = scope.club is None
     return {
         "sessions": _sessions(user) if own else [],
+        "push_devices": _push_devices(user) if own else [],
         "data_requests": [_data_request(user, r) for r in requests],
         "admin_log": _admin_log(user) if own else [],
     }
@@ -150,6 +158,22 @@ def _sessions(user: User) -> list[dict[str, Any]]:
             "revoked_at": when(row["blacklistedtoken__blacklisted_at"]),
         }
         for row in rows
+    ]
+
+
+def _push_devices(user: User) -> list[dict[str, Any]]:
+    """The person's push targets (``clubs.models.Device``): which service, app and label,
+    since and last registered; never the token or the keys, which address the phone."""
+    return [
+        {
+            "id": d.pk,
+            "kind": d.kind,
+            "app": d.app,
+            "name": d.name,
+            "created_at": when(d.created_at),
+            "registered_at": when(d.registered_at),
+        }
+        for d in Device.objects.filter(user=user).order_by("created_at", "pk")
     ]
 
 

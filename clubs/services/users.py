@@ -52,6 +52,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 from clubs import emails, privacy
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, DataRequest, Membership, User
+from clubs.services import devices
 from config.api.authentication import forget
 from config.api.throttles import (
     check_lockout,
@@ -328,7 +329,9 @@ def session_revoke(*, refresh: str) -> None:
 @transaction.atomic
 def sessions_revoke_all(*, user: User) -> int:
     """Sign every device of the account out: blacklist each of its refresh tokens that has
-    not expired; returns how many were still usable."""
+    not expired, and forget its push targets (no notification reaches a signed-out phone);
+    returns how many tokens were still usable."""
+    devices.devices_revoke_all(user=user)
     usable = OutstandingToken.objects.filter(user=user, expires_at__gt=now()).exclude(
         blacklistedtoken__isnull=False
     )

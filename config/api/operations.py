@@ -43,6 +43,7 @@ TAGS: dict[str, str] = {
     "seasons": "Leagues over a club's evenings and their standings.",
     "ratings": "A club's player ratings.",
     "calendars": "Personal calendar feeds (iCalendar) of the club evenings of your clubs.",
+    "devices": "Your phones and browsers that receive push notifications (APNs, FCM, Web Push).",
     "tournaments": "Tournaments, their directors and lifecycle, standings, prize settlement "
     "and exports (hands and standings as files).",
     "entries": "Players entered in a tournament and their results.",
@@ -105,6 +106,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", "/api/v1/me/calendar-feeds/"): ("calendar_feeds_list", "calendars"),
     ("POST", "/api/v1/me/calendar-feeds/"): ("calendar_feeds_create", "calendars"),
     ("DELETE", "/api/v1/me/calendar-feeds/{feed_id}/"): ("calendar_feeds_revoke", "calendars"),
+    ("GET", "/api/v1/me/devices/"): ("devices_list", "devices"),
+    ("POST", "/api/v1/me/devices/"): ("devices_register", "devices"),
+    ("DELETE", "/api/v1/me/devices/{device_id}/"): ("devices_revoke", "devices"),
     ("GET", "/api/v1/calendar/{token}.ics"): ("calendar_feeds_download", "calendars"),
     ("GET", _CLUB + "/calendar.ics"): ("clubs_download_calendar", "clubs"),
     # Tables and hands.

@@ -378,6 +378,18 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     )
 
 
+def test_the_device_examples_register_and_again_are_the_same_devices(
+    schema: dict[str, Any],
+) -> None:
+    """Each documented device (an iPhone, an Android phone, a browser) registers (201); an
+    app registering again at its next start gets the same device (200)."""
+    client = signed_in(UserFactory.create())
+    bodies = examples(schema, "post", "/api/v1/me/devices/").values()
+    first = [send(client, "post", "/api/v1/me/devices/", body, 201)["id"] for body in bodies]
+    again = [send(client, "post", "/api/v1/me/devices/", body, 200)["id"] for body in bodies]
+    assert again == first and len(set(first)) == 3
+
+
 CLUB = "/api/v1/clubs/{club_id}/"
 EVENING = CLUB + "evenings/{evening_id}/"
 TOURNAMENT = "/api/v1/tournaments/{tournament_id}/"
@@ -405,6 +417,7 @@ SENT = {
     ("post", "/api/v1/auth/token/revoke/"),
     ("post", "/api/v1/auth/email/verify/"),
     ("patch", "/api/v1/me/"),
+    ("post", "/api/v1/me/devices/"),
     ("post", "/api/v1/series/"),
     ("post", "/api/v1/tables/"),
     ("post", "/api/v1/tables/{table_id}/hands/"),

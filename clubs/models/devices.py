@@ -1,0 +1,60 @@
+"""A person's push targets (issue 40): the phones and browsers that asked to be told when
+something concerns them. Part of the base: a device belongs to a user, and every app's
+notifications reach the person through it (``docs/notifications.md``).
+
+A target is one push service's address for one installed app: an APNs device token (iOS),
+an FCM registration token (Android), or a Web Push subscription (a browser: its endpoint and
+the keys its messages are encrypted to). The service's address is unique: the same phone
+registering again (or under another account) moves the row, it never doubles."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import pgettext_lazy
+
+
+class Device(models.Model):
+    """One push target of one user."""
+
+    class Kind(models.TextChoices):
+        APNS = "apns", pgettext_lazy("push service", "Apple Push Notification service")
+        FCM = "fcm", pgettext_lazy("push service", "Firebase Cloud Messaging")
+        WEBPUSH = "webpush", pgettext_lazy("push service", "Web Push")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="devices"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    token = models.CharField(
+        max_length=1024,
+        help_text="The push service's address of the app: an APNs device token, an FCM "
+        "registration token, or a Web Push subscription's endpoint URL.",
+    )
+    keys = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Web Push: the subscription's p256dh and auth keys; empty otherwise.",
+    )
+    app = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The app's id at its push service (an iOS bundle id, an Android package); "
+        "empty for the server's default app and for Web Push.",
+    )
+    name = models.CharField(
+        max_length=100, blank=True, help_text="A label the person reads, e.g. “Anna's phone”."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    registered_at = models.DateTimeField(
+        help_text="When the app last registered this target (apps register at every start)."
+    )
+
+    class Meta:
+        ordering = ("-registered_at", "-id")
+        constraints = [
+            models.UniqueConstraint(fields=("kind", "token"), name="device_unique_target")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} device {self.pk} of user {self.user_id}"
