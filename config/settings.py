@@ -286,7 +286,7 @@ SPECTACULAR_SETTINGS = {
         "the registered rule sets (`GET /api/v1/rules/`). Errors share one shape: see "
         "`ApiError`. Live updates: the websocket `/ws/v1/` (docs/live.md)."
     ),
-    "VERSION": "2.5.0",
+    "VERSION": "2.6.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -304,6 +304,8 @@ SPECTACULAR_SETTINGS = {
     # defines it (tests/config/test_schema_types.py).
     "ENUM_NAME_OVERRIDES": {
         "EveningStatusEnum": "clubs.models.evenings.Evening.Status",
+        "NotificationChannelEnum": "clubs.notifications.CHANNELS",
+        "NotificationTypeEnum": "clubs.notifications.TYPE_NAMES",
         "MembershipRoleEnum": "clubs.models.people.Membership.Role",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntryStatusEnum": "tournaments.models.Entry.Status",

@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework_simplejwt.serializers import TokenRefreshSerializer
 
+from clubs import notifications
 from clubs.models import User
 from clubs.services import users
 from config.api.fields import LanguageField
@@ -51,6 +52,63 @@ class RegisterSerializer(serializers.Serializer):
     )
 
 
+class NotificationSettingSerializer(serializers.Serializer):
+    """One notification type and how the person wants to hear of it."""
+
+    type = serializers.ChoiceField(
+        choices=notifications.TYPE_NAMES, help_text="The notification type."
+    )
+    channel = serializers.ChoiceField(
+        choices=notifications.CHANNELS,
+        help_text="How you hear of it: `push` (your registered devices, `/api/v1/me/devices/`), "
+        "`email` or `off`; `channels` lists the ones this type allows.",
+    )
+    offset_minutes = serializers.IntegerField(
+        allow_null=True,
+        help_text="A reminder's minutes before the moment (within `offset_range`); null for "
+        "a type that is no reminder.",
+    )
+    channels = serializers.ListField(
+        child=serializers.ChoiceField(choices=notifications.CHANNELS),
+        help_text="The channels this type may go by.",
+    )
+    offset_range = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        min_length=2,
+        max_length=2,
+        help_text="A reminder's smallest and largest offset in minutes; null for others.",
+    )
+    title = serializers.CharField(help_text="What a settings screen shows, in your language.")
+    description = serializers.CharField(help_text="What it tells you of, in your language.")
+
+
+class NotificationChangeSerializer(serializers.Serializer):
+    """A change to how you hear of one notification type; what is not given stays."""
+
+    type = serializers.ChoiceField(choices=notifications.TYPE_NAMES)
+    channel = serializers.ChoiceField(choices=notifications.CHANNELS, required=False)
+    offset_minutes = serializers.IntegerField(required=False, min_value=0, max_value=10080)
+
+
+def notification_settings(user: User) -> list[dict[str, Any]]:
+    """The person's choice for every notification type, as :class:`NotificationSettingSerializer`
+    shows it."""
+    out = []
+    for row in notifications.settings_of(user):
+        t = notifications.BY_NAME[row["type"]]
+        out.append(
+            {
+                **row,
+                "channels": list(t.channels),
+                "offset_range": list(t.offsets) if t.offsets else None,
+                "title": str(t.title),
+                "description": str(t.description),
+            }
+        )
+    return out
+
+
 class MeSerializer(serializers.ModelSerializer):
     """The signed-in user's own profile."""
 
@@ -61,6 +119,9 @@ class MeSerializer(serializers.ModelSerializer):
         "a confirmed address shows and accepts the invitations sent to it."
     )
     public_name = serializers.BooleanField(allow_null=True, read_only=True, help_text=PUBLIC_NAME)
+    notifications = serializers.SerializerMethodField(
+        help_text="How you hear of each notification type (`docs/notifications.md`)."
+    )
 
     class Meta:
         model = User
@@ -72,6 +133,7 @@ class MeSerializer(serializers.ModelSerializer):
             "display_name",
             "language",
             "public_name",
+            "notifications",
             "is_staff",
             "date_joined",
         )
@@ -79,6 +141,10 @@ class MeSerializer(serializers.ModelSerializer):
 
     def get_email_verified(self, user: User) -> bool:
         return bool(user.email) and user.email_verified_at is not None
+
+    @extend_schema_field(NotificationSettingSerializer(many=True))
+    def get_notifications(self, user: User) -> list[dict[str, Any]]:
+        return notification_settings(user)
 
 
 class MeUpdateSerializer(serializers.Serializer):
@@ -88,6 +154,12 @@ class MeUpdateSerializer(serializers.Serializer):
     display_name = serializers.CharField(required=False, allow_blank=True, max_length=150)
     language = LanguageField(required=False)
     public_name = serializers.BooleanField(required=False, allow_null=True, help_text=PUBLIC_NAME)
+    notifications = NotificationChangeSerializer(
+        many=True,
+        required=False,
+        help_text="Changes to how you hear of notification types; the types not named stay. "
+        "A choice back at the type's default is the default again.",
+    )
 
 
 class EmailVerifySerializer(serializers.Serializer):

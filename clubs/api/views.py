@@ -76,7 +76,11 @@ class MeView(APIView):
         "sent a confirmation e-mail (`POST /api/v1/auth/email/verify/` takes its token); until "
         "then invitations sent to it do not show. Saving an address never tells whether "
         "another account uses it. 429 `throttled` after 3 confirmation e-mails in an hour "
-        "(nothing is changed then).",
+        "(nothing is changed then).\n\n"
+        "`notifications` changes how you hear of the types it names (`channel`, a reminder's "
+        "`offset_minutes`); 400 `notification_channel` (a channel the type does not go by), "
+        "`notification_offset` (no reminder, or outside its `offset_range`) or "
+        "`validation_error` (an unknown type), and nothing is changed then.",
         request=MeUpdateSerializer,
         responses=MeSerializer,
         examples=[
@@ -84,7 +88,17 @@ class MeView(APIView):
                 "Name and e-mail",
                 value={"display_name": "Anna K.", "email": "anna@example.org"},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Notifications",
+                value={
+                    "notifications": [
+                        {"type": "round_starts", "channel": "push", "offset_minutes": 30},
+                        {"type": "your_turn", "channel": "off"},
+                    ]
+                },
+                request_only=True,
+            ),
         ],
     )
     def patch(self, request: Request) -> Response:

@@ -6,7 +6,6 @@ the games app: they group its tables (club evenings, their rounds and tables) an
 results; games never imports them.
 """
 
-from clubs.models.devices import Device
 from clubs.models.evenings import (
     Attendance,
     CalendarFeed,
@@ -15,12 +14,14 @@ from clubs.models.evenings import (
     EveningSeries,
     EveningTable,
 )
+from clubs.models.notifications import Device, NotificationSetting
 from clubs.models.people import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.privacy import DataRequest
 from clubs.models.seasons import Rating, RatingChange, Season, SeasonStanding
 
 __all__ = [
     "Device",
+    "NotificationSetting",
     "Attendance",
     "CalendarFeed",
     "Club",

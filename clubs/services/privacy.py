@@ -48,6 +48,7 @@ from clubs.models import (
     Invitation,
     JoinRequest,
     Membership,
+    NotificationSetting,
     Rating,
     RatingChange,
     SeasonStanding,
@@ -63,6 +64,7 @@ ACCOUNT_MODELS = frozenset(
         "clubs.User",
         "clubs.DataRequest",
         "clubs.Device",
+        "clubs.NotificationSetting",
         "admin.LogEntry",
         "token_blacklist.OutstandingToken",
     }
@@ -126,7 +128,8 @@ def _merged_guests(user: User) -> list[Guest]:
 
 def account_export(user: User, scope: Scope) -> dict[str, Any]:
     """The ``account`` section: ``sessions`` (the refresh tokens of the person's devices),
-    ``push_devices`` (their push targets), ``data_requests`` and ``admin_log``. In a club's
+    ``push_devices`` (their push targets), ``notification_settings`` (the choices they made),
+    ``data_requests`` and ``admin_log``. In a club's
     export only the data requests made through that club; the other lists are empty."""
     requests = [
         r
@@ -137,6 +140,7 @@ def account_export(user: User, scope: Scope) -> dict[str, Any]:
     return {
         "sessions": _sessions(user) if own else [],
         "push_devices": _push_devices(user) if own else [],
+        "notification_settings": _notification_settings(user) if own else [],
         "data_requests": [_data_request(user, r) for r in requests],
         "admin_log": _admin_log(user) if own else [],
     }
@@ -174,6 +178,14 @@ def _push_devices(user: User) -> list[dict[str, Any]]:
             "registered_at": when(d.registered_at),
         }
         for d in Device.objects.filter(user=user).order_by("created_at", "pk")
+    ]
+
+
+def _notification_settings(user: User) -> list[dict[str, Any]]:
+    """The choices the person made per notification type (the defaults are nobody's data)."""
+    return [
+        {"type": s.type, "channel": s.channel, "offset_minutes": s.offset_minutes}
+        for s in NotificationSetting.objects.filter(user=user).order_by("type")
     ]
 
 
@@ -225,13 +237,14 @@ def _admin_log(user: User) -> list[dict[str, Any]]:
 
 
 def account_erase(erasure: Erasure) -> None:
-    """Sign every device out (blacklist each refresh token), drop the documents of the
-    person's exports, and replace their names in the admin's log by the pseudonym. Django
-    sessions (the admin's, the browsable API's) end by themselves: ``clubs.privacy.erase``
-    makes the password unusable, which changes the session's auth hash, and the account
-    inactive."""
+    """Sign every device out (blacklist each refresh token, forget each push target), forget
+    the person's notification choices, drop the documents of the person's exports, and
+    replace their names in the admin's log by the pseudonym. Django sessions (the admin's,
+    the browsable API's) end by themselves: ``clubs.privacy.erase`` makes the password
+    unusable, which changes the session's auth hash, and the account inactive."""
     user = erasure.user
     users.sessions_revoke_all(user=user)
+    NotificationSetting.objects.filter(user=user).delete()
     DataRequest.objects.filter(subject=user, kind=DataRequest.Kind.EXPORT).update(document=None)
     DataRequest.objects.filter(
         subject=user,

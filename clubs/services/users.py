@@ -50,6 +50,7 @@ from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, Ou
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from clubs import emails, privacy
+from clubs import notifications as clubs_notifications
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, DataRequest, Membership, User
 from clubs.services import devices
@@ -126,6 +127,7 @@ def user_update(
     display_name: str | None = None,
     language: str | None = None,
     public_name: bool | None | Keep = KEEP,
+    notifications: list[dict[str, Any]] | None = None,
 ) -> User:
     """Change a user's own profile fields; ``None`` leaves a field unchanged, ``language``
     ``""`` clears the preference (the request's language speaks again). ``public_name`` is
@@ -134,8 +136,11 @@ def user_update(
 
     A different address (other than in letter case) starts unconfirmed and is sent the
     confirmation e-mail, which counts against the account's limit of those (429 over it,
-    nothing changed); ``""`` removes the address.
+    nothing changed); ``""`` removes the address. ``notifications``: changes to the person's
+    choice per notification type (``clubs.notifications.settings_update``).
     """
+    if notifications:
+        clubs_notifications.settings_update(user, notifications)
     changed: list[str] = []
     if public_name is not KEEP:
         user.public_name = public_name

@@ -1,6 +1,7 @@
-"""A person's push targets (issue 40): the phones and browsers that asked to be told when
-something concerns them. Part of the base: a device belongs to a user, and every app's
-notifications reach the person through it (``docs/notifications.md``).
+"""What a person is told and where (issue 40, ``docs/notifications.md``): their push targets,
+the phones and browsers that asked to be told when something concerns them, and their choice
+per notification type (``clubs.notifications``). Part of the base: every app's notifications
+reach the person through these.
 
 A target is one push service's address for one installed app: an APNs device token (iOS),
 an FCM registration token (Android), or a Web Push subscription (a browser: its endpoint and
@@ -58,3 +59,27 @@ class Device(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} device {self.pk} of user {self.user_id}"
+
+
+class NotificationSetting(models.Model):
+    """A person's choice for one notification type (``clubs.notifications.TYPES``): its
+    channel and, for a reminder, how many minutes before. Kept only where it differs from
+    the type's default."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    type = models.CharField(max_length=50, help_text="A notification type's name.")
+    channel = models.CharField(max_length=16, help_text="push, email or off.")
+    offset_minutes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="A reminder's minutes before the moment."
+    )
+
+    class Meta:
+        ordering = ("user", "type")
+        constraints = [
+            models.UniqueConstraint(fields=("user", "type"), name="notification_setting_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} by {self.channel} for user {self.user_id}"
