@@ -4,8 +4,8 @@ A *table* is one sitting. It either *records* hands played with real cards (scor
 entries settled by the engine) or *hosts* hands dealt and played move by move through the API.
 Money is integer minor units (cents). Every movement is a :class:`LedgerEntry`; balances are
 sums over the ledger, never a cached total. The pot is a party of its own (``"pot"``); with
-``pot_at_close = "carry"`` it belongs to the table's :class:`TableSeries`, so the next sitting
-starts with what this one left.
+rules that carry the pot at close it belongs to the table's :class:`TableSeries`, so the next
+sitting starts with what this one left.
 """
 
 from __future__ import annotations

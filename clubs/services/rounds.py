@@ -10,7 +10,7 @@
   links them to the evening, or none. A table where the director asked a bot to fill a seat
   is hosted (dealt and played through the API); the others are recorded.
 - :func:`round_discard`: drop a planned round.
-- :func:`evening_close`: close every table of the evening (its ``pot_at_close`` applied) and
+- :func:`evening_close`: close every table of the evening (its rules' close of the pot applied) and
   settle each player's net over the whole evening in as few payments as the games app's
   settlement service makes (exact to the cent; the carried pot is a party when it holds
   money).

@@ -288,7 +288,7 @@ class TableViewSet(
     )
     @action(detail=True, methods=["post"])
     def close(self, request: Request, table_id: str | None = None) -> Response:
-        """Close the sitting: the pot carries to the series or is split (``pot_at_close``);
+        """Close the sitting: the pot carries to the series or is split, as the table's rules say;
         answers each player's net and the payments, with the pot as a party when it holds
         money. Who manages the table closes it: its club's owners, admins and scorers, its
         tournament's directors; its players only their own tables outside a club or

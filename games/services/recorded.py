@@ -182,7 +182,7 @@ def _correctable(table: Table, user: User) -> None:
 
 def _close_again(table: Table, user: User) -> None:
     """A closed table's hands changed: share out (or carry on) the pot as the close did
-    (``tables.table_close``, ``pot_at_close``) from the corrected hands, and store the new
+    (``tables.table_close``, the rule set's close) from the corrected hands, and store the new
     settlement. Refused when a later sitting of the series already took the pot on."""
     if table.status != Table.Status.CLOSED:
         return
