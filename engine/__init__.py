@@ -57,6 +57,7 @@ from engine.rules import (
     rule_sets,
 )
 from engine.ruleset import HandState, RuleOptions, RuleSet, TableRound
+from engine.sealing import SealedDeck
 from engine.views import known, view
 
 __all__ = [
@@ -71,6 +72,7 @@ __all__ = [
     "NotYourTurn",
     "RuleOptions",
     "RuleSet",
+    "SealedDeck",
     "TableRound",
     "action_from_json",
     "action_to_json",

@@ -9,7 +9,6 @@ set's (``engine.rules.rule_set(variant)``).
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -34,6 +33,7 @@ from engine.messages import (
 )
 from engine.rules import AnyRuleSet, parse_rules, rule_set
 from engine.ruleset import Common, HandState, HasRules
+from engine.sealing import commitment
 
 ENVELOPE = ("rules", "seats", "dealer")
 FULL_KEYS = frozenset({"deal", "actions", "proof"})
@@ -218,11 +218,6 @@ def deal_masks(deal: Mapping[str, list[str]], *, variant: str) -> dict[str, int]
         out[k] = deck.parse_hand(v, f"deal.{k}", taken)
         taken |= out[k]
     return out
-
-
-def commitment(salt: str, deck_order: Sequence[str]) -> str:
-    """SHA-256 hex of ``salt + "|" + " ".join(deck)``."""
-    return hashlib.sha256(f"{salt}|{' '.join(deck_order)}".encode()).hexdigest()
 
 
 def verify(record: Any) -> dict[str, Any]:

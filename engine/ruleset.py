@@ -27,6 +27,7 @@ from engine.cards import Deck
 from engine.errors import EngineError
 from engine.messages import ACTIONS_NOT_LIST, relocated
 from engine.options import Option
+from engine.sealing import SealedDeck
 from engine.solver.position import Position
 from engine.table import Dealing, TableShape
 
@@ -369,6 +370,22 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         rng.shuffle(order)
         salt = f"{rng.getrandbits(256):064x}"
         return order, salt
+
+    def seal(self, rng: random.Random) -> SealedDeck:
+        """A :meth:`shuffled_deck` drawn from ``rng`` with its salt and commitment: the
+        secret a server deals a hand (or a duplicate board) from and publishes the
+        commitment of before the first call."""
+        order, salt = self.shuffled_deck(rng)
+        return SealedDeck.of(order, salt)
+
+    def deal_sealed(self, sealed: SealedDeck, active: Sequence[str]) -> dict[str, list[str]]:
+        """Deal a sealed deck (:meth:`seal`, or a board's) to the active players and the
+        piles."""
+        return self.deal_from_deck(sealed.order, active)
+
+    def is_card(self, value: object) -> bool:
+        """Whether ``value`` is the code of a card of the rule set's deck."""
+        return isinstance(value, str) and value in self.deck.codes
 
     def random_deal(
         self, seats: Sequence[str], dealer: str, rng: random.Random

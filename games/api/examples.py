@@ -249,7 +249,7 @@ def _hosted_hand(rule_set: AnyRuleSet, seed: int) -> tuple[engine.HandState, ran
 
 def _is_card(action: dict[str, Any], rule_set: AnyRuleSet) -> bool:
     """Whether an action's value is one card of the rule set's deck."""
-    return any(isinstance(v, str) and v in rule_set.deck.codes for v in action.values())
+    return any(rule_set.is_card(v) for v in action.values())
 
 
 def actions(rule_set: AnyRuleSet, seed: int) -> list[tuple[dict[str, Any], int]]:

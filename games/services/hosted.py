@@ -70,12 +70,13 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
         common = common_part(table, number, carry)
         rule_set = rule_set_of(table)
         board = deals.deck_for(table.pk, number)
-        if board is None:
-            order, salt = rule_set.shuffled_deck(secrets.SystemRandom())
-        else:
-            order, salt = list(board[0]), board[1]
+        sealed = (
+            rule_set.seal(secrets.SystemRandom())
+            if board is None
+            else engine.SealedDeck.of(board[0], board[1])
+        )
         active = rule_set.active_seats(common["seats"], common["dealer"])
-        deal = rule_set.deal_from_deck(order, active)
+        deal = rule_set.deal_sealed(sealed, active)
         try:  # what the table carries may end its game (a score sheet whose target is reached)
             rule_set.start_hand(
                 rule_set.parse_rules(table.rules),
@@ -98,9 +99,9 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             dealer=common["dealer"],
             **carry_columns(table, carry),
             deal=deal,
-            deck=order,
-            salt=salt,
-            commitment=engine.commitment(salt, order),
+            deck=list(sealed.order),
+            salt=sealed.salt,
+            commitment=sealed.commitment,
             entered_by=user,
         )
         write_audit(

@@ -488,14 +488,14 @@ def _create_tables(
         rule_set = rule_set_for(t.rules)
         boards = []
         for number in range(1, t.deals_per_round + 1):
-            order, salt = rule_set.shuffled_deck(rng)
+            sealed = rule_set.seal(rng)
             boards.append(
                 Board(
                     round=rnd,
                     number=number,
-                    deck=order,
-                    salt=salt,
-                    commitment=engine.commitment(salt, order),
+                    deck=list(sealed.order),
+                    salt=sealed.salt,
+                    commitment=sealed.commitment,
                 )
             )
         Board.objects.bulk_create(boards)
