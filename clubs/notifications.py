@@ -131,41 +131,41 @@ def settings_of(user: User) -> list[dict[str, Any]]:
     return out
 
 
-def _refuse(message: str, code: str) -> InvalidInput:
-    return InvalidInput(message, fields={"notifications": [message]}, code=code)
-
-
 def _checked(change: Mapping[str, Any]) -> tuple[NotificationType, str | None, int | None]:
     """One change's type, channel and offset, or a 400 naming ``notifications``."""
     t = BY_NAME.get(str(change.get("type")))
     if t is None:
-        raise _refuse(
+        raise InvalidInput.about(
+            "notifications",
             gettext("There is no notification type {type}; the types are {types}.").format(
                 type=change.get("type"), types=", ".join(BY_NAME)
             ),
-            "notification_type_unknown",
+            code="notification_type_unknown",
         )
     channel, offset = change.get("channel"), change.get("offset_minutes")
     if channel is not None and channel not in t.channels:
-        raise _refuse(
+        raise InvalidInput.about(
+            "notifications",
             gettext("{type} goes by {channels}, not by {channel}.").format(
                 type=t.name, channels=", ".join(t.channels), channel=channel
             ),
-            "notification_channel",
+            code="notification_channel",
         )
     if offset is not None:
         if t.offsets is None:
-            raise _refuse(
+            raise InvalidInput.about(
+                "notifications",
                 gettext("{type} is no reminder: it has no offset.").format(type=t.name),
-                "notification_offset",
+                code="notification_offset",
             )
         low, high = t.offsets
         if not low <= offset <= high:
-            raise _refuse(
+            raise InvalidInput.about(
+                "notifications",
                 gettext(
                     "{type} reminds you {low} to {high} minutes before; {offset} is outside."
                 ).format(type=t.name, low=low, high=high, offset=offset),
-                "notification_offset",
+                code="notification_offset",
             )
     return t, channel, offset
 

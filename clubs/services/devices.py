@@ -39,14 +39,11 @@ def _b64url(text: object) -> bytes | None:
     """``text`` decoded from URL-safe base64 with or without padding; None if it is not."""
     if not isinstance(text, str) or not re.fullmatch(r"[A-Za-z0-9_\-]+=*", text):
         return None
+    bare = text.rstrip("=")
     try:
-        return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+        return base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
     except (binascii.Error, ValueError):
         return None
-
-
-def _refuse(field: str, message: str, code: str) -> InvalidInput:
-    return InvalidInput(message, fields={field: [message]}, code=code)
 
 
 def checked_target(kind: str, token: str, keys: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
@@ -54,51 +51,51 @@ def checked_target(kind: str, token: str, keys: Mapping[str, Any]) -> tuple[str,
     keeps, or a 400 naming the field: ``token_invalid``, ``keys_invalid``."""
     if kind == Device.Kind.APNS:
         if not APNS_TOKEN.fullmatch(token):
-            raise _refuse(
+            raise InvalidInput.about(
                 "token",
                 _("An APNs device token is 64 to 200 hexadecimal digits."),
-                "token_invalid",
+                code="token_invalid",
             )
         return token.lower(), {}
     if kind == Device.Kind.FCM:
         if not FCM_TOKEN.fullmatch(token):
-            raise _refuse(
+            raise InvalidInput.about(
                 "token",
                 _(
                     "An FCM registration token is 20 to 1024 letters, digits and the "
                     "characters - _ : . (as the Firebase SDK gives it)."
                 ),
-                "token_invalid",
+                code="token_invalid",
             )
         return token, {}
     parts = urlsplit(token)
     if parts.scheme != "https" or not parts.hostname or len(token) > 1024:
-        raise _refuse(
+        raise InvalidInput.about(
             "token",
             _(
                 "A Web Push target's token is its subscription's endpoint, an https URL of "
                 "at most 1024 characters (PushSubscription.endpoint)."
             ),
-            "token_invalid",
+            code="token_invalid",
         )
     p256dh, auth = _b64url(keys.get("p256dh")), _b64url(keys.get("auth"))
     if p256dh is None or len(p256dh) != P256DH_BYTES or p256dh[0] != 4:
-        raise _refuse(
+        raise InvalidInput.about(
             "keys",
             _(
                 "keys.p256dh must be the subscription's public key: 65 bytes in URL-safe "
                 "base64 (PushSubscription.getKey('p256dh'))."
             ),
-            "keys_invalid",
+            code="keys_invalid",
         )
     if auth is None or len(auth) != AUTH_BYTES:
-        raise _refuse(
+        raise InvalidInput.about(
             "keys",
             _(
                 "keys.auth must be the subscription's secret: 16 bytes in URL-safe base64 "
                 "(PushSubscription.getKey('auth'))."
             ),
-            "keys_invalid",
+            code="keys_invalid",
         )
     return token, {"p256dh": str(keys["p256dh"]), "auth": str(keys["auth"])}
 
@@ -133,7 +130,6 @@ def device_register(
     return device, created
 
 
-@transaction.atomic
 def device_revoke(*, user: User, device_id: int) -> None:
     """Forget one of ``user``'s targets: no notification reaches it from now on. Another
     person's answers 404 as an unknown one."""

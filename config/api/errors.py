@@ -75,6 +75,11 @@ class InvalidInput(DomainError):
     code = "validation_error"
     default_message = gettext_lazy("The request is invalid.")
 
+    @classmethod
+    def about(cls, field: str, message: str, *, code: str | None = None) -> InvalidInput:
+        """The refusal of one field: ``message`` as the answer's sentence and the field's."""
+        return cls(message, fields={field: [message]}, code=code)
+
 
 def error_payload(code: str, message: str, fields: Mapping[str, list[str]] | None = None) -> dict:
     """Build the error body shared by every 4xx response."""

@@ -81,10 +81,6 @@ BEFORE_ROUNDS = (
 )
 
 
-def _bad(field: str, message: str) -> InvalidInput:
-    return InvalidInput(message, fields={field: [message]})
-
-
 def _checked(values: dict[str, Any]) -> dict[str, Any]:
     """Validate the fields given (sentences naming the field); rules come back normalised."""
     out = dict(values)
@@ -93,31 +89,31 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
             out["rules"] = parse_offered_rules(out["rules"] or {}).to_json()
         except engine.EngineError as e:
             reason = engine_text(e)
-            raise _bad(
+            raise InvalidInput.about(
                 "rules", _("The rules are not valid: {reason}").format(reason=reason)
             ) from None
         except (TypeError, ValueError) as e:
             reason = str(e)
-            raise _bad(
+            raise InvalidInput.about(
                 "rules", _("The rules are not valid: {reason}").format(reason=reason)
             ) from None
     if "rounds_planned" in out and not 1 <= out["rounds_planned"] <= MAX_ROUNDS:
-        raise _bad(
+        raise InvalidInput.about(
             "rounds_planned",
             _("A tournament has 1 to {most} rounds.").format(most=MAX_ROUNDS),
         )
     if "deals_per_round" in out and not 1 <= out["deals_per_round"] <= MAX_DEALS:
-        raise _bad(
+        raise InvalidInput.about(
             "deals_per_round",
             _("A round has 1 to {most} deals at each table.").format(most=MAX_DEALS),
         )
     if "tiebreaks" in out:
         names = out["tiebreaks"]
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise _bad("tiebreaks", _("tiebreaks is a list of names."))
+            raise InvalidInput.about("tiebreaks", _("tiebreaks is a list of names."))
         unknown = [n for n in names if n not in scoring.TIEBREAKS]
         if unknown or len(set(names)) != len(names):
-            raise _bad(
+            raise InvalidInput.about(
                 "tiebreaks",
                 _("Choose each tiebreak at most once from {names}.").format(
                     names=", ".join(scoring.TIEBREAKS)
@@ -128,15 +124,19 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(prizes, list) or not all(
             isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prizes
         ):
-            raise _bad("prizes", _("prizes lists whole non-negative amounts in minor units."))
+            raise InvalidInput.about(
+                "prizes", _("prizes lists whole non-negative amounts in minor units.")
+            )
     if "timezone" in out:
         try:
             ZoneInfo(out["timezone"])
         except (ZoneInfoNotFoundError, ValueError):
             zone = repr(out["timezone"])
-            raise _bad("timezone", _("Unknown time zone {zone}.").format(zone=zone)) from None
+            raise InvalidInput.about(
+                "timezone", _("Unknown time zone {zone}.").format(zone=zone)
+            ) from None
     if out.get("capacity") is not None and out["capacity"] < 3:
-        raise _bad("capacity", _("A tournament seats at least 3 players."))
+        raise InvalidInput.about("capacity", _("A tournament seats at least 3 players."))
     return out
 
 
@@ -162,7 +162,7 @@ def _check_deal_cycle(rule_set: engine.RuleSet[Any, Any, Any], deals: int) -> No
             "Each seat deals equally often: give a multiple of {each} deals per round; "
             "{deals} suits no table of {rule_set}."
         ).format(each=each, deals=deals, rule_set=rule_set.name)
-    raise _bad("deals_per_round", message)
+    raise InvalidInput.about("deals_per_round", message)
 
 
 def _unit(rule_set: engine.RuleSet[Any, Any, Any]) -> str:
@@ -174,7 +174,7 @@ def _unit(rule_set: engine.RuleSet[Any, Any, Any]) -> str:
 
 def _check_combination(t: Tournament) -> None:
     if t.scoring == Tournament.Scoring.DUPLICATE and t.results == Tournament.Results.TOTALS:
-        raise _bad(
+        raise InvalidInput.about(
             "results",
             _(
                 "Duplicate scoring compares every board, so tables play hosted hands or record "
@@ -183,7 +183,7 @@ def _check_combination(t: Tournament) -> None:
         )
     rule_set = rule_set_for(t.rules)
     if rule_set.round_deals is not None and t.deals_per_round != rule_set.round_deals:
-        raise _bad(
+        raise InvalidInput.about(
             "deals_per_round",
             _(
                 "A round of {rule_set} counts {deals} deals at each table: set deals_per_round "
@@ -193,7 +193,7 @@ def _check_combination(t: Tournament) -> None:
     if rule_set.round_deals is None:
         _check_deal_cycle(rule_set, t.deals_per_round)
     if rule_set.score_unit is not None and t.scoring == Tournament.Scoring.DUPLICATE:
-        raise _bad(
+        raise InvalidInput.about(
             "scoring",
             _(
                 "Duplicate scoring compares each deal's result, but {rule_set} scores a "
@@ -203,7 +203,7 @@ def _check_combination(t: Tournament) -> None:
         )
     if rule_set.unlike_deals is not None and t.scoring == Tournament.Scoring.DUPLICATE:
         why = label(rule_set, "clause:unlike_deals", rule_set.unlike_deals)
-        raise _bad(
+        raise InvalidInput.about(
             "scoring",
             _(
                 "Duplicate scoring compares each deal's result with the same seat's at the "
@@ -227,9 +227,9 @@ def _check_combination(t: Tournament) -> None:
                 "Playing {rule_set} for money needs a price for its {unit} in the rules (its "
                 "rules have none: play for points)."
             ).format(rule_set=rule_set.name, unit=_unit(rule_set))
-        raise _bad("real_money", message)
+        raise InvalidInput.about("real_money", message)
     if t.starts_on and t.ends_on and t.ends_on < t.starts_on:
-        raise _bad("ends_on", _("A tournament ends on or after the day it starts."))
+        raise InvalidInput.about("ends_on", _("A tournament ends on or after the day it starts."))
 
 
 def _free_slug(wanted: str, *, given: bool = False, exclude: int | None = None) -> str:
@@ -263,7 +263,7 @@ def tournament_create(
         club = Club.objects.filter(pk=club_id).first()
         # a private club does not exist for outsiders: 400, as an id nobody uses
         if club is None or not permissions.may_see_club(user, club):
-            raise _bad("club", _("There is no such club."))
+            raise InvalidInput.about("club", _("There is no such club."))
         if not permissions.may_organise_for(user, club):
             raise NotAllowed(_("Only the club's owners and admins organise its tournaments."))
     if "lots_seed" not in values:
@@ -536,13 +536,15 @@ def entry_add(
     (:func:`invitation_accept`). None when invited, or when no active account has that id:
     the caller is not told which (``docs/security.md``)."""
     if player_id is None and not name.strip():
-        raise _bad("name", _("Give a user or a name."))
+        raise InvalidInput.about("name", _("Give a user or a name."))
     with transaction.atomic():
         t = lock(tournament.pk)
         require_director(user, t)
         require_status(t, [*BEFORE_ROUNDS, Tournament.Status.RUNNING], "add_entry")
         if player_id is None and t.results == Tournament.Results.HOSTED:
-            raise _bad("user", _("Hosted tables are played through accounts: give a user."))
+            raise InvalidInput.about(
+                "user", _("Hosted tables are played through accounts: give a user.")
+            )
         _require_between_rounds(t)
         player = None if player_id is None else _person(player_id)
         if player is not None and Entry.objects.filter(tournament=t, user=player).exists():
