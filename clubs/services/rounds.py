@@ -50,7 +50,7 @@ from clubs.seating.planner import PlanRequest
 from clubs.seating.planner import plan as seating_plan
 from clubs.seating.tables import SeatingError, TableShape, shapes_of
 from clubs.seating_text import seating_text
-from clubs.services.seasons import season_evenings
+from clubs.services.seasons import evening_closed, season_evenings
 from config.i18n import language_for
 from games import services as games
 from games.models import POT, LedgerEntry, Seat, Table
@@ -602,5 +602,6 @@ def evening_close(*, user: User, evening_id: int, currency: str = "€") -> Even
         evening.closed_at = timezone.now()
         evening.save(update_fields=["settlement", "status", "closed_at"])
         evening.rounds.update(status=EveningRound.Status.CLOSED)
+        evening_closed(evening=evening)
         live.evening_changed(evening.pk, "closed")
     return evening

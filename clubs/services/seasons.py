@@ -221,7 +221,12 @@ def seasons_for_table(table_id: int) -> list[int]:
     )
     if link is None:
         return []
-    evening = link.evening
+    return seasons_for_evening(link.evening)
+
+
+def seasons_for_evening(evening: Evening) -> list[int]:
+    """The seasons an evening counts in: the one it is filed under, else every season of its
+    club whose dates hold its day (in the club's timezone)."""
     if evening.season_id is not None:
         return [evening.season_id]
     local = evening.starts_at.astimezone(ZoneInfo(evening.club.timezone)).date()
@@ -281,6 +286,14 @@ def on_hands_changed(table_id: int, club_id: int | None) -> None:
         # The broker is down and the hand is committed: ask for the standings here (a
         # database write; kick_stale_standings sends the computation once the broker is back).
         table_hands_changed(table_id=table_id)
+
+
+def evening_closed(*, evening: Evening) -> None:
+    """The evening closed (in its transaction): its seasons' standings are asked for now, so
+    they read as not up to date from the close's commit until the worker has counted the money
+    the close moved (the tables' own messages follow and coalesce with this request)."""
+    for season_id in seasons_for_evening(evening):
+        season_request_recompute(season_id=season_id)
 
 
 def table_hands_changed(*, table_id: int) -> None:

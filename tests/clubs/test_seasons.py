@@ -12,11 +12,17 @@ from rest_framework.test import APIClient
 
 from clubs import ratings as rating_core
 from clubs.models import Club, Guest, Rating, RatingChange, Season, SeasonStanding
-from clubs.services import seasons
+from clubs.services import rounds, seasons
 from games import services as games
 from games.errors import TableConflict
 from games.models import Table
-from tests.clubs.evening_setup import a_season, evening_table, random_entry, record
+from tests.clubs.evening_setup import (
+    a_season,
+    an_evening_of,
+    evening_table,
+    random_entry,
+    record,
+)
 from tests.clubs.world import ClubWorld, build_club_world
 
 # Committed rows (the hooks run on commit) and the tasks they send run in this process, even
@@ -298,3 +304,25 @@ def test_beat_computes_standings_whose_task_was_lost(world: ClubWorld) -> None:
     assert stored(season_id) == fresh(season_id)
     assert seasons.seasons_pending() == []
     assert kick_stale_standings() == 0
+
+
+def test_closing_an_evening_asks_for_its_seasons_standings_in_the_same_commit() -> None:
+    """The close moves money (each table's score paid at its price): from the close's commit
+    the season's standings read as not up to date until the worker has counted it, so a phone
+    that reads them right after closing never takes the old balances for final."""
+    w = build_club_world()
+    tables = an_evening_of(
+        w, {"variant": "preferans", "convention": "rostov", "pool_target": 20, "whist_value": 5}
+    )
+    rng = random.Random(3)
+    for table in tables:
+        record(w, table, 3, rng)
+    season_id = w.extra["season"]
+    with transaction.atomic():
+        rounds.evening_close(user=w.users["owner"], evening_id=w.evening.pk)
+        season = Season.objects.get(pk=season_id)
+        assert season.requested_version > season.computed_version
+    season = Season.objects.get(pk=season_id)
+    assert season.computed_version == season.requested_version
+    assert stored(season_id) == fresh(season_id)
+    assert any(row["balance"] for row in stored(season_id))
