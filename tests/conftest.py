@@ -38,6 +38,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from clubs.models import User
 from tests.factories import UserFactory
+from tests.push_fakes import PushServices, start_push_services
 from tests.slow_list import is_slow
 from tests.worlds import world_group
 
@@ -287,8 +288,34 @@ def _test_database_url() -> str:
 
 
 @pytest.fixture(scope="session")
+def push_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PushServices]:
+    """The fake APNs, FCM and Web Push services (tests/push_fakes.py), started once per test
+    process, with the ``PUSH_*`` settings pointing at them: in this process's settings, and
+    in the environment, which the processes a test starts (the real Celery worker) inherit."""
+    services = start_push_services(tmp_path_factory.mktemp("push"))
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in services.settings().items():
+            patch.setenv(name, value)
+            if name == "PUSH_WEBPUSH_HOSTS":  # a list in settings, as config/settings.py reads it
+                patch.setattr(settings, name, [host for host in value.split(",") if host])
+            else:
+                patch.setattr(settings, name, value)
+        try:
+            yield services
+        finally:
+            services.stop()
+
+
+@pytest.fixture
+def push(push_services: PushServices) -> PushServices:
+    """The fake push services, with nothing received, refused or scripted yet."""
+    push_services.reset()
+    return push_services
+
+
+@pytest.fixture(scope="session")
 def celery_worker_process(
-    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory, push_services: PushServices
 ) -> Iterator[WorkerProcess]:
     """Start a real ``celery -A config worker`` on the test database; stop it at teardown.
 
@@ -297,7 +324,8 @@ def celery_worker_process(
     neither another worker nor another test run takes its tasks.
 
     Use with ``pytest.mark.services`` and ``pytest.mark.django_db(transaction=True)`` so the
-    rows a test writes are committed and visible to the worker.
+    rows a test writes are committed and visible to the worker. It starts after the fake push
+    services (``push_services``) and sends its push notifications to them.
     """
     from config.celery import app
 
