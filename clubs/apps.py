@@ -9,8 +9,8 @@ class ClubsConfig(AppConfig):
     name = "clubs"
 
     def ready(self) -> None:
-        # tasks_seasons, tasks_retention: tasks the worker knows by name
-        from clubs import live, managers, tasks_retention, tasks_seasons  # noqa: F401
+        # tasks, tasks_seasons, tasks_retention: tasks the worker knows by name
+        from clubs import live, managers, tasks, tasks_retention, tasks_seasons  # noqa: F401
         from clubs.services import privacy, seasons
         from games import hooks
 

@@ -14,9 +14,11 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from clubs import outbox
 from clubs.errors import ClubNotFound
 from clubs.models import Evening, EveningRound, EveningTable, User
 from clubs.permissions import AnyUser
+from clubs.players import player_key
 from games import live
 from games.models import Table
 
@@ -80,12 +82,32 @@ def _links(where: Q) -> list[EveningTable]:
 def round_started(round_id: int) -> None:
     """Inside ``round_start``'s transaction: after commit tell the evening's subscribers, and
     every member seated in the round where they sit."""
-    rnd = EveningRound.objects.get(pk=round_id)
+    rnd = EveningRound.objects.select_related("evening").get(pk=round_id)
     evening_changed(rnd.evening_id, "round_started")
     for link in _links(Q(round_id=round_id)):
-        for seat in link.table.seats.all():
+        seats = sorted(link.table.seats.all(), key=lambda s: s.position)
+        for seat in seats:
             if seat.user_id is not None:
                 live.notify_user(seat.user_id, _seated(link, seat.user_id))
+                outbox.notify(
+                    [seat.user_id],
+                    "seated",
+                    f"evening-round:{round_id}",
+                    payload={
+                        "path": f"/api/v1/tables/{link.table_id}/",
+                        "club_id": rnd.evening.club_id,
+                        "evening_id": rnd.evening_id,
+                        "round": rnd.number,
+                        "table_id": link.table_id,
+                    },
+                    context={
+                        "where": rnd.evening.title,
+                        "round": rnd.number,
+                        "table_number": link.number,
+                        "seat": seat.position + 1,
+                        "opponents": [player_key(s) for s in seats if s.pk != seat.pk],
+                    },
+                )
 
 
 def seating(user: User) -> list[dict[str, Any]]:

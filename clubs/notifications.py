@@ -13,6 +13,7 @@ is kept."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
 from clubs.errors import InvalidInput
-from clubs.models import NotificationSetting, User
+from clubs.models import Notification, NotificationSetting, User
 
 PUSH, EMAIL, OFF = "push", "email", "off"
 #: Every channel, in the order a settings screen lists them.
@@ -43,6 +44,12 @@ class NotificationType:
     channels: tuple[str, ...] = CHANNELS
     offset: int | None = None
     offsets: tuple[int, int] | None = None
+    #: Sent by e-mail instead when push is chosen and the person has no device (what the
+    #: server sent by e-mail before there was push).
+    mail_without_device: bool = False
+    #: The app sends its own e-mail for it (with its links and codes) to whom
+    #: ``clubs.outbox.mail_wanted`` names: the outbox then only pushes.
+    mailed_by_app: bool = False
 
 
 TYPES: tuple[NotificationType, ...] = (
@@ -80,21 +87,28 @@ TYPES: tuple[NotificationType, ...] = (
         "moved_up",
         gettext_lazy("Moved up from the waitlist"),
         gettext_lazy("You have a place at an evening or in a tournament you waited for."),
+        mail_without_device=True,
     ),
     NotificationType(
         "invited",
         gettext_lazy("An invitation for you"),
         gettext_lazy("A club or a tournament invites you."),
+        mail_without_device=True,
+        mailed_by_app=True,
     ),
     NotificationType(
         "join_request_answered",
         gettext_lazy("Your request to join"),
         gettext_lazy("A club accepted or declined your request to join."),
+        mail_without_device=True,
+        mailed_by_app=True,
     ),
     NotificationType(
         "join_request",
         gettext_lazy("A request to join your club"),
         gettext_lazy("Someone asks to join a club you manage (owners and admins)."),
+        mail_without_device=True,
+        mailed_by_app=True,
     ),
     NotificationType(
         "results_corrected",
@@ -128,6 +142,22 @@ def settings_of(user: User) -> list[dict[str, Any]]:
                 ),
             }
         )
+    return out
+
+
+def channels_of(user_ids: Iterable[int], type_name: str) -> dict[int, tuple[str, int | None]]:
+    """Each of ``user_ids``'s channel and offset for ``type_name`` (the defaults where they
+    chose none), in one query."""
+    t = BY_NAME[type_name]
+    chosen = {
+        s.user_id: s
+        for s in NotificationSetting.objects.filter(user_id__in=list(user_ids), type=type_name)
+    }
+    out: dict[int, tuple[str, int | None]] = {}
+    for user_id in user_ids:
+        kept = chosen.get(user_id)
+        offset = kept.offset_minutes if kept and kept.offset_minutes is not None else t.offset
+        out[user_id] = (kept.channel if kept else t.default, offset)
     return out
 
 
@@ -183,6 +213,8 @@ def settings_update(user: User, changes: Iterable[Mapping[str, Any]]) -> None:
             now["channel"] = channel
         if offset is not None:
             now["offset_minutes"] = offset
+        if offset is not None:
+            _move_reminders(user, t.name, offset)
         if now["channel"] == t.default and now["offset_minutes"] == t.offset:
             NotificationSetting.objects.filter(user=user, type=t.name).delete()
         else:
@@ -194,3 +226,14 @@ def settings_update(user: User, changes: Iterable[Mapping[str, Any]]) -> None:
                     "offset_minutes": now["offset_minutes"] if t.offsets else None,
                 },
             )
+
+
+def _move_reminders(user: User, type_name: str, offset: int) -> None:
+    """``user`` chose another offset for reminder type ``type_name``: their unsent reminders
+    of it (``clubs.outbox``) move to the new time before their moment."""
+    for row in Notification.objects.filter(
+        user=user, type=type_name, sent_at__isnull=True, moment__isnull=False
+    ):
+        assert row.moment is not None
+        row.due_at = row.moment - dt.timedelta(minutes=offset)
+        row.save(update_fields=["due_at"])

@@ -50,3 +50,13 @@ def names_for(keys: Iterable[str]) -> dict[str, str]:
     users = {f"u:{u.pk}": _name(u) for u in User.objects.filter(pk__in=user_ids)}
     guests = {f"g:{g.pk}": g.name for g in Guest.objects.filter(pk__in=guest_ids)}
     return {k: users.get(k) or guests.get(k) or k for k in keys}
+
+
+def player_key(seat: Seat) -> str:
+    """How a notification names ``seat``'s player (``clubs.outbox`` writes the name when it
+    sends, so a name changed or erased meanwhile is never sent): the player's key (``u:``,
+    ``g:``), a name written only at the table as itself, ``bot`` for a bot."""
+    player = seat_player(seat)
+    if player is None:
+        return "bot"
+    return player.name if player.key.startswith("s:") else player.key

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Exists, ManyToOneRel, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 
-from clubs.models import DataRequest, Invitation, JoinRequest, User
+from clubs.models import DataRequest, Invitation, JoinRequest, Notification, User
 
 #: Rows that point at a user and only serve the account itself: they go with an unconfirmed
 #: account and do not keep it (every other row that points at a user does). A refresh token
@@ -121,16 +121,26 @@ def data_requests_due(now: dt.datetime) -> QuerySet[DataRequest]:
     )
 
 
+def notifications_due(now: dt.datetime) -> QuerySet[Notification]:
+    """Notifications sent more than ``notifications`` ago (an unsent one stays until it is
+    sent or withdrawn; a "your turn" until the turn is taken)."""
+    return Notification.objects.filter(sent_at__lt=now - period("notifications")).exclude(
+        type="your_turn"
+    )
+
+
 def forget_due(now: dt.datetime) -> dict[str, int]:
     """Delete what is due at ``now``: club invitations, join requests, unconfirmed accounts
     (with the rows only they used), export documents (the request stays, ``expired``, and
-    without its document) and old request records. Answers how many of each kind."""
+    without its document), old request records and sent notifications. Answers how many of
+    each kind."""
     counts = {
         "club_invitations": club_invitations_due(now).delete()[1].get(Invitation._meta.label, 0),
         "join_requests": join_requests_due(now).delete()[1].get(JoinRequest._meta.label, 0),
         "unconfirmed_accounts": _delete_accounts(now),
         "export_documents": _expire_documents(now),
         "data_requests": data_requests_due(now).delete()[1].get(DataRequest._meta.label, 0),
+        "notifications": notifications_due(now).delete()[1].get(Notification._meta.label, 0),
     }
     return counts
 

@@ -1,10 +1,12 @@
-"""Celery tasks for clubs: evening reminders, the growth of recurring series and large
-personal-data exports. Each calls a service and is safe to run twice (and concurrently)."""
+"""Celery tasks for clubs: evening reminders, the growth of recurring series, large
+personal-data exports and the notifications every app sends (``clubs.outbox``). Each calls a
+service and is safe to run twice (and concurrently)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from clubs import outbox
 from clubs.services import evenings, users
 
 
@@ -33,3 +35,24 @@ def build_export(request_id: int) -> bool:
     export is ready."""
     request = users.export_build(request_id=request_id)
     return request is not None and request.document is not None
+
+
+@shared_task
+def deliver_notifications(ids: list[int]) -> int:
+    """Send the notifications ``ids`` that are due and nobody sends yet (``clubs.outbox``);
+    answers how many went out by push or e-mail. Safe to run twice."""
+    return outbox.deliver(ids)
+
+
+@shared_task
+def send_due_notifications() -> int:
+    """Beat (every ``NOTIFICATION_SWEEP_SECONDS``): hand every due notification to the
+    worker: reminders whose time came, and any whose message was lost or whose sender died.
+    Answers how many were handed on."""
+    return outbox.hand_on_due()
+
+
+@shared_task
+def push_again(notification_id: int, device_id: int, attempt: int) -> bool:
+    """Try one device's push again after its push service asked to wait (429, 5xx)."""
+    return outbox.push_again(notification_id, device_id, attempt)

@@ -286,7 +286,7 @@ SPECTACULAR_SETTINGS = {
         "the registered rule sets (`GET /api/v1/rules/`). Errors share one shape: see "
         "`ApiError`. Live updates: the websocket `/ws/v1/` (docs/live.md)."
     ),
-    "VERSION": "2.6.0",
+    "VERSION": "2.7.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
@@ -361,6 +361,14 @@ CELERY_BOTS_QUEUE = env("CELERY_BOTS_QUEUE", "bots")
 BOT_TASKS = ("games.tasks.bot_act", "games.tasks.analyse_hand")
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS}
 CELERY_TIMEZONE = TIME_ZONE
+# Seconds between the worker's sweeps for due notifications (reminders, and any whose
+# message was lost), and how long a claimed notification may stay unsent before a sweep
+# takes it again (a worker that died while sending).
+NOTIFICATION_SWEEP_SECONDS = float(env("NOTIFICATION_SWEEP_SECONDS", "5"))
+NOTIFICATION_CLAIM_SECONDS = float(env("NOTIFICATION_CLAIM_SECONDS", "120"))
+# Seconds a "your turn" waits before it is sent: a move within them (an app in the foreground
+# that polls instead of holding a websocket) takes it back.
+NOTIFICATION_YOUR_TURN_DELAY_SECONDS = float(env("NOTIFICATION_YOUR_TURN_DELAY_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},
     "kick-stale-standings": {
@@ -368,6 +376,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
     },
     "forget-idempotency-keys": {"task": "games.tasks.forget_idempotency_keys", "schedule": 3600.0},
+    "send-due-notifications": {
+        "task": "clubs.tasks.send_due_notifications",
+        "schedule": NOTIFICATION_SWEEP_SECONDS,
+    },
     "send-evening-reminders": {"task": "clubs.tasks.send_evening_reminders", "schedule": 300.0},
     "extend-evening-series": {"task": "clubs.tasks.extend_evening_series", "schedule": 21600.0},
     # Personal data past its period (PERSONAL_DATA_RETENTION): hourly where the period is a
@@ -500,11 +512,48 @@ PERSONAL_DATA_RETENTION = {
     # an account whose e-mail was never confirmed, never signed in and to which nothing is
     # attached (clubs.retention.unconfirmed_accounts_due), from its sign-up
     "unconfirmed_accounts": timedelta(days=30),
+    # a notification sent (clubs.Notification: the inbox), from when it was sent
+    "notifications": timedelta(days=30),
     # a webhook delivery and its tries (tournaments.Delivery, Attempt), from the last try
     "webhook_deliveries": timedelta(days=90),
     # a tournament invitation, from its answer (or, unanswered, from the tournament's finish)
     "tournament_invitations": timedelta(days=90),
 }
+
+# --- Push notifications (docs/notifications.md) -----------------------------------------------
+
+# Each push service is used once its credentials are set; a device of a service without them
+# is told nothing by push (its e-mail choices still go out).
+# APNs (iOS): the token-based provider key (.p8 file), its key id, the team id, the default
+# topic (the app's bundle id; a device may name its own app) and the service's address
+# (https://api.sandbox.push.apple.com for development builds).
+PUSH_APNS_KEY_FILE = env("PUSH_APNS_KEY_FILE", "")
+PUSH_APNS_KEY_ID = env("PUSH_APNS_KEY_ID", "")
+PUSH_APNS_TEAM_ID = env("PUSH_APNS_TEAM_ID", "")
+PUSH_APNS_TOPIC = env("PUSH_APNS_TOPIC", "")
+PUSH_APNS_URL = env("PUSH_APNS_URL", "https://api.push.apple.com")
+# FCM HTTP v1 (Android): a Firebase service account's JSON key file (its project id and token
+# address are read from it) and the service's address.
+PUSH_FCM_CREDENTIALS_FILE = env("PUSH_FCM_CREDENTIALS_FILE", "")
+PUSH_FCM_URL = env("PUSH_FCM_URL", "https://fcm.googleapis.com")
+# Web Push (browsers): the server's VAPID key (an EC P-256 private key, PEM file; its public
+# half is GET /api/v1/push/web-push-key/), the contact that push services see (mailto: or
+# https:), and the push services' hosts a subscription's endpoint may name (the browsers'
+# own services; the endpoint is an address a user gives us, so no other host is called).
+PUSH_WEBPUSH_VAPID_KEY_FILE = env("PUSH_WEBPUSH_VAPID_KEY_FILE", "")
+PUSH_WEBPUSH_SUBJECT = env("PUSH_WEBPUSH_SUBJECT", "mailto:noreply@localhost")
+PUSH_WEBPUSH_HOSTS = env_list(
+    "PUSH_WEBPUSH_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,"
+    ".notify.windows.com,.push.apple.com",
+)
+# Certificates to trust for the push services instead of the system's (tests: the fakes').
+PUSH_CA_FILE = env("PUSH_CA_FILE", "")
+# Seconds to wait for a push service's answer, and tries of one device before giving up
+# (a 429 or 5xx answer is tried again after its Retry-After, else after a doubling wait).
+PUSH_TIMEOUT_SECONDS = float(env("PUSH_TIMEOUT_SECONDS", "10"))
+PUSH_MAX_ATTEMPTS = int(env("PUSH_MAX_ATTEMPTS", "5"))
+PUSH_BACKOFF_SECONDS = float(env("PUSH_BACKOFF_SECONDS", "5"))
 
 # --- Rule sets ------------------------------------------------------------------------------
 

@@ -17,7 +17,15 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
 from rest_framework_simplejwt.tokens import RefreshToken
 
-from clubs.models import CalendarFeed, DataRequest, Invitation, JoinRequest, Membership, User
+from clubs.models import (
+    CalendarFeed,
+    DataRequest,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Notification,
+    User,
+)
 from clubs.tasks_retention import forget_expired_personal_data
 from games.models import IdempotencyRecord, Seat, Table, TableSeries, WorkerPing
 from games.tasks import forget_idempotency_keys, forget_worker_pings
@@ -257,6 +265,24 @@ def test_the_records_of_exports_and_erasures_go_after_3_years() -> None:
     assert exists(kept) and not exists(gone)
 
 
+def test_notifications_go_30_days_after_they_were_sent_and_a_waiting_one_stays() -> None:
+    person = UserFactory.create()
+    kept, gone, unsent, turn = (
+        Notification.objects.create(
+            user=person, type=kind, key=f"evening:{n}", due_at=NOW - 40 * DAY, payload={}
+        )
+        for n, kind in enumerate(("seated", "seated", "round_starts", "your_turn"))
+    )
+    set_times(kept, sent_at=inside(30 * DAY))
+    set_times(gone, sent_at=past(30 * DAY))
+    set_times(turn, sent_at=past(30 * DAY))  # a turn not taken yet is still pending
+
+    counts = forget_expired_personal_data(now=NOW)
+
+    assert counts["notifications"] == 1
+    assert exists(kept) and exists(unsent) and exists(turn) and not exists(gone)
+
+
 def test_the_clubs_task_answers_and_logs_what_it_forgot(caplog: pytest.LogCaptureFixture) -> None:
     club_invitation(expires_at=past(90 * DAY))
     unconfirmed(past(30 * DAY))
@@ -271,6 +297,7 @@ def test_the_clubs_task_answers_and_logs_what_it_forgot(caplog: pytest.LogCaptur
         "unconfirmed_accounts": 1,
         "export_documents": 0,
         "data_requests": 0,
+        "notifications": 0,
     }
     assert set(again.values()) == {0}
     assert "'unconfirmed_accounts': 1" in caplog.text

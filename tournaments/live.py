@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from clubs import outbox
 from clubs.models import User
 from clubs.permissions import AnyUser
 from games import live
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Round, RoundSeat, Tournament
+from tournaments.names import entry_display_name
 
 
 def tournament_version(tournament_id: int) -> int | None:
@@ -60,12 +62,40 @@ def round_seated(rnd: Round) -> None:
     """Inside the seating transaction: tell the tournament's subscribers, and after commit
     every entrant with an account where they sit."""
     tournament_changed(rnd.tournament_id, "round_seated", round=rnd.number)
-    seats = RoundSeat.objects.filter(round=rnd, entry__user__isnull=False).select_related(
-        "round", "round_table", "entry"
+    seats = list(
+        RoundSeat.objects.filter(round=rnd).select_related(
+            "round", "round_table", "round__tournament", "entry"
+        )
     )
     for seat in seats:
-        assert seat.entry.user_id is not None
+        if seat.entry.user_id is None:
+            continue
         live.notify_user(seat.entry.user_id, _seated(seat))
+        table_id = seat.round_table.table_id
+        outbox.notify(
+            [seat.entry.user_id],
+            "seated",
+            f"tournament-round:{rnd.pk}",
+            payload={
+                "path": f"/api/v1/tournaments/{rnd.tournament_id}/rounds/{rnd.number}/",
+                "tournament_id": rnd.tournament_id,
+                "round": rnd.number,
+                "table_id": table_id,
+            },
+            context={
+                "where": rnd.tournament.name,
+                "round": rnd.number,
+                "table_number": seat.round_table.number,
+                "seat": seat.position + 1,
+                "opponents": [
+                    f"u:{other.entry.user_id}"
+                    if other.entry.user_id
+                    else entry_display_name(other.entry)
+                    for other in seats
+                    if other.round_table_id == seat.round_table_id and other.pk != seat.pk
+                ],
+            },
+        )
 
 
 def seating(user: User) -> list[dict[str, Any]]:

@@ -1,6 +1,8 @@
 """A person's push targets over the API (issue 40, ``docs/notifications.md``): an app
 registers the phone's or browser's push address at every start, lists them in its settings
-and revokes one. Only the caller's own targets exist for the caller."""
+and revokes one; reads the notifications sent to its person (its inbox), and a browser reads
+the server's Web Push key. Only the caller's own targets and notifications exist for the
+caller."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clubs.models import Device
+from clubs import notifications, outbox, push
+from clubs.models import Device, Notification
 from clubs.selectors import people as selectors
 from clubs.services import devices as services
 from config.api.callers import signed_in
@@ -100,7 +103,7 @@ EXAMPLES = [
         "A browser",
         value={
             "kind": "webpush",
-            "token": "https://push.example.net/wpush/v2/gAAAAABmZ3x2",
+            "token": "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABmZ3x2",
             "keys": {
                 # the user agent's keys of RFC 8291's example (its appendix A)
                 "p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPj"
@@ -197,7 +200,122 @@ class DeviceDetailView(generics.GenericAPIView[Device]):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class NotificationPayloadSerializer(serializers.Serializer[dict[str, Any]]):
+    """What an app routes a notification by: the same object in a push (APNs: the
+    notification's `payload` key; FCM: the data key `payload`, as JSON text; Web Push: the
+    decrypted message's `payload`) and in the inbox. Ids a type does not concern are
+    absent."""
+
+    type = serializers.ChoiceField(
+        choices=notifications.TYPE_NAMES, help_text="The notification type."
+    )
+    path = serializers.CharField(
+        help_text="The deep link: the API path of what it is about (open this screen)."
+    )
+    notification_id = serializers.IntegerField(help_text="The notification (inbox) id.")
+    club_id = serializers.IntegerField(required=False, help_text="The club.")
+    evening_id = serializers.IntegerField(required=False, help_text="The club evening.")
+    tournament_id = serializers.IntegerField(required=False, help_text="The tournament.")
+    round = serializers.IntegerField(required=False, help_text="The round's number.")
+    table_id = serializers.IntegerField(required=False, help_text="The table.")
+    number = serializers.IntegerField(required=False, help_text="The hand's number.")
+
+
+class InboxItemSerializer(serializers.Serializer[dict[str, Any]]):
+    """One notification sent to the caller, as its push said it (in the caller's language
+    now)."""
+
+    id = serializers.IntegerField()
+    type = serializers.ChoiceField(
+        choices=notifications.TYPE_NAMES, help_text="The notification type."
+    )
+    title = serializers.CharField()
+    body = serializers.CharField()
+    payload = NotificationPayloadSerializer()
+    sent_at = serializers.DateTimeField()
+    channel = serializers.ChoiceField(
+        choices=("push", "email", "none"),
+        help_text="How it went out: `push`, `email`, or `none` (you had no device, or every "
+        "push service refused).",
+    )
+
+
+CHANNEL_OF = {
+    Notification.Outcome.PUSHED: "push",
+    Notification.Outcome.MAILED: "email",
+    Notification.Outcome.NO_TARGET: "none",
+    Notification.Outcome.FAILED: "none",
+}
+INBOX_SIZE = 50
+
+
+class InboxView(generics.GenericAPIView[Any]):
+    """The notifications sent to the caller."""
+
+    serializer_class = InboxItemSerializer
+    permission_classes = [IsAuthenticated]
+    queryset = Notification.objects.none()
+    pagination_class = None  # the last INBOX_SIZE, never more: one page
+
+    @extend_schema(
+        summary="My notifications",
+        description=f"The last {INBOX_SIZE} notifications sent to you, the newest first: what "
+        "an app shows in its list of messages, and what it opens a push by "
+        "(`payload.notification_id`). Notifications you turned off, and turns you were "
+        "watching, are not here. Kept 30 days.",
+        responses={200: InboxItemSerializer(many=True), **UNAUTHORISED},
+    )
+    def get(self, request: Request) -> Response:
+        user = signed_in(request)
+        rows = selectors.inbox_of(user=user, size=INBOX_SIZE)
+        items = []
+        for row in rows:
+            assert row.sent_at is not None
+            message = outbox.message_of(row, row.sent_at)
+            items.append(
+                {
+                    "id": row.pk,
+                    "type": row.type,
+                    "title": message.title,
+                    "body": message.body,
+                    "payload": message.payload,
+                    "sent_at": row.sent_at,
+                    "channel": CHANNEL_OF[Notification.Outcome(row.outcome)],
+                }
+            )
+        return Response(InboxItemSerializer(items, many=True).data)  # type: ignore[arg-type]
+
+
+class WebPushKeySerializer(serializers.Serializer[dict[str, Any]]):
+    public_key = serializers.CharField(
+        allow_null=True,
+        help_text="The server's VAPID public key (an uncompressed P-256 point, URL-safe "
+        "base64): `PushManager.subscribe`'s `applicationServerKey`. null: this server sends "
+        "no Web Push.",
+    )
+
+
+class WebPushKeyView(generics.GenericAPIView[Any]):
+    """The key a browser subscribes to this server's pushes with."""
+
+    serializer_class = WebPushKeySerializer
+    permission_classes: list[Any] = []
+    queryset = Device.objects.none()
+
+    @extend_schema(
+        summary="Web Push key",
+        description="What a browser passes to `PushManager.subscribe` "
+        "(`applicationServerKey`) before it registers the subscription as a `webpush` "
+        "device. Anyone may read it.",
+        responses={200: WebPushKeySerializer},
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"public_key": push.vapid_public_key()})
+
+
 urlpatterns = [
     path("me/devices/", DeviceListView.as_view(), name="devices"),
     path("me/devices/<id:device_id>/", DeviceDetailView.as_view(), name="device"),
+    path("me/inbox/", InboxView.as_view(), name="inbox"),
+    path("push/web-push-key/", WebPushKeyView.as_view(), name="web-push-key"),
 ]

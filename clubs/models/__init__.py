@@ -14,13 +14,14 @@ from clubs.models.evenings import (
     EveningSeries,
     EveningTable,
 )
-from clubs.models.notifications import Device, NotificationSetting
+from clubs.models.notifications import Device, Notification, NotificationSetting
 from clubs.models.people import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.privacy import DataRequest
 from clubs.models.seasons import Rating, RatingChange, Season, SeasonStanding
 
 __all__ = [
     "Device",
+    "Notification",
     "NotificationSetting",
     "Attendance",
     "CalendarFeed",

@@ -83,3 +83,61 @@ class NotificationSetting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.type} by {self.channel} for user {self.user_id}"
+
+
+class Notification(models.Model):
+    """One thing to tell one person (``clubs.outbox``): a notification type about one object
+    (``key``, e.g. ``evening:12`` or ``table:7``), due at ``due_at`` (now, or a reminder's
+    moment less the person's offset), and once sent, when and how. One row per person, type
+    and object: telling someone twice about the same thing updates the row, so a reminder
+    moves with its moment and a restarted worker never sends it twice.
+
+    ``payload`` is what the app routes on (type, ids, deep link path); ``context`` the values
+    its text is written from in the person's language when it is sent. Neither ever holds a
+    card or anything the rules keep from the person."""
+
+    class Outcome(models.TextChoices):
+        PUSHED = "pushed", pgettext_lazy("notification outcome", "Sent by push")
+        MAILED = "mailed", pgettext_lazy("notification outcome", "Sent by e-mail")
+        OFF = "off", pgettext_lazy("notification outcome", "Not sent: turned off")
+        WATCHING = (
+            "watching",
+            pgettext_lazy("notification outcome", "Not sent: the person was watching"),
+        )
+        NO_TARGET = (
+            "no_target",
+            pgettext_lazy("notification outcome", "Not sent: no device or address"),
+        )
+        FAILED = "failed", pgettext_lazy("notification outcome", "Every target failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    type = models.CharField(max_length=50, help_text="A notification type's name.")
+    key = models.CharField(max_length=100, help_text="The object it is about, e.g. table:7.")
+    moment = models.DateTimeField(
+        null=True, blank=True, help_text="A reminder's moment (what it is due before)."
+    )
+    due_at = models.DateTimeField()
+    payload = models.JSONField(default=dict)
+    context = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+
+    class Meta:
+        ordering = ("-due_at", "-id")
+        constraints = [
+            models.UniqueConstraint(fields=("user", "type", "key"), name="notification_unique")
+        ]
+        indexes = [
+            models.Index(
+                fields=("due_at",),
+                condition=models.Q(sent_at__isnull=True),
+                name="notification_due",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.key} for user {self.user_id}"

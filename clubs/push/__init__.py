@@ -25,6 +25,7 @@ token, pywebpush and py_vapid for Web Push's encryption and VAPID signature), ne
 from __future__ import annotations
 
 import email.utils
+import logging
 import os
 import ssl
 import threading
@@ -39,6 +40,9 @@ from django.conf import settings
 
 if TYPE_CHECKING:
     from clubs.models import Device
+
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,13 @@ def vapid_public_key() -> str | None:
     ``ValueError``): the installation is broken, and no browser can subscribe."""
     from clubs.push import webpush
 
-    return webpush.public_key() if webpush.configured() else None
+    if not webpush.configured():
+        return None
+    try:
+        return webpush.public_key()
+    except (OSError, ValueError):
+        log.exception("the VAPID key in PUSH_WEBPUSH_VAPID_KEY_FILE cannot be read")
+        return None
 
 
 def webpush_host_allowed(endpoint: str) -> bool:

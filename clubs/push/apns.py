@@ -24,8 +24,9 @@ and ``iat``. Apple refuses a token older than an hour and one renewed more often
 minutes; when Apple answers ``ExpiredProviderToken`` anyway, it makes a new one and tries
 that message once more.
 
-Answers: 200 sent; 410 (``Unregistered``) and 400 ``BadDeviceToken`` or
-``DeviceTokenNotForTopic`` gone (the app was removed, or the token is not this app's); 429
+Answers: 200 sent; 410 (``Unregistered``) and 400 ``BadDeviceToken`` gone (the app was
+removed); ``DeviceTokenNotForTopic`` failed, not gone (a wrong ``PUSH_APNS_TOPIC`` would
+otherwise remove every iPhone); 429
 and 5xx retry, after ``Retry-After`` when given; anything else failed, with Apple's
 ``reason``."""
 
@@ -52,7 +53,7 @@ SERVICE = "APNs"
 #: not renewed more often than every 20 minutes).
 TOKEN_LIFETIME_SECONDS = 50 * 60
 #: Apple's reasons for a 400 that mean the device token will never work again.
-GONE_REASONS = frozenset({"BadDeviceToken", "DeviceTokenNotForTopic"})
+GONE_REASONS = frozenset({"BadDeviceToken"})
 
 
 def configured() -> bool:

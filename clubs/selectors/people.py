@@ -9,7 +9,16 @@ from django.db.models import CharField, F, OuterRef, QuerySet, Subquery, Value
 from django.utils.timezone import now
 
 from clubs import selectors
-from clubs.models import Club, Device, Guest, Invitation, JoinRequest, Membership, User
+from clubs.models import (
+    Club,
+    Device,
+    Guest,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Notification,
+    User,
+)
 from clubs.permissions import AnyUser
 
 
@@ -45,6 +54,22 @@ def memberships_of_user(*, user: User) -> QuerySet[Membership]:
 def devices_of(*, user: User) -> QuerySet[Device]:
     """The person's push targets, the one registered last first."""
     return Device.objects.filter(user=user).order_by("-registered_at", "-id")
+
+
+def inbox_of(*, user: User, size: int) -> list[Notification]:
+    """The last ``size`` notifications sent to the person (by push or e-mail, or meant to
+    be and without a target), the newest first: their inbox."""
+    shown = (
+        Notification.Outcome.PUSHED,
+        Notification.Outcome.MAILED,
+        Notification.Outcome.NO_TARGET,
+        Notification.Outcome.FAILED,
+    )
+    return list(
+        Notification.objects.filter(user=user, sent_at__isnull=False, outcome__in=shown).order_by(
+            "-sent_at", "-id"
+        )[:size]
+    )
 
 
 def invitations_for_user(*, user: User) -> QuerySet[Invitation]:

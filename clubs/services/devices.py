@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils.timezone import now
 from django.utils.translation import gettext as _
 
+from clubs import push
 from clubs.errors import ClubNotFound, InvalidInput
 from clubs.models import Device, User
 
@@ -76,6 +77,15 @@ def checked_target(kind: str, token: str, keys: Mapping[str, Any]) -> tuple[str,
                 "A Web Push target's token is its subscription's endpoint, an https URL of "
                 "at most 1024 characters (PushSubscription.endpoint)."
             ),
+            code="token_invalid",
+        )
+    if not push.webpush_host_allowed(token):
+        raise InvalidInput.about(
+            "token",
+            _(
+                "{host} is not a browser's push service this server sends to; ask its "
+                "operator to add it (PUSH_WEBPUSH_HOSTS)."
+            ).format(host=parts.hostname),
             code="token_invalid",
         )
     p256dh, auth = _b64url(keys.get("p256dh")), _b64url(keys.get("auth"))

@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import engine
-from clubs import emails, live
+from clubs import emails, live, outbox
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import (
     Attendance,
@@ -298,19 +298,6 @@ def _cancel_mails(evening: Evening) -> list[Mail]:
     return mails
 
 
-def _moved_up_mails(evening: Evening, promoted: Iterable[Attendance]) -> list[Mail]:
-    """To the answers that moved up from the waitlist, each in their language."""
-    mails = []
-    for a in promoted:
-        if a.user is None or not a.user.email:
-            continue
-        with translation.override(language_for(a.user, evening.club)):
-            body = _("A place became free and it is yours:") + f"\n\n{_evening_lines(evening)}\n"
-            subject = _("You have a place: {title}").format(title=evening.title)
-        mails.append((a.user.email, subject, body))
-    return mails
-
-
 def _reminder_mails(evening: Evening) -> list[Mail]:
     """To the yes and maybe answers, each in their language (else the club's)."""
     mails = []
@@ -361,8 +348,62 @@ def _fill_places(evening: Evening) -> list[Attendance]:
         Attendance.objects.filter(pk__in=[a.pk for a in promoted]).update(
             waitlisted=False, updated_at=timezone.now()
         )
-        _mail_on_commit(_moved_up_mails(evening, promoted))
+        outbox.notify(
+            [a.user_id for a in promoted if a.user_id is not None],
+            "moved_up",
+            f"evening:{evening.pk}",
+            payload={
+                "path": f"/api/v1/clubs/{evening.club_id}/evenings/{evening.pk}/",
+                "club_id": evening.club_id,
+                "evening_id": evening.pk,
+            },
+            context={"where": evening.title},
+        )
     return promoted
+
+
+def schedule_notifications(evening: Evening) -> None:
+    """(Re)schedule the evening's reminders (``clubs.outbox``, inside the change's
+    transaction): "starts soon" for each yes that holds a place, "answers close" for each
+    member who has not answered, both before the evening's start; a cancelled or closed
+    evening has none. A moved start moves them, an answer takes its person's back."""
+    key = f"evening:{evening.pk}"
+    if evening.status != Evening.Status.SCHEDULED:
+        outbox.withdraw("round_starts", key)
+        outbox.withdraw("rsvp_closes", key)
+        return
+    answers = dict(
+        Attendance.objects.filter(evening=evening, user__isnull=False).values_list(
+            "user_id", "waitlisted"
+        )
+    )
+    playing = list(
+        Attendance.objects.filter(
+            evening=evening, user__isnull=False, answer=Attendance.Answer.YES, waitlisted=False
+        ).values_list("user_id", flat=True)
+    )
+    members = Membership.objects.filter(club_id=evening.club_id).values_list("user_id", flat=True)
+    unanswered = [m for m in members if m not in answers]
+    payload = {
+        "path": f"/api/v1/clubs/{evening.club_id}/evenings/{evening.pk}/",
+        "club_id": evening.club_id,
+        "evening_id": evening.pk,
+    }
+    context = {"where": evening.title}
+    outbox.withdraw("round_starts", key, [u for u in answers if u not in playing])
+    outbox.notify(
+        playing, "round_starts", key, payload=payload, context=context, moment=evening.starts_at
+    )
+    outbox.withdraw("rsvp_closes", key, list(answers))
+    closes = local_time_text(evening.starts_at, club_zone(evening.club))
+    outbox.notify(
+        unanswered,
+        "rsvp_closes",
+        key,
+        payload=payload,
+        context={**context, "closes": closes},
+        moment=evening.starts_at,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,7 +429,7 @@ def evening_create(
     ends = local_to_utc(ends_at, zone, field="ends_at")
     _check_times(starts, ends)
     with transaction.atomic():
-        return Evening.objects.create(
+        evening = Evening.objects.create(
             club=club,
             title=title,
             starts_at=starts,
@@ -398,6 +439,8 @@ def evening_create(
             notes=notes,
             rules=rules_json(rules),
         )
+        schedule_notifications(evening)
+    return evening
 
 
 def evening_update(*, user: User, evening_id: int, changes: Mapping[str, Any]) -> Evening:
@@ -427,6 +470,7 @@ def evening_update(*, user: User, evening_id: int, changes: Mapping[str, Any]) -
         evening.save()
         if evening.capacity != old_capacity:
             _fill_places(evening)
+        schedule_notifications(evening)
         live.evening_changed(evening.pk, "changed")
     return evening
 
@@ -439,6 +483,7 @@ def evening_cancel(*, user: User, evening_id: int) -> Evening:
         evening.status = Evening.Status.CANCELLED
         evening.save(update_fields=["status", "updated_at"])
         _mail_on_commit(_cancel_mails(evening))
+        schedule_notifications(evening)
         live.evening_changed(evening.pk, "cancelled")
     return evening
 
@@ -464,7 +509,7 @@ def _generate(series: EveningSeries, *, now: dt.datetime) -> int:
         if done is None or start > done
     ]
     duration = dt.timedelta(minutes=series.duration_minutes)
-    Evening.objects.bulk_create(
+    created = Evening.objects.bulk_create(
         Evening(
             club_id=series.club_id,
             series=series,
@@ -477,6 +522,9 @@ def _generate(series: EveningSeries, *, now: dt.datetime) -> int:
         )
         for start in starts
     )
+    for evening in created:
+        evening.club = series.club
+        schedule_notifications(evening)
     series.generated_until = horizon
     series.save(update_fields=["generated_until"])
     return len(starts)
@@ -679,6 +727,7 @@ def attendance_answer(
             attendance.save()
             if had_place:
                 _fill_places(evening)
+        schedule_notifications(evening)
         live.evening_changed(evening.pk, "attendance_changed")
     return attendance_of(evening_id=evening_id, attendance_id=attendance.pk)
 

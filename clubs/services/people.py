@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import engine
-from clubs import emails
+from clubs import emails, outbox
 from clubs.errors import ClubConflict, ClubNotFound, InvalidInput, NotAllowed
 from clubs.models import Club, Guest, Invitation, JoinRequest, Membership, User
 from clubs.models.people import default_rules as club_default_rules
@@ -583,8 +583,17 @@ def invitation_create(
             max_uses=max_uses,
             created_by=user,
         )
-        if email:
-            with translation.override(language_for(emails.owner_of(email), club)):
+        invitee = emails.owner_of(email)
+        if invitee is not None:
+            outbox.notify(
+                [invitee.pk],
+                "invited",
+                f"club-invitation:{invitation.pk}",
+                payload={"path": "/api/v1/me/invitations/", "club_id": club.pk},
+                context={"inviter": _name(user), "where": club.name},
+            )
+        if email and (invitee is None or invitee.pk in outbox.mail_wanted([invitee.pk], "invited")):
+            with translation.override(language_for(invitee, club)):
                 mail = emails.invitation_mail(
                     club_name=club.name,
                     role=role,
@@ -714,9 +723,22 @@ def join_request_create(*, club_id: int, user: User, message: str = "") -> JoinR
         managers = User.objects.filter(
             memberships__club=club, memberships__role__in=Membership.MANAGERS
         ).exclude(email="")
+        everyone = list(
+            User.objects.filter(
+                memberships__club=club, memberships__role__in=Membership.MANAGERS
+            ).values_list("pk", flat=True)
+        )
+        outbox.notify(
+            everyone,
+            "join_request",
+            f"join-request:{request.pk}",
+            payload={"path": f"/api/v1/clubs/{club.pk}/join-requests/", "club_id": club.pk},
+            context={"name": _name(user), "club": club.name},
+        )
+        mailed = outbox.mail_wanted(everyone, "join_request")
         told: set[str] = set()
         for manager in managers.order_by("pk"):  # each in their own language, once an address
-            if manager.email.strip().lower() in told:
+            if manager.email.strip().lower() in told or manager.pk not in mailed:
                 continue
             told.add(manager.email.strip().lower())
             with translation.override(language_for(manager, club)):
@@ -766,18 +788,32 @@ def join_request_accept(*, club_id: int, user: User, request_id: int) -> JoinReq
         request.decided_by = user
         request.decided_at = now()
         request.save(update_fields=["status", "decided_by", "decided_at"])
-        with translation.override(language_for(request.user, club)):
-            mail = emails.join_accepted_mail(
-                club_name=club.name,
-                user=_name(request.user),
-                club_url=emails.link(f"/api/v1/clubs/{club.pk}/"),
-            )
-        emails.send_on_commit(request.user.email, mail)
+        _tell_answered(club, request, accepted=True)
+        if request.user_id in outbox.mail_wanted([request.user_id], "join_request_answered"):
+            with translation.override(language_for(request.user, club)):
+                mail = emails.join_accepted_mail(
+                    club_name=club.name,
+                    user=_name(request.user),
+                    club_url=emails.link(f"/api/v1/clubs/{club.pk}/"),
+                )
+            emails.send_on_commit(request.user.email, mail)
     return request
 
 
+def _tell_answered(club: Club, request: JoinRequest, *, accepted: bool) -> None:
+    """Tell the person who asked to join that their request was answered (``outbox``)."""
+    outbox.notify(
+        [request.user_id],
+        "join_request_answered",
+        f"join-request:{request.pk}",
+        payload={"path": f"/api/v1/clubs/{club.pk}/", "club_id": club.pk},
+        context={"club": club.name, "accepted": accepted},
+    )
+
+
 def join_request_decline(*, club_id: int, user: User, request_id: int) -> JoinRequest:
-    """Decline a pending join request (owners and admins); no e-mail goes out."""
+    """Decline a pending join request (owners and admins); the person who asked is told by
+    push (no e-mail goes out)."""
     with transaction.atomic():
         club = _lock_club(club_id)
         _require_manager(club, user, _("Only the club's owners and admins answer join requests."))
@@ -786,6 +822,7 @@ def join_request_decline(*, club_id: int, user: User, request_id: int) -> JoinRe
         request.decided_by = user
         request.decided_at = now()
         request.save(update_fields=["status", "decided_by", "decided_at"])
+        _tell_answered(club, request, accepted=False)
     return request
 
 

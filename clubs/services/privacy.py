@@ -48,6 +48,7 @@ from clubs.models import (
     Invitation,
     JoinRequest,
     Membership,
+    Notification,
     NotificationSetting,
     Rating,
     RatingChange,
@@ -65,6 +66,7 @@ ACCOUNT_MODELS = frozenset(
         "clubs.DataRequest",
         "clubs.Device",
         "clubs.NotificationSetting",
+        "clubs.Notification",
         "admin.LogEntry",
         "token_blacklist.OutstandingToken",
     }
@@ -129,7 +131,8 @@ def _merged_guests(user: User) -> list[Guest]:
 def account_export(user: User, scope: Scope) -> dict[str, Any]:
     """The ``account`` section: ``sessions`` (the refresh tokens of the person's devices),
     ``push_devices`` (their push targets), ``notification_settings`` (the choices they made),
-    ``data_requests`` and ``admin_log``. In a club's
+    ``notifications`` (what was sent or is to be sent to them), ``data_requests`` and
+    ``admin_log``. In a club's
     export only the data requests made through that club; the other lists are empty."""
     requests = [
         r
@@ -141,6 +144,7 @@ def account_export(user: User, scope: Scope) -> dict[str, Any]:
         "sessions": _sessions(user) if own else [],
         "push_devices": _push_devices(user) if own else [],
         "notification_settings": _notification_settings(user) if own else [],
+        "notifications": _notifications(user) if own else [],
         "data_requests": [_data_request(user, r) for r in requests],
         "admin_log": _admin_log(user) if own else [],
     }
@@ -186,6 +190,22 @@ def _notification_settings(user: User) -> list[dict[str, Any]]:
     return [
         {"type": s.type, "channel": s.channel, "offset_minutes": s.offset_minutes}
         for s in NotificationSetting.objects.filter(user=user).order_by("type")
+    ]
+
+
+def _notifications(user: User) -> list[dict[str, Any]]:
+    """What was sent to the person, or waits to be sent (``clubs.outbox``): type, what it is
+    about, when it was due and sent and how, and what the app read (the payload)."""
+    return [
+        {
+            "type": n.type,
+            "about": n.key,
+            "due_at": when(n.due_at),
+            "sent_at": when(n.sent_at),
+            "outcome": n.outcome,
+            "payload": n.payload,
+        }
+        for n in Notification.objects.filter(user=user).order_by("created_at", "pk")
     ]
 
 
@@ -238,13 +258,14 @@ def _admin_log(user: User) -> list[dict[str, Any]]:
 
 def account_erase(erasure: Erasure) -> None:
     """Sign every device out (blacklist each refresh token, forget each push target), forget
-    the person's notification choices, drop the documents of the person's exports, and
-    replace their names in the admin's log by the pseudonym. Django sessions (the admin's,
-    the browsable API's) end by themselves: ``clubs.privacy.erase`` makes the password
+    the person's notification choices and notifications, drop the documents of the person's
+    exports, and replace their names in the admin's log by the pseudonym. Django sessions (the
+    admin's, the browsable API's) end by themselves: ``clubs.privacy.erase`` makes the password
     unusable, which changes the session's auth hash, and the account inactive."""
     user = erasure.user
     users.sessions_revoke_all(user=user)
     NotificationSetting.objects.filter(user=user).delete()
+    Notification.objects.filter(user=user).delete()
     DataRequest.objects.filter(subject=user, kind=DataRequest.Kind.EXPORT).update(document=None)
     DataRequest.objects.filter(
         subject=user,

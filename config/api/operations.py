@@ -43,7 +43,8 @@ TAGS: dict[str, str] = {
     "seasons": "Leagues over a club's evenings and their standings.",
     "ratings": "A club's player ratings.",
     "calendars": "Personal calendar feeds (iCalendar) of the club evenings of your clubs.",
-    "devices": "Your phones and browsers that receive push notifications (APNs, FCM, Web Push).",
+    "devices": "Your phones and browsers that receive push notifications (APNs, FCM, Web "
+    "Push), the notifications sent to you, and the server's Web Push key.",
     "tournaments": "Tournaments, their directors and lifecycle, standings, prize settlement "
     "and exports (hands and standings as files).",
     "entries": "Players entered in a tournament and their results.",
@@ -72,6 +73,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "calendars": ("calendar_feeds",),
     "attendance": ("attendances", "check_ins"),
     "webhooks": ("webhook_deliveries",),
+    "devices": ("inbox", "web_push_key"),
 }
 
 _CLUB = "/api/v1/clubs/{club_id}"
@@ -109,6 +111,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", "/api/v1/me/devices/"): ("devices_list", "devices"),
     ("POST", "/api/v1/me/devices/"): ("devices_register", "devices"),
     ("DELETE", "/api/v1/me/devices/{device_id}/"): ("devices_revoke", "devices"),
+    ("GET", "/api/v1/me/inbox/"): ("inbox_list", "devices"),
+    ("GET", "/api/v1/push/web-push-key/"): ("web_push_key_retrieve", "devices"),
     ("GET", "/api/v1/calendar/{token}.ics"): ("calendar_feeds_download", "calendars"),
     ("GET", _CLUB + "/calendar.ics"): ("clubs_download_calendar", "clubs"),
     # Tables and hands.

@@ -27,6 +27,7 @@ the same seat's view of the same version: :mod:`games.live.consumer`).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import threading
 from collections.abc import Callable, Coroutine
@@ -39,6 +40,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 import engine
+from clubs import outbox
 from clubs.models import User
 from engine.ruleset import HandState
 from games import hooks
@@ -230,9 +232,27 @@ def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
     for a new hand tell the table's subscribers."""
     acting = engine.waiting_for(state)
     on_commit(partial(_send_hand, table.pk, hand.number, hand.version))
-    for seat in sorted(table.seats.all(), key=lambda s: s.position):
-        if seat.key not in acting or seat.kind != Seat.Kind.USER or seat.user_id is None:
+    people = [s for s in table.seats.all() if s.kind == Seat.Kind.USER and s.user_id is not None]
+    key = f"table:{table.pk}"
+    done = [s.user_id for s in people if s.key not in acting and s.user_id is not None]
+    if done:
+        outbox.withdraw("your_turn", key, done)
+    for seat in sorted(people, key=lambda s: s.position):
+        if seat.key not in acting:
             continue
+        assert seat.user_id is not None
+        outbox.notify(
+            [seat.user_id],
+            "your_turn",
+            key,
+            payload={
+                "path": f"/api/v1/tables/{table.pk}/hands/{hand.number}/",
+                "table_id": table.pk,
+                "number": hand.number,
+            },
+            context={"table": table.name},
+            delay=dt.timedelta(seconds=settings.NOTIFICATION_YOUR_TURN_DELAY_SECONDS),
+        )
         notify_user(
             seat.user_id,
             {

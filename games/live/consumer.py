@@ -40,6 +40,7 @@ from rest_framework.exceptions import AuthenticationFailed, NotFound
 from rest_framework_simplejwt.exceptions import ExpiredTokenError, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
+from clubs import outbox
 from clubs.models import User
 from config.api.authentication import CachedJWTAuthentication
 from config.i18n import request_language, supported
@@ -133,6 +134,13 @@ async def _shared_read(key: tuple[Any, ...]) -> dict[str, Any]:
         task.add_done_callback(lambda _: reads.pop(key, None))
     # shielded: one socket that goes away must not cancel the others' read
     return await asyncio.shield(task)
+
+
+def _presence(user_id: int, watched: set[int], gone: set[int], seconds: float) -> None:
+    for table_id in watched:
+        outbox.mark_watching(user_id, table_id, seconds)
+    for table_id in gone:
+        outbox.unmark_watching(user_id, table_id)
 
 
 def authenticate(raw: str) -> tuple[User, float]:
@@ -256,6 +264,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
             if task is not asyncio.current_task():
                 task.cancel()
             self.tasks.pop(name, None)
+        tables = {key[1] for key in self.subs if key[0] == "hand"}
+        if tables and isinstance(self.user, User):
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(_presence, self.user.pk, set(), tables, 0)
         for sub in list(self.subs.values()):
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(sub.group, self.channel_name)
@@ -339,6 +351,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(settings.LIVE_HEARTBEAT_SECONDS)
             self._out({"type": "ping", "at": int(time.time())})
+            await self._watch()
             if time.monotonic() - joined > GROUP_REFRESH_SECONDS:
                 joined = time.monotonic()
                 for sub in list(self.subs.values()):
@@ -511,7 +524,24 @@ class LiveConsumer(AsyncWebsocketConsumer):
         sub = self.subs.pop(key, None)
         if sub is not None:
             await self.channel_layer.group_discard(sub.group, self.channel_name)
+            if key[0] == "hand":
+                await self._watch(unwatch={key[1]})
         self._arm_auth_deadline()
+
+    async def _watch(self, unwatch: set[int] | frozenset[int] = frozenset()) -> None:
+        """Tell the outbox which tables this socket's user watches at a seat of theirs
+        (``clubs.outbox.watching``: no "your turn" push while they do), for the next two
+        heartbeats; tables in ``unwatch`` that no other subscription of this socket holds
+        are watched no more. Renewed at every heartbeat."""
+        if not isinstance(self.user, User):
+            return
+        watched = {k[1] for k, sub in self.subs.items() if k[0] == "hand" and sub.seat}
+        seconds = 2 * settings.LIVE_HEARTBEAT_SECONDS + 5
+        user_id = self.user.pk
+        try:
+            await asyncio.to_thread(_presence, user_id, watched, set(unwatch) - watched, seconds)
+        except Exception:  # noqa: BLE001 - a missed mark costs one needless push, no more
+            log.warning("live: could not mark who watches", exc_info=True)
 
     async def _subscribe_hand(
         self, key: tuple[Any, ...], message: dict[str, Any], echo: dict[str, Any]
@@ -529,6 +559,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             raise BadMessage("invalid", e.message, **echo) from None
         self._out({"type": "subscribed", **echo, "version": body["version"]})
         self._send_events(key, sub, body)
+        await self._watch()
 
     async def _check_hand(self, key: tuple[Any, ...], sub: _Sub, after: int) -> dict[str, Any]:
         """Read as this socket's user, checking their right to read and their seat."""

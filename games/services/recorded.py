@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from clubs import outbox
 from clubs.models import User
 from config.i18n import engine_text
 from games import hooks, managers, rows
@@ -203,6 +204,21 @@ def _close_again(table: Table, user: User) -> None:
     write_audit(table, user, "table_close_again", before=before, after=table.closing)
 
 
+def _tell_corrected(table: Table, user: User, number: int) -> None:
+    """A hand of a closed table was corrected: tell everyone seated there but the one who
+    corrected it (``clubs.outbox``; at an open table the players see it happen)."""
+    if table.status != Table.Status.CLOSED:
+        return
+    seated = [s.user_id for s in table.seats.all() if s.user_id not in (None, user.pk)]
+    outbox.notify(
+        [u for u in seated if u is not None],
+        "results_corrected",
+        f"table:{table.pk}:hand:{number}",
+        payload={"path": f"/api/v1/tables/{table.pk}/", "table_id": table.pk, "number": number},
+        context={"table": table.name, "at": timezone.now().isoformat()},
+    )
+
+
 def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any]) -> Hand:
     """Correct any recorded hand; it and every later hand are recomputed in this transaction
     (and a closed table's close settled again)."""
@@ -220,6 +236,7 @@ def hand_edit(*, table_id: int, number: int, user: User, entry: Mapping[str, Any
         write_audit(
             table, user, "hand_edit", hand_number=number, before=before, after=_snapshot(hand)
         )
+        _tell_corrected(table, user, number)
         _close_again(table, user)
         hooks.hands_changed(table.pk, table.club_id)
     return hand
@@ -239,6 +256,7 @@ def hand_delete(*, table_id: int, number: int, user: User) -> None:
             later.save(update_fields=["number"])
         _recompute_from(table, number, changed=False)
         write_audit(table, user, "hand_delete", hand_number=number, before=before)
+        _tell_corrected(table, user, number)
         _close_again(table, user)
         hooks.hands_changed(table.pk, table.club_id)
 

@@ -56,4 +56,7 @@ ROWS = [
         statuses(anonymous=401, member=204, rest=404),
         setup=members_phone,
     ),
+    # each person reads their own inbox; the server's Web Push key is public
+    Row("get", "/api/v1/me/inbox/", SIGNED_IN),
+    Row("get", "/api/v1/push/web-push-key/", statuses()),
 ]

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/me/devices/"
 APNS = "a1" * 32
 FCM = "dQw4w9WgXcQ:APA91bH2kS3lB8vZ0rT5yU7iO9pA1sD3fG5hJ7kL9zX1cV3bN5mQ7wE9r"
-ENDPOINT = "https://push.example.net/wpush/v2/gAAAAABmZ3x2"
+ENDPOINT = "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABmZ3x2"
 #: The user agent's keys of RFC 8291's example (appendix A).
 P256DH = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 AUTH = "BTBZMqHH6r4Tts7J_aSIgg"

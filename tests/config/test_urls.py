@@ -59,7 +59,7 @@ def test_each_app_is_entered_only_by_its_first_segments() -> None:
         for p in urls.api_v1
         if isinstance(p, URLResolver) and isinstance(p.pattern, urls.FirstSegments)
     }
-    assert guards["clubs"].heads == {"auth", "me", "clubs", "invitations", "calendar"}
+    assert guards["clubs"].heads == {"auth", "me", "clubs", "invitations", "calendar", "push"}
     assert guards["games"].heads == {"rules", "tables", "series", "pings"}
     assert guards["tournaments"].heads == {"tournaments", "me"}
     assert guards["games"].match("tournaments/7/standings/") is None

@@ -30,6 +30,7 @@ from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from clubs import outbox
 from clubs.services.seasons import should_compute
 from config.tasks import send_after_commit
 from games.models import SPLIT, Hand, LedgerEntry, Table
@@ -375,4 +376,21 @@ def tournament_recompute(*, tournament_id: int, version: int | None = None) -> b
             data={"version": target, "computed_at": t.computed_at.isoformat()},
         )
         live.tournament_changed(t.pk, "standings_changed", standings_version=target)
+        if t.status == Tournament.Status.FINISHED and target == t.requested_version:
+            _tell_final(t)
     return True
+
+
+def _tell_final(t: Tournament) -> None:
+    """The standings of a finished tournament are final: tell each entrant with an account
+    their rank (``clubs.outbox``; told again only where a correction moved it)."""
+    for user_id, place in StandingRow.objects.filter(tournament=t, user__isnull=False).values_list(
+        "user_id", "rank"
+    ):
+        outbox.notify(
+            [user_id],
+            "standings_final",
+            f"tournament:{t.pk}",
+            payload={"path": f"/api/v1/tournaments/{t.pk}/standings/", "tournament_id": t.pk},
+            context={"where": t.name, "rank": place},
+        )

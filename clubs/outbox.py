@@ -1,0 +1,470 @@
+"""The outbox of notifications (issue 40, ``docs/notifications.md``): what every app tells a
+person, kept as rows (:class:`clubs.models.Notification`) and sent by the worker.
+
+An app calls :func:`notify` inside the transaction of the change (a round seated, a join
+request made, a hosted hand waiting for someone): one row per person, type and object. Once
+the change commits, the rows due now go to the worker (:func:`deliver`, the task
+``clubs.tasks.deliver_notifications``); rows due later (reminders) wait for the beat's sweep
+(``clubs.tasks.send_due_notifications``, every ``NOTIFICATION_SWEEP_SECONDS``), which also
+sends any row whose message was lost. Nothing is sent from a request, and a row rolled back
+with its change is never sent.
+
+Exactly once: the same person, type and object are one row, so telling twice updates it (a
+reminder's moment moved) instead of adding a second; a row is claimed before it is sent (a
+second worker, or a sweep running beside a delivery, skips it) and marked sent after. A
+worker that dies between the two leaves its claim, which a sweep takes again after
+``NOTIFICATION_CLAIM_SECONDS``: the push may then reach the device twice, and the device
+shows it once (every push carries its collapse id).
+
+When a row is sent, the person's choice for its type decides the channel
+(``clubs.notifications``): push to every registered device, e-mail, or nothing. The text is
+written then, in the person's language, from the row's ``context``; "your turn" is not sent
+while the person watches that table (:func:`watching`), and is written for every table
+waiting for them at once ("your turn at 3 tables")."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from clubs import emails, push
+from clubs.models import Device, Guest, Notification, User
+from clubs.notifications import BY_NAME, EMAIL, OFF, PUSH, channels_of
+from config.i18n import language_for
+from config.tasks import send, send_after_commit
+
+log = logging.getLogger(__name__)
+
+DELIVER_TASK = "clubs.tasks.deliver_notifications"
+RETRY_TASK = "clubs.tasks.push_again"
+#: Rows a delivery or a sweep claims at once.
+BATCH = 200
+#: A reminder found by a sweep more than this late is dropped, not sent (the worker was down
+#: while the round it reminds of started).
+STALE_REMINDER = dt.timedelta(hours=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# queueing (inside the change's transaction)
+
+
+def notify(
+    users: Iterable[int],
+    type_name: str,
+    key: str,
+    *,
+    payload: Mapping[str, Any],
+    context: Mapping[str, Any] | None = None,
+    moment: dt.datetime | None = None,
+    delay: dt.timedelta = dt.timedelta(0),
+) -> None:
+    """Tell each of ``users`` (ids) of ``type_name`` about ``key`` once the transaction
+    commits. ``payload`` is what the app routes on (it gains ``type``; give ``path`` and the
+    ids), ``context`` the values of the text. A reminder type needs its ``moment``: it is due
+    that moment less each person's offset. Telling someone again about the same thing changes
+    nothing when nothing changed, moves a reminder whose moment moved, and sends anything else
+    again (a round seated anew)."""
+    kind = BY_NAME[type_name]
+    assert (kind.offset is None) == (moment is None), f"{type_name} and its moment"
+    ids = sorted(set(users))
+    if not ids:
+        return
+    now = timezone.now()
+    body = {"type": type_name, **payload}
+    words = dict(context or {})
+    offsets = _offsets(ids, type_name) if moment is not None else {}
+    existing = {
+        n.user_id: n for n in Notification.objects.filter(user_id__in=ids, type=type_name, key=key)
+    }
+    changed: list[Notification] = []
+    fresh: list[Notification] = []
+    for user_id in ids:
+        due = now + delay if moment is None else moment - dt.timedelta(minutes=offsets[user_id])
+        row = existing.get(user_id)
+        if row is None:
+            fresh.append(
+                Notification(
+                    user_id=user_id,
+                    type=type_name,
+                    key=key,
+                    moment=moment,
+                    due_at=due,
+                    payload=body,
+                    context=words,
+                )
+            )
+            continue
+        if row.payload == body and row.context == words and row.moment == moment:
+            continue
+        row.payload, row.context, row.moment, row.due_at = body, words, moment, due
+        row.sent_at = row.claimed_at = None
+        row.outcome = ""
+        row.save(update_fields=[*RESET, "payload", "context", "moment", "due_at"])
+        changed.append(row)
+    _hand_on([*changed, *Notification.objects.bulk_create(fresh)], now)
+
+
+#: The fields of a row that make it unsent again.
+RESET = ("sent_at", "claimed_at", "outcome")
+#: Rows due within this long go to the worker with a countdown; later ones wait for a sweep.
+SOON = dt.timedelta(seconds=60)
+
+
+def _hand_on(rows: Sequence[Notification], now: dt.datetime) -> None:
+    """After commit, hand the rows due now or soon to the worker (a countdown for the soon
+    ones: short, so the broker never redelivers it)."""
+    by_wait: dict[float, list[int]] = {}
+    for row in rows:
+        if row.due_at <= now + SOON:
+            wait = max(0.0, (row.due_at - now).total_seconds())
+            by_wait.setdefault(round(wait, 1), []).append(row.pk)
+    for wait, ids in sorted(by_wait.items()):
+        if wait:
+            send_after_commit(DELIVER_TASK, ids, countdown=wait)
+        else:
+            send_after_commit(DELIVER_TASK, ids)
+
+
+def mail_wanted(users: Iterable[int], type_name: str) -> set[int]:
+    """Of ``users``, those an app's own e-mail of ``type_name`` goes to (a type it mails
+    itself): who chose e-mail, and who chose push but has no device to push to."""
+    ids = list(users)
+    chosen = channels_of(ids, type_name)
+    with_device = set(
+        Device.objects.filter(user_id__in=ids).values_list("user_id", flat=True).distinct()
+    )
+    return {
+        u for u in ids if chosen[u][0] == EMAIL or (chosen[u][0] == PUSH and u not in with_device)
+    }
+
+
+def withdraw(type_name: str, key: str, users: Iterable[int] | None = None) -> int:
+    """Nobody (or none of ``users``) is to be told of ``type_name`` about ``key`` any more: an
+    evening cancelled removes its reminders, a turn taken its "your turn". Unsent rows are
+    deleted; sent ones are deleted too where the type counts what is still pending (your
+    turn), else kept as the record of what was sent. Answers how many rows went."""
+    rows = Notification.objects.filter(type=type_name, key=key)
+    if users is not None:
+        rows = rows.filter(user_id__in=list(users))
+    if type_name != "your_turn":
+        rows = rows.filter(sent_at__isnull=True)
+    return rows.delete()[0]
+
+
+def _offsets(user_ids: Sequence[int], type_name: str) -> dict[int, int]:
+    chosen = channels_of(user_ids, type_name)
+    return {user_id: chosen[user_id][1] or 0 for user_id in user_ids}
+
+
+# ---------------------------------------------------------------------------------------------
+# presence: "your turn" waits while the person watches the table
+
+
+def _presence_key(user_id: int, table_id: int) -> str:
+    return f"watching:{user_id}:{table_id}"
+
+
+def mark_watching(user_id: int, table_id: int, seconds: float) -> None:
+    """``user_id`` watches ``table_id`` (a live socket subscribed to its hand, or a long
+    poll waiting on it) for the next ``seconds``; the watcher renews it while it watches."""
+    cache.set(_presence_key(user_id, table_id), 1, timeout=max(1, int(seconds)))
+
+
+def unmark_watching(user_id: int, table_id: int) -> None:
+    cache.delete(_presence_key(user_id, table_id))
+
+
+def watching(user_id: int, table_id: int) -> bool:
+    """Whether ``user_id`` watches ``table_id`` now. Kept in the cache (Redis in production,
+    shared by the events process and the worker); a watcher that vanished without a goodbye
+    is forgotten when its last renewal runs out."""
+    return bool(cache.get(_presence_key(user_id, table_id)))
+
+
+# ---------------------------------------------------------------------------------------------
+# sending (in the worker)
+
+
+def due_ids(limit: int = BATCH) -> list[int]:
+    """Rows due now that nobody is sending (or whose sender died): what a sweep hands on."""
+    now = timezone.now()
+    stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
+    return list(
+        Notification.objects.filter(sent_at__isnull=True, due_at__lte=now)
+        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        .order_by("due_at", "id")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def hand_on_due() -> int:
+    """Hand every due row to the worker in batches; answers how many rows were handed on.
+    Batches go out as separate tasks, so that several workers share a large sweep."""
+    handed = 0
+    seen: set[int] = set()
+    while True:
+        ids = [pk for pk in due_ids() if pk not in seen]
+        if not ids:
+            return handed
+        seen.update(ids)
+        if not send(DELIVER_TASK, ids):
+            deliver(ids)
+        handed += len(ids)
+
+
+def _claim(ids: Sequence[int]) -> list[Notification]:
+    now = timezone.now()
+    stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
+    with transaction.atomic():
+        rows = list(
+            Notification.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=list(ids), sent_at__isnull=True, due_at__lte=now)
+            .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+            .order_by("due_at", "id")
+        )
+        Notification.objects.filter(pk__in=[r.pk for r in rows]).update(claimed_at=now)
+    return rows
+
+
+def deliver(ids: Sequence[int]) -> int:
+    """Send the rows ``ids`` that are due and unclaimed; answers how many were sent by push
+    or e-mail."""
+    rows = _claim(ids)
+    if not rows:
+        return 0
+    users = {
+        u.pk: u
+        for u in User.objects.filter(pk__in={r.user_id for r in rows}).prefetch_related("devices")
+    }
+    chosen: dict[str, dict[int, tuple[str, int | None]]] = {}
+    for type_name in {r.type for r in rows}:
+        chosen[type_name] = channels_of([r.user_id for r in rows if r.type == type_name], type_name)
+    sent = 0
+    now = timezone.now()
+    for row in rows:
+        user = users.get(row.user_id)
+        channel = chosen[row.type][row.user_id][0] if user is not None else OFF
+        try:
+            row.outcome = _send(row, user, channel, now)
+        except Exception:  # noqa: BLE001 - one person's failure never stops the others'
+            log.exception("notification %s failed", row.pk)
+            row.outcome = Notification.Outcome.FAILED
+        row.sent_at = timezone.now()
+        Notification.objects.filter(pk=row.pk).update(sent_at=row.sent_at, outcome=row.outcome)
+        sent += row.outcome in (Notification.Outcome.PUSHED, Notification.Outcome.MAILED)
+    return sent
+
+
+def _send(row: Notification, user: User | None, channel: str, now: dt.datetime) -> str:
+    if user is None or not user.is_active or channel == OFF:
+        return Notification.Outcome.OFF
+    if row.moment is not None and now - row.due_at > STALE_REMINDER:
+        return Notification.Outcome.OFF
+    table_id = row.payload.get("table_id")
+    if row.type == "your_turn" and isinstance(table_id, int) and watching(user.pk, table_id):
+        return Notification.Outcome.WATCHING
+    with translation.override(language_for(user)):
+        message = message_of(row, now)
+    devices = [d for d in user.devices.all() if push.configured(d.kind)]
+    if channel == PUSH and not devices and BY_NAME[row.type].mail_without_device:
+        channel = EMAIL
+    if channel == EMAIL and BY_NAME[row.type].mailed_by_app:
+        return Notification.Outcome.MAILED
+    if channel == EMAIL:
+        if not user.email:
+            return Notification.Outcome.NO_TARGET
+        emails.send(
+            user.email,
+            message.title,
+            f"{message.body}\n\n{emails.link(message.payload['path'])}{emails.SIGNATURE}",
+        )
+        return Notification.Outcome.MAILED
+    assert channel == PUSH
+    if not devices:
+        return Notification.Outcome.NO_TARGET
+    reached = False
+    for device in devices:
+        reached |= push_to(device, message, row.pk, attempt=1)
+    return Notification.Outcome.PUSHED if reached else Notification.Outcome.FAILED
+
+
+def push_to(device: Device, message: push.Message, notification_id: int, attempt: int) -> bool:
+    """Push ``message`` to ``device``: a target the service answers as gone is deleted; one
+    the service asks to wait for is tried again later (``PUSH_MAX_ATTEMPTS`` in all). Answers
+    whether the service took it or will be asked again."""
+    outcome = push.send(device, message)
+    if outcome.status == "sent":
+        return True
+    if outcome.status == "gone":
+        log.info("push target %s is gone (%s): removed", device.pk, outcome.detail)
+        Device.objects.filter(pk=device.pk).delete()
+        return False
+    if outcome.status == "retry" and attempt < settings.PUSH_MAX_ATTEMPTS:
+        wait = outcome.retry_after
+        if wait is None:
+            wait = settings.PUSH_BACKOFF_SECONDS * 2 ** (attempt - 1)
+        send(RETRY_TASK, notification_id, device.pk, attempt + 1, countdown=min(wait, 3600.0))
+        return True
+    log.warning("push to target %s failed: %s %s", device.pk, outcome.status, outcome.detail)
+    return False
+
+
+def push_again(notification_id: int, device_id: int, attempt: int) -> bool:
+    """The retry of one device's push (``clubs.tasks.push_again``): the message is written
+    anew (the count of waiting turns may have changed); nothing when the row or the device is
+    gone, or the turn was taken meanwhile."""
+    row = Notification.objects.filter(pk=notification_id).first()
+    device = Device.objects.filter(pk=device_id).select_related("user").first()
+    if row is None or device is None or device.user_id != row.user_id:
+        return False
+    with translation.override(language_for(device.user)):
+        message = message_of(row, timezone.now())
+    return push_to(device, message, row.pk, attempt)
+
+
+# ---------------------------------------------------------------------------------------------
+# what a notification says
+
+
+@dataclass(frozen=True)
+class Text:
+    """How a type is written: ``title`` and ``body`` from the row's context (with
+    ``minutes`` to a reminder's moment and ``count`` of waiting turns added)."""
+
+    title: Callable[[Mapping[str, Any]], str]
+    body: Callable[[Mapping[str, Any]], str]
+    #: Seconds a push service keeps it for a phone that is off.
+    ttl: int = 24 * 3600
+    urgent: bool = False
+
+
+def _ids(keys: Iterable[str], prefix: str) -> list[int]:
+    return [int(k[2:]) for k in keys if k.startswith(prefix) and k[2:].isdigit()]
+
+
+def _names(values: Any) -> str:
+    """The players ``values`` names (``clubs.players.player_key``) as one phrase, each by the
+    name they have now."""
+    keys = [str(v) for v in values or ()]
+    users = {
+        f"u:{u.pk}": u.display_name or u.username
+        for u in User.objects.filter(pk__in=_ids(keys, "u:"))
+    }
+    guests = {f"g:{g.pk}": g.name for g in Guest.objects.filter(pk__in=_ids(keys, "g:"))}
+    names = [_("a bot") if k == "bot" else users.get(k) or guests.get(k) or k for k in keys]
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+TEXTS: dict[str, Text] = {
+    "seated": Text(
+        lambda c: _("You are seated: {where}").format(**c),
+        lambda c: _("Round {round}, table {table_number}, seat {seat}, with {opponents}.").format(
+            **{**c, "opponents": _names(c.get("opponents"))}
+        ),
+        urgent=True,
+    ),
+    "round_starts": Text(
+        lambda c: _("{where} starts soon").format(**c),
+        lambda c: ngettext(
+            "{where} starts in {minutes} minute.",
+            "{where} starts in {minutes} minutes.",
+            c["minutes"],
+        ).format(**c),
+        ttl=3600,
+        urgent=True,
+    ),
+    "your_turn": Text(
+        lambda c: _("Your turn"),
+        lambda c: (
+            _("It is your turn at {table}.").format(**c)
+            if c["count"] == 1
+            else ngettext(
+                "It is your turn at {count} table.",
+                "It is your turn at {count} tables.",
+                c["count"],
+            ).format(**c)
+        ),
+        ttl=3600,
+        urgent=True,
+    ),
+    "rsvp_closes": Text(
+        lambda c: _("Answer for {where}").format(**c),
+        lambda c: _("Answers to {where} close on {closes}. Are you coming?").format(**c),
+    ),
+    "moved_up": Text(
+        lambda c: _("You have a place"),
+        lambda c: _("A place became free: you are in at {where}.").format(**c),
+    ),
+    "invited": Text(
+        lambda c: _("An invitation for you"),
+        lambda c: _("{inviter} invites you to {where}.").format(**c),
+        ttl=7 * 24 * 3600,
+    ),
+    "join_request_answered": Text(
+        lambda c: _("Your request to join {club}").format(**c),
+        lambda c: (
+            _("{club} accepted you as a member.")
+            if c.get("accepted")
+            else _("{club} declined your request to join.")
+        ).format(**c),
+        ttl=7 * 24 * 3600,
+    ),
+    "join_request": Text(
+        lambda c: _("A request to join {club}").format(**c),
+        lambda c: _("{name} asks to join {club}.").format(**c),
+        ttl=7 * 24 * 3600,
+    ),
+    "results_corrected": Text(
+        lambda c: _("Results corrected"),
+        lambda c: _("A result at {table} was corrected.").format(**c),
+    ),
+    "standings_final": Text(
+        lambda c: _("Final standings: {where}").format(**c),
+        lambda c: (
+            _("{where} has finished: you are placed {rank}.").format(**c)
+            if c.get("rank")
+            else _("{where} has finished: see the final standings.").format(**c)
+        ),
+        ttl=7 * 24 * 3600,
+    ),
+}
+
+_COLLAPSE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def message_of(row: Notification, now: dt.datetime) -> push.Message:
+    """The push message of ``row`` in the active language."""
+    text = TEXTS[row.type]
+    context: dict[str, Any] = dict(row.context)
+    ttl = text.ttl
+    if row.moment is not None:
+        left = max(0.0, (row.moment - now).total_seconds())
+        context["minutes"] = round(left / 60)
+        ttl = max(60, int(left))
+    collapse = f"{row.type}-{row.key}"
+    if row.type == "your_turn":
+        waiting = Notification.objects.filter(user_id=row.user_id, type="your_turn")
+        context["count"] = max(1, waiting.count())
+        collapse = "your_turn"
+    return push.Message(
+        title=text.title(context),
+        body=text.body(context),
+        payload={**row.payload, "notification_id": row.pk},
+        collapse_id=_COLLAPSE.sub("-", collapse)[:32],
+        ttl_seconds=ttl,
+        urgent=text.urgent,
+    )

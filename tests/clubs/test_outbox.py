@@ -1,0 +1,314 @@
+"""The outbox of notifications (``clubs.outbox``, issue 40): what each change tells whom, once
+per person, type and object; reminders that move with their moment and go with a cancelled
+evening; "your turn" held back while the person watches the table and counted over their
+tables; the inbox and the Web Push key over the API. Tasks run in this process and no push
+service is configured here: a push choice without a device is recorded as such, an e-mail
+choice lands in Django's outbox (the fake push services and the real worker:
+``tests/clubs/test_push_services.py``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+from pytest_django import Settings
+
+from clubs import notifications, outbox
+from clubs.models import Club, Membership, Notification, User
+from clubs.services import evenings, people, rounds
+from games.models import Table
+from tests.clubs.evening_setup import six_checked_in
+from tests.clubs.world import ClubWorld, build_club_world
+from tests.factories import UserFactory
+from tests.games.test_events import act, hosted_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+WEEK = dt.timedelta(days=7)
+
+
+def rows(type_name: str, **where: Any) -> list[Notification]:
+    return list(Notification.objects.filter(type=type_name, **where).order_by("user_id"))
+
+
+def choose(user: User, type_name: str, **choice: Any) -> None:
+    notifications.settings_update(user, [{"type": type_name, **choice}])
+
+
+def test_a_started_round_tells_each_seated_member_once_in_their_language() -> None:
+    w = build_club_world()
+    six_checked_in(w)
+    member = w.users["member"]
+    User.objects.filter(pk=member.pk).update(language="de")
+    choose(member, "seated", channel="email")
+    owner = w.users["owner"]
+    rounds.round_plan(user=owner, evening_id=w.evening.pk, rounds_total=2, seed=1)
+    rounds.round_start(user=owner, evening_id=w.evening.pk, number=1)
+
+    seated = rows("seated")
+    assert sorted(n.user_id for n in seated) == sorted(
+        w.users[r].pk for r in ("member", "scorer", "admin", "owner")
+    )
+    assert all(n.sent_at is not None for n in seated)
+    mine = next(n for n in seated if n.user_id == member.pk)
+    assert mine.outcome == Notification.Outcome.MAILED
+    assert {n.outcome for n in seated if n.user_id != member.pk} == {"no_target"}
+    (letter,) = mail.outbox
+    assert letter.to == [member.email]
+    assert letter.subject == "Du sitzt: Clubabend"
+    table = Table.objects.get(pk=mine.payload["table_id"])
+    seats = sorted(table.seats.all(), key=lambda s: s.position)
+    mine_seat = next(s for s in seats if s.user_id == member.pk)
+    others = [
+        (s.user.display_name or s.user.username) if s.user else s.guest.name
+        for s in seats
+        if s.pk != mine_seat.pk
+    ]
+    assert (
+        f"Runde 1, Tisch {table.evening_link.number}, Sitz {mine_seat.position + 1}, "
+        f"mit {others[0]} und {others[1]}."
+    ) in letter.body
+    assert mine.payload == {
+        "type": "seated",
+        "path": f"/api/v1/tables/{table.pk}/",
+        "club_id": w.club.pk,
+        "evening_id": w.evening.pk,
+        "round": 1,
+        "table_id": table.pk,
+    }
+
+    # telling again about the same round with nothing changed sends nothing
+    before = Notification.objects.filter(type="seated").values_list("pk", "sent_at")
+    from clubs import live
+
+    live.round_started(table.evening_link.round_id)
+    assert list(Notification.objects.filter(type="seated").values_list("pk", "sent_at")) == list(
+        before
+    )
+    assert len(mail.outbox) == 1
+
+
+def local(w: ClubWorld, moment: dt.datetime) -> dt.datetime:
+    """``moment`` as the club's wall clock (the evening services read naive times so)."""
+    return moment.astimezone(ZoneInfo(w.club.timezone)).replace(tzinfo=None)
+
+
+def evening_via_service(w: ClubWorld, starts_in: dt.timedelta) -> int:
+    starts = local(w, timezone.now() + starts_in).replace(microsecond=0)
+    evening = evenings.evening_create(
+        user=w.users["owner"],
+        club_id=w.club.pk,
+        title="Dienstagsrunde",
+        starts_at=starts,
+        ends_at=starts + dt.timedelta(hours=4),
+        capacity=2,
+    )
+    return evening.pk
+
+
+def test_reminders_follow_answers_a_moved_start_a_new_offset_and_a_cancel() -> None:
+    w = build_club_world()
+    evening_id = evening_via_service(w, WEEK)
+    key = f"evening:{evening_id}"
+    members = sorted(m.user_id for m in Membership.objects.filter(club=w.club))
+    rsvp = rows("rsvp_closes", key=key)
+    assert [n.user_id for n in rsvp] == members
+    start = rsvp[0].moment
+    assert start is not None
+    assert all(n.due_at == start - dt.timedelta(days=1) and n.sent_at is None for n in rsvp)
+
+    member, scorer, admin = (w.users[r] for r in ("member", "scorer", "admin"))
+    evenings.attendance_answer(user=member, evening_id=evening_id, answer="yes")
+    evenings.attendance_answer(user=scorer, evening_id=evening_id, answer="yes")
+    evenings.attendance_answer(user=admin, evening_id=evening_id, answer="yes")  # waits
+    assert [n.user_id for n in rows("rsvp_closes", key=key)] == sorted(
+        u for u in members if u not in (member.pk, scorer.pk, admin.pk)
+    )
+    starts = rows("round_starts", key=key)
+    assert [n.user_id for n in starts] == sorted([member.pk, scorer.pk])
+    assert all(n.due_at == start - dt.timedelta(minutes=10) for n in starts)
+
+    # the member chooses half an hour: their reminder moves, the scorer's stays
+    choose(member, "round_starts", offset_minutes=30)
+    due = {n.user_id: n.due_at for n in rows("round_starts", key=key)}
+    assert due == {
+        member.pk: start - dt.timedelta(minutes=30),
+        scorer.pk: start - dt.timedelta(minutes=10),
+    }
+
+    # the scorer says no: the admin moves up (told by push, or by e-mail without a device),
+    # and the reminders follow who holds a place
+    evenings.attendance_answer(user=scorer, evening_id=evening_id, answer="no")
+    (moved,) = rows("moved_up", key=key)
+    assert moved.user_id == admin.pk and moved.outcome == Notification.Outcome.MAILED
+    assert [m.to for m in mail.outbox] == [[admin.email]]
+    assert [n.user_id for n in rows("round_starts", key=key)] == sorted([member.pk, admin.pk])
+
+    # a later start moves every unsent reminder by as much
+    later = local(w, start + dt.timedelta(hours=2))
+    evenings.evening_update(
+        user=w.users["owner"],
+        evening_id=evening_id,
+        changes={"starts_at": later, "ends_at": later + dt.timedelta(hours=4)},
+    )
+    moved_start = start + dt.timedelta(hours=2)
+    assert {n.user_id: n.due_at for n in rows("round_starts", key=key)} == {
+        member.pk: moved_start - dt.timedelta(minutes=30),
+        admin.pk: moved_start - dt.timedelta(minutes=10),
+    }
+    assert {n.due_at for n in rows("rsvp_closes", key=key)} == {moved_start - dt.timedelta(days=1)}
+
+    evenings.evening_cancel(user=w.users["owner"], evening_id=evening_id)
+    assert rows("round_starts", key=key) == rows("rsvp_closes", key=key) == []
+
+
+def test_a_due_reminder_is_sent_once_by_the_sweep_and_a_stale_claim_is_taken_again(
+    settings: Settings,
+) -> None:
+    w = build_club_world()
+    evening_id = evening_via_service(w, dt.timedelta(minutes=5))
+    member = w.users["member"]
+    choose(member, "round_starts", channel="email")
+    evenings.attendance_answer(user=member, evening_id=evening_id, answer="yes")
+    (row,) = rows("round_starts")
+    # 10 minutes before a start 5 minutes ahead: due at once, and sent after the answer
+    assert row.due_at <= timezone.now()
+    assert row.outcome == Notification.Outcome.MAILED and row.sent_at is not None
+    (letter,) = mail.outbox
+    assert letter.subject == "Dienstagsrunde starts soon"
+    assert any(f"Dienstagsrunde starts in {m} minutes." in letter.body for m in (4, 5))
+    assert outbox.hand_on_due() == 0 and len(mail.outbox) == 1  # sent: never again
+
+    # a message lost on its way to the worker: the sweep sends the row, once
+    Notification.objects.filter(pk=row.pk).update(sent_at=None, outcome="", claimed_at=None)
+    assert outbox.hand_on_due() == 1
+    assert outbox.hand_on_due() == 0
+    assert len(mail.outbox) == 2
+
+    # a row claimed by a worker that died is taken again once its claim is stale
+    Notification.objects.filter(pk=row.pk).update(
+        sent_at=None, outcome="", claimed_at=timezone.now()
+    )
+    assert outbox.deliver([row.pk]) == 0  # claimed: another worker sends it
+    settings.NOTIFICATION_CLAIM_SECONDS = 0
+    assert outbox.deliver([row.pk]) == 1
+    assert len(mail.outbox) == 3
+
+
+def test_your_turn_waits_while_the_person_watches_and_counts_their_tables(
+    settings: Settings,
+) -> None:
+    settings.NOTIFICATION_YOUR_TURN_DELAY_SECONDS = 0
+    first, users = hosted_table()
+    anna = users["anna"]
+    (row,) = rows("your_turn", user=anna)  # anna is forehand: her turn at once
+    assert row.outcome == Notification.Outcome.NO_TARGET
+    assert row.payload == {
+        "type": "your_turn",
+        "path": f"/api/v1/tables/{first.pk}/hands/1/",
+        "table_id": first.pk,
+        "number": 1,
+    }
+    assert set(row.context) == {"table"}  # where, never what: no card, no hand
+
+    act(first, users)  # anna calls: her turn is taken, bert's comes
+    assert rows("your_turn", user=anna) == []
+    (bert,) = rows("your_turn", user=users["bert"])
+    assert bert.key == f"table:{first.pk}"
+
+    # bert watches the table on a socket: his next turn is not sent
+    outbox.mark_watching(users["bert"].pk, first.pk, 60)
+    act(first, users)  # bert passes
+    act(first, users)  # carl passes: anna plays on, bert's turn was taken
+    Notification.objects.filter(user=users["bert"]).delete()
+    while not rows("your_turn", user=users["bert"]):
+        act(first, users)
+    (watched,) = rows("your_turn", user=users["bert"])
+    assert watched.outcome == Notification.Outcome.WATCHING
+    outbox.unmark_watching(users["bert"].pk, first.pk)
+
+    # three tables wait for one person: one text counts them, and replaces the last one
+    for other in (-1, -2, -3):
+        probe = Notification.objects.create(
+            user=anna,
+            type="your_turn",
+            key=f"table:{other}",
+            due_at=timezone.now(),
+            payload={"path": f"/api/v1/tables/{other}/hands/1/", "table_id": other},
+            context={"table": "Hosted"},
+        )
+    count = Notification.objects.filter(user=anna, type="your_turn").count()
+    assert count >= 3
+    message = outbox.message_of(probe, timezone.now())
+    assert message.body == f"It is your turn at {count} tables."
+    assert message.collapse_id == "your_turn" and message.urgent
+
+
+def test_join_requests_tell_the_managers_and_the_answer_tells_who_asked() -> None:
+    w = build_club_world(public=True)
+    outsider = w.users["outsider"]
+    request = people.join_request_create(club_id=w.club.pk, user=outsider, message="Servus")
+    told = rows("join_request")
+    assert sorted(n.user_id for n in told) == sorted(w.users[r].pk for r in ("admin", "owner"))
+    assert {n.payload["path"] for n in told} == {f"/api/v1/clubs/{w.club.pk}/join-requests/"}
+    people.join_request_decline(club_id=w.club.pk, user=w.users["owner"], request_id=request.pk)
+    (answered,) = rows("join_request_answered")
+    assert answered.user_id == outsider.pk
+    message = outbox.message_of(answered, timezone.now())
+    assert message.body == "Wiener Runde declined your request to join."
+
+
+def test_an_erased_person_is_named_by_their_pseudonym_in_what_is_sent_later() -> None:
+    anna = UserFactory.create(username="anna", display_name="Anna Berger")
+    bert = UserFactory.create(username="bert")
+    row = Notification.objects.create(
+        user=bert,
+        type="seated",
+        key="evening-round:1",
+        due_at=timezone.now(),
+        payload={"path": "/api/v1/tables/1/", "table_id": 1},
+        context={
+            "where": "Clubabend",
+            "round": 1,
+            "table_number": 2,
+            "seat": 3,
+            "opponents": [f"u:{anna.pk}", "bot"],
+        },
+    )
+    assert outbox.message_of(row, timezone.now()).body == (
+        "Round 1, table 2, seat 3, with Anna Berger and a bot."
+    )
+    User.objects.filter(pk=anna.pk).update(display_name="", username="Spieler 7f3a")
+    assert "Anna" not in outbox.message_of(row, timezone.now()).body
+
+
+def test_the_inbox_lists_what_was_sent_to_the_caller_only() -> None:
+    w = build_club_world(public=True)
+    people.join_request_create(club_id=w.club.pk, user=w.users["outsider"], message="")
+    owner = w.client("owner").get("/api/v1/me/inbox/")
+    assert owner.status_code == 200
+    (item,) = owner.json()
+    # no device: the club's own e-mail about the request went out instead
+    assert item["type"] == "join_request" and item["channel"] == "email"
+    assert item["title"] == "A request to join Wiener Runde"
+    assert item["payload"]["notification_id"] == item["id"]
+    assert w.client("member").get("/api/v1/me/inbox/").json() == []
+    german = w.client("owner").get("/api/v1/me/inbox/", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 200
+
+
+def test_the_web_push_key_is_null_without_web_push() -> None:
+    answer = build_club_world().client("anonymous").get("/api/v1/push/web-push-key/")
+    assert answer.status_code == 200 and answer.json() == {"public_key": None}
+
+
+def test_a_club_without_the_person_never_reminds_them() -> None:
+    w = build_club_world()
+    stranger = UserFactory.create(username="stranger")
+    Club.objects.create(name="Andere", slug="andere")
+    evening_id = evening_via_service(w, WEEK)
+    assert stranger.pk not in {n.user_id for n in rows("rsvp_closes", key=f"evening:{evening_id}")}
