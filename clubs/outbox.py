@@ -379,10 +379,18 @@ TEXTS: dict[str, Text] = {
     ),
     "round_starts": Text(
         lambda c: _("{where} starts soon").format(**c),
-        lambda c: ngettext(
-            "{where} starts in {minutes} minute.",
-            "{where} starts in {minutes} minutes.",
-            c["minutes"],
+        lambda c: (
+            ngettext(
+                "Round {round} of {where} starts in {minutes} minute.",
+                "Round {round} of {where} starts in {minutes} minutes.",
+                c["minutes"],
+            )
+            if c.get("round")
+            else ngettext(
+                "{where} starts in {minutes} minute.",
+                "{where} starts in {minutes} minutes.",
+                c["minutes"],
+            )
         ).format(**c),
         ttl=3600,
         urgent=True,

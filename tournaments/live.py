@@ -67,6 +67,19 @@ def round_seated(rnd: Round) -> None:
             "round", "round_table", "round__tournament", "entry"
         )
     )
+    if rnd.starts_at is not None:
+        outbox.notify(
+            [seat.entry.user_id for seat in seats if seat.entry.user_id is not None],
+            "round_starts",
+            f"tournament-round:{rnd.pk}",
+            payload={
+                "path": f"/api/v1/tournaments/{rnd.tournament_id}/rounds/{rnd.number}/",
+                "tournament_id": rnd.tournament_id,
+                "round": rnd.number,
+            },
+            context={"where": rnd.tournament.name, "round": rnd.number},
+            moment=rnd.starts_at,
+        )
     for seat in seats:
         if seat.entry.user_id is None:
             continue

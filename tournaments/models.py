@@ -227,6 +227,11 @@ class Round(models.Model):
     plan = models.JSONField(null=True, blank=True, help_text="How the seating was chosen.")
     error = models.TextField(blank=True, help_text="Why seating failed.")
     seated_at = models.DateTimeField(null=True, blank=True)
+    starts_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the director means to start it (the players' reminders); null: none.",
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

@@ -25,6 +25,9 @@ from tests.clubs.evening_setup import six_checked_in
 from tests.clubs.world import ClubWorld, build_club_world
 from tests.factories import UserFactory
 from tests.games.test_events import act, hosted_table
+from tests.helpers import client_for
+from tests.tournaments.setup import RULES, Field, make_field
+from tournaments.models import Entry, Round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
@@ -312,3 +315,47 @@ def test_a_club_without_the_person_never_reminds_them() -> None:
     Club.objects.create(name="Andere", slug="andere")
     evening_id = evening_via_service(w, WEEK)
     assert stranger.pk not in {n.user_id for n in rows("rsvp_closes", key=f"evening:{evening_id}")}
+
+
+def test_a_tournament_round_with_a_start_time_reminds_its_seated_players_until_it_starts() -> None:
+    f = make_field(6)
+    starts = timezone.now() + dt.timedelta(hours=2)
+    rnd = f.post("rounds/", {"starts_at": starts.isoformat()}, status=202)
+    assert rnd["status"] == "seated"
+    reminders = rows("round_starts")
+    assert sorted(n.user_id for n in reminders) == sorted(p.pk for p in f.players)
+    assert {n.due_at for n in reminders} == {
+        Round.objects.get(pk=rnd["id"]).starts_at - dt.timedelta(minutes=10)  # type: ignore[operator]
+    }
+    assert {n.payload["path"] for n in reminders} == {
+        f"/api/v1/tournaments/{f.tournament_id}/rounds/{rnd['number']}/"
+    }
+    text = outbox.message_of(reminders[0], reminders[0].due_at)
+    assert text.body == "Round 1 of Test Open starts in 10 minutes."
+    seated = rows("seated")
+    assert sorted(n.user_id for n in seated) == sorted(p.pk for p in f.players)
+    f.post(f"rounds/{rnd['number']}/start/")
+    assert rows("round_starts") == []  # started early: nobody is reminded any more
+
+
+def test_a_tournament_tells_who_moves_up_from_its_waitlist() -> None:
+    director = UserFactory.create(username="director")
+    answer = client_for(director).post(
+        "/api/v1/tournaments/",
+        {"name": "Test Open", "rules": RULES, "capacity": 3, "deals_per_round": 12},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    f = Field(answer.json()["id"], director, [])
+    f.post("open-registration/")
+    people = [UserFactory.create(username=f"p{i}") for i in range(4)]
+    for person in people:
+        f.post("entries/", user=person, status=201)
+    leaving = Entry.objects.get(tournament_id=f.tournament_id, user=people[0])
+    assert rows("moved_up") == []
+    f.post(f"entries/{leaving.pk}/withdraw/", user=people[0])
+    (moved,) = rows("moved_up")
+    assert moved.user_id == people[3].pk and moved.key == f"tournament:{f.tournament_id}"
+    assert outbox.message_of(moved, timezone.now()).body == (
+        "A place became free: you are in at Test Open."
+    )

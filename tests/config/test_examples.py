@@ -338,6 +338,11 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     f.post("finish/")
     every(schema, f.boss(), "post", TOURNAMENT + "reopen/", f.url + "reopen/", 200)
 
+    timed = make_field(6)
+    at_eight = named(schema, "post", TOURNAMENT + "rounds/", "StartingAtEight")
+    rnd = timed.post("rounds/", at_eight, status=202)
+    assert rnd["starts_at"] == "2026-12-12T19:00:00Z"
+
     players = [
         UserFactory.create(username=n, display_name=n.title()) for n in ("anna", "bert", "carl")
     ]

@@ -105,6 +105,11 @@ class RoundListView(APIView):
                 value={"bots": 1, "bot_level": "heuristic"},
                 request_only=True,
             ),
+            OpenApiExample(
+                "Starting at eight",
+                value={"starts_at": "2026-12-12T20:00:00+01:00"},
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -120,6 +125,7 @@ class RoundListView(APIView):
             seed=values.get("seed"),
             bots=values["bots"],
             bot_level=values.get("bot_level"),
+            starts_at=values.get("starts_at"),
         )
         rnd.refresh_from_db()
         names = names_for(t, caller(request))

@@ -361,6 +361,7 @@ class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
             "plan",
             "error",
             "seated_at",
+            "starts_at",
             "started_at",
             "closed_at",
         )
@@ -410,6 +411,12 @@ class RoundSeatingInputSerializer(serializers.Serializer[dict[str, Any]]):
         choices=list(BOT_LEVELS),
         required=False,
         help_text="The bots' level (one the tournament's rule set offers). Omitted: its strongest.",
+    )
+    starts_at = serializers.DateTimeField(
+        required=False,
+        help_text="When you mean to start the round: each seated player with an account is "
+        "reminded before it (their `round_starts` notification, docs/notifications.md). "
+        "Omitted: no reminder.",
     )
 
 

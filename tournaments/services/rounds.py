@@ -27,6 +27,7 @@ settled as the rules say).
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
 import secrets
@@ -41,7 +42,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import engine
-from clubs import seating
+from clubs import outbox, seating
 from clubs.models import User
 from clubs.privacy import seat_key
 from clubs.seating_text import seating_text
@@ -184,10 +185,12 @@ def round_seat(
     seed: int | None = None,
     bots: int = 0,
     bot_level: str | None = None,
+    starts_at: dt.datetime | None = None,
 ) -> Round:
     """Seat the next round (in the worker). Returns the round, *being seated*. ``bots``
     fill empty seats (hosted tournaments for points only), at ``bot_level`` (default: the
-    rule set's strongest)."""
+    rule set's strongest). ``starts_at``: when the director means to start it; the seated
+    players are reminded before it."""
     from tournaments.tasks import seat_round
 
     with transaction.atomic():
@@ -262,6 +265,7 @@ def round_seat(
             byes=sorted(byes),
             bots=bots,
             bot_level=level,
+            starts_at=starts_at,
         )
         if t.status == Tournament.Status.CHECK_IN:
             t.status = Tournament.Status.RUNNING
@@ -555,6 +559,7 @@ def round_start(*, user: User, round: Round) -> Round:
         rnd.save(update_fields=["status", "started_at"])
         log(t, user, "round_start", round_number=rnd.number)
         live.tournament_changed(t.pk, "round_started", round=rnd.number)
+        outbox.withdraw("round_starts", f"tournament-round:{rnd.pk}")  # it started: no reminder
     return rnd
 
 

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from clubs import outbox
 from clubs.models import Club, User
 from clubs.models.people import default_rules
 from config.i18n import engine_text, label
@@ -446,13 +447,21 @@ def _invite(
     """The open invitation of ``person`` to ``t`` as ``role`` (made once: asking again
     changes nothing). Not in the log, which directors read: it would tell them that the
     account exists before its owner said anything."""
-    invitation, _created = Invitation.objects.get_or_create(
+    invitation, created = Invitation.objects.get_or_create(
         tournament=t,
         user=person,
         role=role,
         status=Invitation.Status.INVITED,
         defaults={"invited_by": user, "checked_in": checked_in},
     )
+    if created:
+        outbox.notify(
+            [person.pk],
+            "invited",
+            f"tournament-invitation:{invitation.pk}",
+            payload={"path": "/api/v1/me/tournament-invitations/", "tournament_id": t.pk},
+            context={"inviter": user.display_name or user.username, "where": t.name},
+        )
     return invitation
 
 
@@ -492,6 +501,14 @@ def _fill_from_waitlist(t: Tournament, user: User | None) -> None:
         entry.status = Entry.Status.REGISTERED
         entry.save(update_fields=["status"])
         log(t, user, "entry_promote", entry=entry.pk, name=entry.name)
+        if entry.user_id is not None:
+            outbox.notify(
+                [entry.user_id],
+                "moved_up",
+                f"tournament:{t.pk}",
+                payload={"path": f"/api/v1/tournaments/{t.pk}/", "tournament_id": t.pk},
+                context={"where": t.name},
+            )
 
 
 def entry_register(*, user: User, tournament: Tournament) -> Entry:
