@@ -197,31 +197,36 @@ def watching(user_id: int, table_id: int) -> bool:
 # sending (in the worker)
 
 
-def due_ids(limit: int = BATCH) -> list[int]:
-    """Rows due now that nobody is sending (or whose sender died): what a sweep hands on."""
+def due_ids(limit: int = BATCH, after: tuple[dt.datetime, int] | None = None) -> list[int]:
+    """Rows due now that nobody is sending (or whose sender died), in the order they came
+    due (after the row ``after`` names, by its due time and id): what a sweep hands on."""
     now = timezone.now()
     stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
-    return list(
-        Notification.objects.filter(sent_at__isnull=True, due_at__lte=now)
-        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
-        .order_by("due_at", "id")
-        .values_list("pk", flat=True)[:limit]
+    rows = Notification.objects.filter(sent_at__isnull=True, due_at__lte=now).filter(
+        Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale)
     )
+    if after is not None:
+        rows = rows.filter(Q(due_at__gt=after[0]) | Q(due_at=after[0], pk__gt=after[1]))
+    return list(rows.order_by("due_at", "id").values_list("pk", flat=True)[:limit])
 
 
 def hand_on_due() -> int:
-    """Hand every due row to the worker in batches; answers how many rows were handed on.
-    Batches go out as separate tasks, so that several workers share a large sweep."""
+    """Hand every due row to the worker in batches of :data:`BATCH`; answers how many rows
+    were handed on. Batches go out as separate tasks, so that several workers share a large
+    sweep; a row a delivery claims meanwhile is skipped by the other."""
     handed = 0
-    seen: set[int] = set()
+    after: tuple[dt.datetime, int] | None = None
     while True:
-        ids = [pk for pk in due_ids() if pk not in seen]
+        ids = due_ids(after=after)
         if not ids:
             return handed
-        seen.update(ids)
+        last = Notification.objects.filter(pk=ids[-1]).values_list("due_at", "pk").first()
         if not send(DELIVER_TASK, ids):
             deliver(ids)
         handed += len(ids)
+        if last is None or len(ids) < BATCH:
+            return handed
+        after = last
 
 
 def _claim(ids: Sequence[int]) -> list[Notification]:

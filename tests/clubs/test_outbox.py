@@ -359,3 +359,22 @@ def test_a_tournament_tells_who_moves_up_from_its_waitlist() -> None:
     assert outbox.message_of(moved, timezone.now()).body == (
         "A place became free: you are in at Test Open."
     )
+
+
+def test_a_sweep_hands_on_every_due_row_however_many_in_batches() -> None:
+    people = UserFactory.create_batch(3)
+    due = timezone.now() - dt.timedelta(seconds=1)
+    Notification.objects.bulk_create(
+        Notification(
+            user=people[n % 3],
+            type="seated",
+            key=f"evening-round:{n}",
+            due_at=due,
+            payload={"path": "/api/v1/tables/1/", "table_id": 1},
+            context={"where": "Abend", "round": 1, "table_number": 1, "seat": 1, "opponents": []},
+        )
+        for n in range(2 * outbox.BATCH + 50)
+    )
+    assert outbox.hand_on_due() == 2 * outbox.BATCH + 50
+    assert not Notification.objects.filter(sent_at__isnull=True).exists()
+    assert outbox.hand_on_due() == 0
