@@ -10,10 +10,11 @@ import base64
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from clubs import privacy
-from clubs.models import Device
+from clubs.models import Device, Notification
 from clubs.services import devices
 from tests.factories import UserFactory
 from tests.helpers import client_for
@@ -165,3 +166,20 @@ def test_the_export_lists_devices_without_their_addresses_and_erasure_forgets_th
     assert ENDPOINT not in text and P256DH not in text and AUTH not in text
     privacy.erase(anna)
     assert not Device.objects.exists()
+
+
+def test_the_export_lists_the_notifications_and_erasure_deletes_them() -> None:
+    anna, bert = UserFactory.create(username="anna"), UserFactory.create(username="bert")
+    for person in (anna, bert):
+        Notification.objects.create(
+            user=person,
+            type="seated",
+            key="evening-round:7",
+            due_at=timezone.now(),
+            payload={"type": "seated", "path": "/api/v1/tables/3/", "table_id": 3},
+        )
+    [listed] = privacy.export(anna)["account"]["notifications"]
+    assert listed["type"] == "seated" and listed["about"] == "evening-round:7"
+    assert listed["payload"]["path"] == "/api/v1/tables/3/" and listed["sent_at"] is None
+    privacy.erase(anna)
+    assert list(Notification.objects.values_list("user", flat=True)) == [bert.pk]
