@@ -62,10 +62,17 @@ def components() -> dict[str, Any]:
     return converted
 
 
+@cache
+def _validator(component: str) -> jsonschema.Draft7Validator:
+    """The validator of one component, made once per test process: it keeps the references
+    it resolved, so a component checked again does not resolve them again."""
+    target = {"$ref": f"#/components/schemas/{component}", "components": components()}
+    return jsonschema.Draft7Validator(target)
+
+
 def schema_errors(component: str, value: Any) -> list[str]:
     """Why ``value`` does not fit the component named ``component`` (none when it does)."""
-    target = {"$ref": f"#/components/schemas/{component}", "components": components()}
     return [
         f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
-        for e in jsonschema.Draft7Validator(target).iter_errors(value)
+        for e in _validator(component).iter_errors(value)
     ]
