@@ -281,7 +281,7 @@ def _send(row: Notification, user: User | None, channel: str, now: dt.datetime) 
     if row.type == "your_turn" and isinstance(table_id, int) and watching(user.pk, table_id):
         return Notification.Outcome.WATCHING
     with translation.override(language_for(user)):
-        message = message_of(row, now)
+        message = message_of(row, now, user)
     devices = [d for d in user.devices.all() if push.configured(d.kind)]
     if channel == PUSH and not devices and BY_NAME[row.type].mail_without_device:
         channel = EMAIL
@@ -335,7 +335,7 @@ def push_again(notification_id: int, device_id: int, attempt: int) -> bool:
     if row is None or device is None or device.user_id != row.user_id:
         return False
     with translation.override(language_for(device.user)):
-        message = message_of(row, timezone.now())
+        message = message_of(row, timezone.now(), device.user)
     return push_to(device, message, row.pk, attempt)
 
 
@@ -359,16 +359,36 @@ def _ids(keys: Iterable[str], prefix: str) -> list[int]:
     return [int(k[2:]) for k in keys if k.startswith(prefix) and k[2:].isdigit()]
 
 
-def _names(values: Any) -> str:
-    """The players ``values`` names (``clubs.players.player_key``) as one phrase, each by the
-    name they have now."""
+#: Namers of other apps' player keys, by the keys' prefix (:func:`register_namer`).
+_NAMERS: dict[str, Callable[[list[str], User], dict[str, str]]] = {}
+
+
+def register_namer(prefix: str, namer: Callable[[list[str], User], dict[str, str]]) -> None:
+    """Let ``namer`` name the player keys starting with ``prefix`` (an app's own players,
+    e.g. a tournament's entries) as a reader may read them: ``namer(keys, reader)`` answers
+    each key's name, a pseudonym where the reader may not read the name. Apps register in
+    ``AppConfig.ready``."""
+    _NAMERS[prefix] = namer
+
+
+def _names(values: Any, reader: User) -> str:
+    """The players ``values`` names (``clubs.players.player_key``, or a key a registered namer
+    knows) as one phrase, each by the name ``reader`` may read now."""
     keys = [str(v) for v in values or ()]
+    named: dict[str, str] = {}
+    for prefix, namer in _NAMERS.items():
+        mine = [k for k in keys if k.startswith(prefix)]
+        if mine:
+            named.update(namer(mine, reader))
     users = {
         f"u:{u.pk}": u.display_name or u.username
         for u in User.objects.filter(pk__in=_ids(keys, "u:"))
     }
     guests = {f"g:{g.pk}": g.name for g in Guest.objects.filter(pk__in=_ids(keys, "g:"))}
-    names = [_("a bot") if k == "bot" else users.get(k) or guests.get(k) or k for k in keys]
+    names = [
+        _("a bot") if k == "bot" else named.get(k) or users.get(k) or guests.get(k) or k
+        for k in keys
+    ]
     if len(names) < 2:
         return "".join(names)
     return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
@@ -378,7 +398,7 @@ TEXTS: dict[str, Text] = {
     "seated": Text(
         lambda c: _("You are seated: {where}").format(**c),
         lambda c: _("Round {round}, table {table_number}, seat {seat}, with {opponents}.").format(
-            **{**c, "opponents": _names(c.get("opponents"))}
+            **c
         ),
         urgent=True,
     ),
@@ -459,10 +479,13 @@ TEXTS: dict[str, Text] = {
 _COLLAPSE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def message_of(row: Notification, now: dt.datetime) -> push.Message:
-    """The push message of ``row`` in the active language."""
+def message_of(row: Notification, now: dt.datetime, reader: User | None = None) -> push.Message:
+    """The push message of ``row`` in the active language, its names as its person
+    (``reader``, loaded when not given) may read them."""
     text = TEXTS[row.type]
     context: dict[str, Any] = dict(row.context)
+    if "opponents" in context:
+        context["opponents"] = _names(context["opponents"], reader or row.user)
     ttl = text.ttl
     if row.moment is not None:
         left = max(0.0, (row.moment - now).total_seconds())

@@ -290,16 +290,13 @@ def _test_database_url() -> str:
 @pytest.fixture(scope="session")
 def push_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PushServices]:
     """The fake APNs, FCM and Web Push services (tests/push_fakes.py), started once per test
-    process, with the ``PUSH_*`` settings pointing at them: in this process's settings, and
-    in the environment, which the processes a test starts (the real Celery worker) inherit."""
+    process, with the ``PUSH_*`` settings pointing at them in the environment, which the
+    processes a test starts (the real Celery worker) inherit; a test that sends from this
+    process too takes :func:`push`, which points this process's settings at them."""
     services = start_push_services(tmp_path_factory.mktemp("push"))
     with pytest.MonkeyPatch.context() as patch:
         for name, value in services.settings().items():
             patch.setenv(name, value)
-            if name == "PUSH_WEBPUSH_HOSTS":  # a list in settings, as config/settings.py reads it
-                patch.setattr(settings, name, [host for host in value.split(",") if host])
-            else:
-                patch.setattr(settings, name, value)
         try:
             yield services
         finally:
@@ -307,9 +304,16 @@ def push_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PushServ
 
 
 @pytest.fixture
-def push(push_services: PushServices) -> PushServices:
-    """The fake push services, with nothing received, refused or scripted yet."""
+def push(push_services: PushServices, settings: Any) -> PushServices:
+    """The fake push services, with nothing received, refused or scripted yet, and this
+    process's ``PUSH_*`` settings pointing at them for the test (the others' stay as they
+    were: push off)."""
     push_services.reset()
+    for name, value in push_services.settings().items():
+        if name == "PUSH_WEBPUSH_HOSTS":  # a list in settings, as config/settings.py reads it
+            setattr(settings, name, [host for host in value.split(",") if host])
+        else:
+            setattr(settings, name, value)
     return push_services
 
 

@@ -8,12 +8,14 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        from clubs import outbox
         from games import deals, hooks
-        from tournaments import live, managers, privacy, services
+        from tournaments import live, managers, names, privacy, services
 
         managers.register()
         privacy.register_keeper()
         live.register()
+        outbox.register_namer(names.ENTRY_KEY, names.notification_names)
         hooks.listen("tournament standings", services.on_hands_changed)
         deals.register(
             deals.DealSource("tournament boards", services.board_deck, services.board_withheld)

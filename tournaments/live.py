@@ -19,7 +19,7 @@ from clubs.permissions import AnyUser
 from games import live
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Round, RoundSeat, Tournament
-from tournaments.names import entry_display_name
+from tournaments.names import entry_key
 
 
 def tournament_version(tournament_id: int) -> int | None:
@@ -101,9 +101,7 @@ def round_seated(rnd: Round) -> None:
                 "table_number": seat.round_table.number,
                 "seat": seat.position + 1,
                 "opponents": [
-                    f"u:{other.entry.user_id}"
-                    if other.entry.user_id
-                    else entry_display_name(other.entry)
+                    entry_key(rnd.tournament_id, other.entry_id)
                     for other in seats
                     if other.round_table_id == seat.round_table_id and other.pk != seat.pk
                 ],

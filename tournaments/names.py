@@ -289,3 +289,29 @@ def opponents(names: Names, entry_id: int) -> dict[int, list[str]]:
     ):
         found[table_id].append(names.display(other))
     return found
+
+
+#: How a notification names a tournament's entry (``clubs.outbox``): ``entry:<tournament>:<entry>``.
+ENTRY_KEY = "entry:"
+
+
+def entry_key(tournament_id: int, entry_id: int) -> str:
+    """The key a notification names entry ``entry_id`` of ``tournament_id`` by."""
+    return f"{ENTRY_KEY}{tournament_id}:{entry_id}"
+
+
+def notification_names(keys: list[str], reader: User) -> dict[str, str]:
+    """The entries ``keys`` (:func:`entry_key`) as ``reader`` may read them when a
+    notification is written (``clubs.outbox.register_namer``): a pseudonym where the
+    tournament's names keep the name from them."""
+    wanted: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for key in keys:
+        tournament, _, entry = key[len(ENTRY_KEY) :].partition(":")
+        if tournament.isdigit() and entry.isdigit():
+            wanted[int(tournament)].append((key, int(entry)))
+    out: dict[str, str] = {}
+    for t in Tournament.objects.select_related("club").filter(pk__in=list(wanted)):
+        shown = names_for(t, reader)
+        for key, entry_id in wanted[t.pk]:
+            out[key] = shown.display(entry_id)
+    return out

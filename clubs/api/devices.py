@@ -271,7 +271,7 @@ class InboxView(generics.GenericAPIView[Any]):
         items = []
         for row in rows:
             assert row.sent_at is not None
-            message = outbox.message_of(row, row.sent_at)
+            message = outbox.message_of(row, row.sent_at, user)
             items.append(
                 {
                     "id": row.pk,

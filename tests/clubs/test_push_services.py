@@ -380,13 +380,13 @@ def test_a_tournament_round_seated_by_the_worker_tells_each_entrant_on_their_dev
             anna,
             annas.all,
             "Du sitzt: Frühjahrsturnier",
-            "Runde 1, Tisch {number}, Sitz {seat}, mit ",
+            "Runde 1, Tisch {number}, Sitz {seat}, mit {first} und {second}.",
         ),
         (
             bert,
             [berts],
             "You are seated: Frühjahrsturnier",
-            "Round 1, table {number}, seat {seat}, with ",
+            "Round 1, table {number}, seat {seat}, with {first} and {second}.",
         ),
     ):
         seated = one_each(push, targets, "seated")
@@ -402,8 +402,14 @@ def test_a_tournament_round_seated_by_the_worker_tells_each_entrant_on_their_dev
             "round": 1,
             "table_id": table["table"],
         }
+        # the opponents as the app shows them to this person: an open tournament of no club
+        # shows the names only of those who agreed (none here), pseudonyms for the others
+        others = [p["display_name"] for p in table["players"] if p["seat"] != mine["next_seat"]]
         assert seated[0].title == title
-        assert seated[0].body.startswith(body.format(number=table["number"], seat=seat + 1))
+        assert seated[0].body == body.format(
+            number=table["number"], seat=seat + 1, first=others[0], second=others[1]
+        )
+        assert not {p.username for p in people} & set(seated[0].body.replace(".", "").split())
         ok(client.get(payload["path"]))
         assert inbox(client)[payload["notification_id"]]["channel"] == "push"
     told = Notification.objects.filter(type="seated", payload__tournament_id=t["id"])
