@@ -550,10 +550,38 @@ def a_tournament_round(api: Api, anna: Player, others: list[Player]) -> None:
     ]
 
 
+def a_phone(api: Api, anna: Player) -> None:
+    """Anna's app registers her phone for push, turns "your turn" off and reads what it was
+    told: the evening's round seated her, and the inbox says where, typed by the schema."""
+    body = api.model("DeviceRequest").from_dict(
+        {"kind": "fcm", "token": "fcm-token:" + uuid.uuid4().hex, "name": "Anna's phone"}
+    )
+    device = api.call("devices.devices_register", anna.client, 201, body=body)
+    again = api.call("devices.devices_register", anna.client, 200, body=body)
+    assert again.id == device.id
+    change = api.model("PatchedMeUpdateRequest").from_dict(
+        {"notifications": [{"type": "your_turn", "channel": "off"}]}
+    )
+    me = api.call("me.me_update", anna.client, body=change)
+    assert {n.type_: n.channel for n in me.notifications}["your_turn"] == "off"  # type_: a keyword
+
+    def told() -> Any:
+        items = api.call("devices.inbox_list", anna.client)
+        return [item for item in items if item.type_ == "seated"]
+
+    seated = until("the seated notification", told)
+    payload = seated[0].payload
+    assert payload.type_ == "seated" and payload.notification_id == seated[0].id
+    assert payload.path == f"/api/v1/tables/{payload.table_id}/"
+    assert api.call("devices.web_push_key_retrieve", api.anonymous).public_key is None
+    api.call("devices.devices_revoke", anna.client, 204, device_id=device.id)
+
+
 def run_everything(package: ModuleType, base_url: str) -> None:
     api = Api(package, base_url)
     try:
         anna, others = a_club_evening(api)
+        a_phone(api, anna)
         a_hosted_hand(api, anna)
         a_hosted_hand(api, anna, KURZ)  # a rule set beyond wien: its rules and actions
         a_short_pulya(api, anna)  # points, a running sheet, settled at the close
