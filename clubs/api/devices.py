@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.urls import path
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -299,7 +299,7 @@ class WebPushKeyView(generics.GenericAPIView[Any]):
     """The key a browser subscribes to this server's pushes with."""
 
     serializer_class = WebPushKeySerializer
-    permission_classes: list[Any] = []
+    permission_classes = [AllowAny]
     queryset = Device.objects.none()
 
     @extend_schema(

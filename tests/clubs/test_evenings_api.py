@@ -523,6 +523,8 @@ def test_it_ends_a_series_cancelling_its_future_evenings_and_keeping_the_past(
 # answers and the waitlist
 
 
+# the e-mail to whom moved up goes through the outbox: its task runs in this process
+@pytest.mark.usefixtures("eager_tasks")
 def test_it_waitlists_yes_answers_past_the_capacity_and_moves_the_first_up(
     world: ClubWorld, mails: Callable[[Callable[[], Any]], Any]
 ) -> None:

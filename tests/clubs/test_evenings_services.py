@@ -236,6 +236,8 @@ def test_it_keeps_an_unchanged_schedule_in_a_series_update() -> None:
 
 
 @pytest.mark.django_db
+# the e-mail to whom moved up goes through the outbox: its task runs in this process
+@pytest.mark.usefixtures("eager_tasks")
 def test_it_moves_the_first_waiting_answer_up_when_a_member_leaves_the_club(
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
