@@ -84,30 +84,33 @@ def round_started(round_id: int) -> None:
     every member seated in the round where they sit."""
     rnd = EveningRound.objects.select_related("evening").get(pk=round_id)
     evening_changed(rnd.evening_id, "round_started")
+    payloads: dict[int, dict[str, Any]] = {}
+    contexts: dict[int, dict[str, Any]] = {}
     for link in _links(Q(round_id=round_id)):
         seats = sorted(link.table.seats.all(), key=lambda s: s.position)
         for seat in seats:
-            if seat.user_id is not None:
-                live.notify_user(seat.user_id, _seated(link, seat.user_id))
-                outbox.notify(
-                    [seat.user_id],
-                    "seated",
-                    f"evening-round:{round_id}",
-                    payload={
-                        "path": f"/api/v1/tables/{link.table_id}/",
-                        "club_id": rnd.evening.club_id,
-                        "evening_id": rnd.evening_id,
-                        "round": rnd.number,
-                        "table_id": link.table_id,
-                    },
-                    context={
-                        "where": rnd.evening.title,
-                        "round": rnd.number,
-                        "table_number": link.number,
-                        "seat": seat.position + 1,
-                        "opponents": [player_key(s) for s in seats if s.pk != seat.pk],
-                    },
-                )
+            if seat.user_id is None:
+                continue
+            live.notify_user(seat.user_id, _seated(link, seat.user_id))
+            payloads[seat.user_id] = {
+                "path": f"/api/v1/tables/{link.table_id}/",
+                "table_id": link.table_id,
+            }
+            contexts[seat.user_id] = {
+                "table_number": link.number,
+                "seat": seat.position + 1,
+                "opponents": [player_key(s) for s in seats if s.pk != seat.pk],
+            }
+    # one call for the round: its rows go to the worker together
+    outbox.notify(
+        list(contexts),
+        "seated",
+        f"evening-round:{round_id}",
+        payload={"club_id": rnd.evening.club_id, "evening_id": rnd.evening_id, "round": rnd.number},
+        payloads=payloads,
+        context={"where": rnd.evening.title, "round": rnd.number},
+        contexts=contexts,
+    )
 
 
 def seating(user: User) -> list[dict[str, Any]]:

@@ -67,23 +67,27 @@ def notify(
     *,
     payload: Mapping[str, Any],
     context: Mapping[str, Any] | None = None,
+    contexts: Mapping[int, Mapping[str, Any]] | None = None,
+    payloads: Mapping[int, Mapping[str, Any]] | None = None,
     moment: dt.datetime | None = None,
     delay: dt.timedelta = dt.timedelta(0),
 ) -> None:
     """Tell each of ``users`` (ids) of ``type_name`` about ``key`` once the transaction
     commits. ``payload`` is what the app routes on (it gains ``type``; give ``path`` and the
-    ids), ``context`` the values of the text. A reminder type needs its ``moment``: it is due
-    that moment less each person's offset. Telling someone again about the same thing changes
-    nothing when nothing changed, moves a reminder whose moment moved, and sends anything else
-    again (a round seated anew)."""
+    ids), ``context`` the values of the text (``payloads``, ``contexts``: each person's own
+    additions, e.g. where they sit; one call for everyone a change concerns hands them to the
+    worker together). A
+    reminder type needs its ``moment``: it is due that moment less each person's offset.
+    Telling someone again about the same thing changes nothing when nothing changed, moves a
+    reminder whose moment moved, and sends anything else again (a round seated anew)."""
     kind = BY_NAME[type_name]
     assert (kind.offset is None) == (moment is None), f"{type_name} and its moment"
     ids = sorted(set(users))
     if not ids:
         return
     now = timezone.now()
-    body = {"type": type_name, **payload}
-    words = dict(context or {})
+    shared_body = {"type": type_name, **payload}
+    shared = dict(context or {})
     offsets = _offsets(ids, type_name) if moment is not None else {}
     existing = {
         n.user_id: n for n in Notification.objects.filter(user_id__in=ids, type=type_name, key=key)
@@ -92,6 +96,8 @@ def notify(
     fresh: list[Notification] = []
     for user_id in ids:
         due = now + delay if moment is None else moment - dt.timedelta(minutes=offsets[user_id])
+        words = {**shared, **(contexts or {}).get(user_id, {})}
+        body = {**shared_body, **(payloads or {}).get(user_id, {})}
         row = existing.get(user_id)
         if row is None:
             fresh.append(
@@ -120,17 +126,30 @@ def notify(
 RESET = ("sent_at", "claimed_at", "outcome")
 #: Rows due within this long go to the worker with a countdown; later ones wait for a sweep.
 SOON = dt.timedelta(seconds=60)
+#: Rows one delivery task sends: several tasks share a round's many rows among the worker's
+#: processes.
+TASK_ROWS = 50
 
 
-def _hand_on(rows: Sequence[Notification], now: dt.datetime) -> None:
-    """After commit, hand the rows due now or soon to the worker (a countdown for the soon
-    ones: short, so the broker never redelivers it)."""
+def _tasks(rows: Iterable[Notification], now: dt.datetime) -> list[tuple[list[int], float]]:
+    """The delivery tasks of ``rows`` due by ``now`` + :data:`SOON`: ids and countdown (the
+    seconds until they are due; short, so the broker never redelivers the message), at most
+    :data:`TASK_ROWS` ids each."""
     by_wait: dict[float, list[int]] = {}
     for row in rows:
         if row.due_at <= now + SOON:
             wait = max(0.0, (row.due_at - now).total_seconds())
             by_wait.setdefault(round(wait, 1), []).append(row.pk)
-    for wait, ids in sorted(by_wait.items()):
+    return [
+        (ids[i : i + TASK_ROWS], wait)
+        for wait, ids in sorted(by_wait.items())
+        for i in range(0, len(ids), TASK_ROWS)
+    ]
+
+
+def _hand_on(rows: Sequence[Notification], now: dt.datetime) -> None:
+    """After commit, hand the rows due now or soon to the worker."""
+    for ids, wait in _tasks(rows, now):
         if wait:
             send_after_commit(DELIVER_TASK, ids, countdown=wait)
         else:
@@ -197,12 +216,17 @@ def watching(user_id: int, table_id: int) -> bool:
 # sending (in the worker)
 
 
-def due_ids(limit: int = BATCH, after: tuple[dt.datetime, int] | None = None) -> list[int]:
-    """Rows due now that nobody is sending (or whose sender died), in the order they came
-    due (after the row ``after`` names, by its due time and id): what a sweep hands on."""
+def due_ids(
+    limit: int = BATCH,
+    after: tuple[dt.datetime, int] | None = None,
+    ahead: dt.timedelta = dt.timedelta(0),
+) -> list[int]:
+    """Rows due now (or within ``ahead``) that nobody is sending (or whose sender died), in
+    the order they come due (after the row ``after`` names, by its due time and id): what a
+    sweep hands on."""
     now = timezone.now()
     stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
-    rows = Notification.objects.filter(sent_at__isnull=True, due_at__lte=now).filter(
+    rows = Notification.objects.filter(sent_at__isnull=True, due_at__lte=now + ahead).filter(
         Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale)
     )
     if after is not None:
@@ -211,22 +235,28 @@ def due_ids(limit: int = BATCH, after: tuple[dt.datetime, int] | None = None) ->
 
 
 def hand_on_due() -> int:
-    """Hand every due row to the worker in batches of :data:`BATCH`; answers how many rows
-    were handed on. Batches go out as separate tasks, so that several workers share a large
-    sweep; a row a delivery claims meanwhile is skipped by the other."""
+    """Hand every row due now, or before the next sweep, to the worker in tasks of
+    :data:`TASK_ROWS` (those due later with a countdown to their time, so a reminder goes out
+    when it is due rather than at the next sweep); answers how many rows were handed on.
+    Several tasks share a large sweep among the worker's processes; a row handed on twice (by
+    a sweep and by its change, or by two sweeps) is sent once: whoever claims it first."""
     handed = 0
     after: tuple[dt.datetime, int] | None = None
+    ahead = dt.timedelta(seconds=settings.NOTIFICATION_SWEEP_SECONDS)
     while True:
-        ids = due_ids(after=after)
+        ids = due_ids(after=after, ahead=ahead)
         if not ids:
             return handed
-        last = Notification.objects.filter(pk=ids[-1]).values_list("due_at", "pk").first()
-        if not send(DELIVER_TASK, ids):
-            deliver(ids)
+        rows = list(Notification.objects.filter(pk__in=ids).order_by("due_at", "id"))
+        now = timezone.now()
+        for chunk, wait in _tasks(rows, now):
+            options = {"countdown": wait} if wait else {}
+            if not send(DELIVER_TASK, chunk, **options) and not wait:
+                deliver(chunk)
         handed += len(ids)
-        if last is None or len(ids) < BATCH:
+        if len(ids) < BATCH:
             return handed
-        after = last
+        after = (rows[-1].due_at, rows[-1].pk)
 
 
 def _claim(ids: Sequence[int]) -> list[Notification]:
@@ -243,9 +273,20 @@ def _claim(ids: Sequence[int]) -> list[Notification]:
     return rows
 
 
+#: Rows a delivery claims at a time: a worker killed while sending leaves at most these to
+#: wait for ``NOTIFICATION_CLAIM_SECONDS``; the rest of its task are unclaimed, and the next
+#: sweep hands them on at once.
+CLAIM_ROWS = 10
+
+
 def deliver(ids: Sequence[int]) -> int:
-    """Send the rows ``ids`` that are due and unclaimed; answers how many were sent by push
-    or e-mail."""
+    """Send the rows ``ids`` that are due and unclaimed, :data:`CLAIM_ROWS` at a time;
+    answers how many were sent by push or e-mail."""
+    wanted = list(ids)
+    return sum(_deliver(wanted[i : i + CLAIM_ROWS]) for i in range(0, len(wanted), CLAIM_ROWS))
+
+
+def _deliver(ids: Sequence[int]) -> int:
     rows = _claim(ids)
     if not rows:
         return 0

@@ -11,6 +11,7 @@ computation and the finish. ``standings_changed`` messages also carry ``standing
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from clubs import outbox
@@ -80,33 +81,40 @@ def round_seated(rnd: Round) -> None:
             context={"where": rnd.tournament.name, "round": rnd.number},
             moment=rnd.starts_at,
         )
+    at_table: dict[int, list[RoundSeat]] = defaultdict(list)
     for seat in seats:
-        if seat.entry.user_id is None:
+        at_table[seat.round_table_id].append(seat)
+    payloads: dict[int, dict[str, Any]] = {}
+    contexts: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        user_id = seat.entry.user_id
+        if user_id is None:
             continue
-        live.notify_user(seat.entry.user_id, _seated(seat))
-        table_id = seat.round_table.table_id
-        outbox.notify(
-            [seat.entry.user_id],
-            "seated",
-            f"tournament-round:{rnd.pk}",
-            payload={
-                "path": f"/api/v1/tournaments/{rnd.tournament_id}/rounds/{rnd.number}/",
-                "tournament_id": rnd.tournament_id,
-                "round": rnd.number,
-                "table_id": table_id,
-            },
-            context={
-                "where": rnd.tournament.name,
-                "round": rnd.number,
-                "table_number": seat.round_table.number,
-                "seat": seat.position + 1,
-                "opponents": [
-                    entry_key(rnd.tournament_id, other.entry_id)
-                    for other in seats
-                    if other.round_table_id == seat.round_table_id and other.pk != seat.pk
-                ],
-            },
-        )
+        live.notify_user(user_id, _seated(seat))
+        payloads[user_id] = {"table_id": seat.round_table.table_id}
+        contexts[user_id] = {
+            "table_number": seat.round_table.number,
+            "seat": seat.position + 1,
+            "opponents": [
+                entry_key(rnd.tournament_id, other.entry_id)
+                for other in at_table[seat.round_table_id]
+                if other.pk != seat.pk
+            ],
+        }
+    # one call for the round: its rows go to the worker together
+    outbox.notify(
+        list(contexts),
+        "seated",
+        f"tournament-round:{rnd.pk}",
+        payload={
+            "path": f"/api/v1/tournaments/{rnd.tournament_id}/rounds/{rnd.number}/",
+            "tournament_id": rnd.tournament_id,
+            "round": rnd.number,
+        },
+        payloads=payloads,
+        context={"where": rnd.tournament.name, "round": rnd.number},
+        contexts=contexts,
+    )
 
 
 def seating(user: User) -> list[dict[str, Any]]:

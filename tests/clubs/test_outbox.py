@@ -378,3 +378,35 @@ def test_a_sweep_hands_on_every_due_row_however_many_in_batches() -> None:
     assert outbox.hand_on_due() == 2 * outbox.BATCH + 50
     assert not Notification.objects.filter(sent_at__isnull=True).exists()
     assert outbox.hand_on_due() == 0
+
+
+def test_a_large_change_goes_to_the_worker_in_tasks_its_processes_share() -> None:
+    now = timezone.now()
+    rows = [Notification(pk=n, due_at=now) for n in range(1, 121)]
+    rows += [Notification(pk=n, due_at=now + dt.timedelta(seconds=3)) for n in range(121, 131)]
+    rows += [Notification(pk=131, due_at=now + dt.timedelta(hours=1))]  # a sweep's, later
+    tasks = outbox._tasks(rows, now)
+    assert [(len(ids), wait) for ids, wait in tasks] == [(50, 0), (50, 0), (20, 0), (10, 3.0)]
+    assert sorted(pk for ids, _ in tasks for pk in ids) == list(range(1, 131))
+
+
+def test_the_sweep_hands_on_what_comes_due_before_the_next_sweep_to_be_sent_on_time(
+    settings: Settings,
+) -> None:
+    """A row due in two seconds goes to the worker with a countdown by this sweep, not five
+    seconds late by the next one; a task that runs early (here: at once) leaves it unsent."""
+    person = UserFactory.create()
+    soon = Notification.objects.create(
+        user=person,
+        type="seated",
+        key="evening-round:1",
+        due_at=timezone.now() + dt.timedelta(seconds=2),
+        payload={"path": "/api/v1/tables/1/", "table_id": 1},
+        context={"where": "Abend", "round": 1, "table_number": 1, "seat": 1, "opponents": []},
+    )
+    settings.NOTIFICATION_SWEEP_SECONDS = 5
+    assert outbox.hand_on_due() == 1
+    soon.refresh_from_db()
+    assert soon.sent_at is None and soon.claimed_at is None  # not due yet: nobody claimed it
+    settings.NOTIFICATION_SWEEP_SECONDS = 0
+    assert outbox.hand_on_due() == 0  # without a look-ahead it is nobody's yet
