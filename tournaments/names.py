@@ -201,23 +201,31 @@ class Names:
     @cached_property
     def _shown(self) -> dict[int, tuple[bool, str]]:
         """By entry: whether the reader reads the name, and what they read."""
-        club = self._listed.club
-        out = {}
-        for pk, row in self._listed.rows.items():
-            named = (
-                self.basis == INSIDER
-                or (row.user is not None and row.user == self.reader_id)
-                or pk in self._named
-                or row.public(club)
-            )
-            text = shown(row.name, row.display_name) if named else None
-            out[pk] = (named, text or privacy.public_pseudonym(row.player))
-        return out
+        return {pk: self._show(pk) for pk in self._listed.rows}
+
+    def _show(self, pk: int) -> tuple[bool, str]:
+        """Whether the reader reads entry ``pk``'s name, and what they read."""
+        row = self._listed.rows[pk]
+        named = (
+            self.basis == INSIDER
+            or (row.user is not None and row.user == self.reader_id)
+            or pk in self._named
+            or row.public(self._listed.club)
+        )
+        text = shown(row.name, row.display_name) if named else None
+        return named, text or privacy.public_pseudonym(row.player)
 
     def display(self, entry_id: int | None, default: str = "") -> str:
         """What the reader reads as the player of entry ``entry_id``."""
         found = self._shown.get(entry_id) if entry_id is not None else None
         return default if found is None else found[1]
+
+    def display_one(self, entry_id: int) -> str:
+        """:meth:`display` of one entry, working out only that entry's name (a notification
+        names two or three players of a field of hundreds)."""
+        if entry_id not in self._listed.rows:
+            return ""
+        return self._show(entry_id)[1]
 
     def seat(self, entry_id: int | None, key: str) -> str:
         """The seat key ``key`` of entry ``entry_id`` as the reader reads it: where the name is
@@ -313,5 +321,5 @@ def notification_names(keys: list[str], reader: User) -> dict[str, str]:
     for t in Tournament.objects.select_related("club").filter(pk__in=list(wanted)):
         shown = names_for(t, reader)
         for key, entry_id in wanted[t.pk]:
-            out[key] = shown.display(entry_id)
+            out[key] = shown.display_one(entry_id)
     return out
