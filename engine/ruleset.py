@@ -378,6 +378,11 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         order, salt = self.shuffled_deck(rng)
         return SealedDeck.of(order, salt)
 
+    def reseal(self, order: Sequence[str], salt: str) -> SealedDeck:
+        """The sealed deck of a deck order and salt kept from an earlier :meth:`seal` (a
+        duplicate board dealt again at another table), with the same commitment."""
+        return SealedDeck.of(order, salt)
+
     def deal_sealed(self, sealed: SealedDeck, active: Sequence[str]) -> dict[str, list[str]]:
         """Deal a sealed deck (:meth:`seal`, or a board's) to the active players and the
         piles."""
