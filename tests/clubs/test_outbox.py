@@ -9,6 +9,7 @@ choice lands in Django's outbox (the fake push services and the real worker:
 from __future__ import annotations
 
 import datetime as dt
+import random
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -26,8 +27,8 @@ from tests.clubs.world import ClubWorld, build_club_world
 from tests.factories import UserFactory
 from tests.games.test_events import act, hosted_table
 from tests.helpers import client_for
-from tests.tournaments.setup import RULES, Field, make_field
-from tournaments.models import Entry, Round
+from tests.tournaments.setup import RULES, Field, make_field, play, seat
+from tournaments.models import Entry, Round, StandingRow
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
@@ -410,3 +411,22 @@ def test_the_sweep_hands_on_what_comes_due_before_the_next_sweep_to_be_sent_on_t
     assert soon.sent_at is None and soon.claimed_at is None  # not due yet: nobody claimed it
     settings.NOTIFICATION_SWEEP_SECONDS = 0
     assert outbox.hand_on_due() == 0  # without a look-ahead it is nobody's yet
+
+
+def test_a_finished_tournament_tells_each_entrant_their_final_rank(settings: Settings) -> None:
+    settings.STANDINGS_COALESCE_SECONDS = 0
+    f = make_field(6)
+    rnd = seat(f)
+    play(f, rnd["number"], random.Random(4))
+    f.post(f"rounds/{rnd['number']}/close/")
+    f.post("finish/")
+    told = {n.user_id: n for n in rows("standings_final")}
+    ranks = dict(
+        StandingRow.objects.filter(tournament_id=f.tournament_id).values_list("user_id", "rank")
+    )
+    assert set(told) == {p.pk for p in f.players} == set(ranks)
+    for user_id, row in told.items():
+        assert row.context["rank"] == ranks[user_id]
+        assert outbox.message_of(row, timezone.now()).body == (
+            f"Test Open has finished: you are placed {ranks[user_id]}."
+        )

@@ -384,13 +384,14 @@ def tournament_recompute(*, tournament_id: int, version: int | None = None) -> b
 def _tell_final(t: Tournament) -> None:
     """The standings of a finished tournament are final: tell each entrant with an account
     their rank (``clubs.outbox``; told again only where a correction moved it)."""
-    for user_id, place in StandingRow.objects.filter(tournament=t, user__isnull=False).values_list(
-        "user_id", "rank"
-    ):
-        outbox.notify(
-            [user_id],
-            "standings_final",
-            f"tournament:{t.pk}",
-            payload={"path": f"/api/v1/tournaments/{t.pk}/standings/", "tournament_id": t.pk},
-            context={"where": t.name, "rank": place},
-        )
+    ranks = dict(
+        StandingRow.objects.filter(tournament=t, user__isnull=False).values_list("user_id", "rank")
+    )
+    outbox.notify(
+        list(ranks),
+        "standings_final",
+        f"tournament:{t.pk}",
+        payload={"path": f"/api/v1/tournaments/{t.pk}/standings/", "tournament_id": t.pk},
+        context={"where": t.name},
+        contexts={user_id: {"rank": place} for user_id, place in ranks.items()},
+    )
