@@ -77,6 +77,14 @@ TYPES: tuple[NotificationType, ...] = (
         channels=(PUSH, OFF),
     ),
     NotificationType(
+        "time_running_out",
+        gettext_lazy("Time is running out"),
+        gettext_lazy(
+            "At a turn-based table: a reminder and a warning before your time for an action "
+            "runs out."
+        ),
+    ),
+    NotificationType(
         "rsvp_closes",
         gettext_lazy("Answers close"),
         gettext_lazy("A reminder before the answers to a club evening close."),

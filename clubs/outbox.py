@@ -464,7 +464,9 @@ TEXTS: dict[str, Text] = {
     "your_turn": Text(
         lambda c: _("Your turn"),
         lambda c: (
-            _("It is your turn at {table}.").format(**c)
+            _("It is your turn at {table}: {time_left} left.").format(**c)
+            if c["count"] == 1 and c.get("time_left")
+            else _("It is your turn at {table}.").format(**c)
             if c["count"] == 1
             else ngettext(
                 "It is your turn at {count} table.",
@@ -473,6 +475,11 @@ TEXTS: dict[str, Text] = {
             ).format(**c)
         ),
         ttl=3600,
+        urgent=True,
+    ),
+    "time_running_out": Text(
+        lambda c: _("Time is running out"),
+        lambda c: _("{time_left} left for your turn at {table}.").format(**c),
         urgent=True,
     ),
     "rsvp_closes": Text(
@@ -517,6 +524,23 @@ TEXTS: dict[str, Text] = {
     ),
 }
 
+
+def time_left(seconds: float) -> str:
+    """A time left in words, in the active language: days, hours, minutes or seconds,
+    rounded down to the largest unit that fits (never below zero)."""
+    seconds = max(0, int(seconds))
+    if seconds >= 2 * 86400:
+        days = seconds // 86400
+        return ngettext("{n} day", "{n} days", days).format(n=days)
+    if seconds >= 2 * 3600:
+        hours = seconds // 3600
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
+    if seconds >= 120:
+        minutes = seconds // 60
+        return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return ngettext("{n} second", "{n} seconds", seconds).format(n=seconds)
+
+
 _COLLAPSE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -532,6 +556,9 @@ def message_of(row: Notification, now: dt.datetime, reader: User | None = None) 
         left = max(0.0, (row.moment - now).total_seconds())
         context["minutes"] = round(left / 60)
         ttl = max(60, int(left))
+    if "deadline" in context:
+        deadline = dt.datetime.fromisoformat(str(context["deadline"]).replace("Z", "+00:00"))
+        context["time_left"] = time_left((deadline - now).total_seconds())
     collapse = f"{row.type}-{row.key}"
     if row.type == "your_turn":
         waiting = Notification.objects.filter(user_id=row.user_id, type="your_turn")

@@ -369,7 +369,16 @@ NOTIFICATION_CLAIM_SECONDS = float(env("NOTIFICATION_CLAIM_SECONDS", "120"))
 # Seconds a "your turn" waits before it is sent: a move within them (an app in the foreground
 # that polls instead of holding a websocket) takes it back.
 NOTIFICATION_YOUR_TURN_DELAY_SECONDS = float(env("NOTIFICATION_YOUR_TURN_DELAY_SECONDS", "10"))
+# Clocks of hosted hands (docs/clocks.md): the lag a client may claim for an action (credited
+# up to this, and added to every deadline before its flag falls), the beat's sweep for flags,
+# how far ahead a flag is handed to the worker (far below the broker's redelivery timeout),
+# and how late a flag is handed on again (its message was lost).
+CLOCK_LAG_CREDIT_MS = int(env("CLOCK_LAG_CREDIT_MS", "1000"))
+CLOCK_SWEEP_SECONDS = float(env("CLOCK_SWEEP_SECONDS", "1"))
+CLOCK_HORIZON_SECONDS = float(env("CLOCK_HORIZON_SECONDS", "60"))
+CLOCK_OVERDUE_SECONDS = float(env("CLOCK_OVERDUE_SECONDS", "2"))
 CELERY_BEAT_SCHEDULE = {
+    "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": CLOCK_SWEEP_SECONDS},
     "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},
     "kick-stale-standings": {
         "task": "clubs.tasks_seasons.kick_stale_standings",

@@ -2,8 +2,8 @@
 
 Every command reads JSON (a file or ``-`` for standard input) and prints JSON. A record may
 also come as the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number", "status",
-"record", "result"}``), saved as it is: the commands read the record inside it. Bad input
-exits with status 1 and prints ``{"error": {"at": ..., "message": ..., "code": ..., "params":
+"record", "result", "timeouts"}``), saved as it is: the commands read the record inside it. Bad
+input exits with status 1 and prints ``{"error": {"at": ..., "message": ..., "code": ..., "params":
 {...}}}`` (``EngineError.to_json``), never a traceback.
 A reader that stops reading (``python -m engine rules | head``) ends the command quietly, with
 status 1, as it ends any Unix tool. ``arena`` tells how far it got on standard error

@@ -40,12 +40,13 @@ FULL_KEYS = frozenset({"deal", "actions", "proof"})
 
 
 #: The keys of the API's answer to ``GET …/hands/{n}/record/``, which holds a record.
-ANSWER_KEYS = {"mode", "number", "status", "record", "result"}
+ANSWER_KEYS = {"mode", "number", "status", "record", "result", "timeouts"}
 
 
 def from_answer(data: Any, *, dealt: bool = False) -> Any:
     """The record in the API's answer to ``GET …/hands/{n}/record/`` (``{"mode", "number",
-    "status", "record", "result"}``: the record sits in ``record``, its result beside it), or
+    "status", "record", "result", "timeouts"}``: the record sits in ``record``, its result and
+    the actions a timeout policy played beside it), or
     ``data`` unchanged when it is a record itself. ``dealt``: the caller needs a hand the
     server dealt (:func:`verify`), so a recorded hand's answer (a score-sheet entry, played
     with real cards) is refused by name."""

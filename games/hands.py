@@ -30,10 +30,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import engine
+from clubs import outbox
 from engine.ruleset import HandState
-from games import deals
+from games import clock, deals
 from games.errors import TableConflict
-from games.models import Hand, Table
+from games.models import Hand, Seat, Table
 from games.rulesets import money_key, rule_set_of
 
 COMMON_KEYS = ("rules", "seats", "dealer", "pot")
@@ -279,3 +280,44 @@ def hand_view(
         last["discard"] = None  # never the last action of a hand; kept hidden all the same
     out["actions"] = [*before["actions"], last]
     return out
+
+
+def hand_clock(table: Table, hand: Hand, now: Any) -> dict[str, Any] | None:
+    """What a hand's reader sees of its clocks (``HandClock``), at ``now``: each person's
+    time left and whether it runs, the moment it runs out, whether the timeout policy plays
+    for them (``away``) and whether a websocket of theirs watches the table (``connected``),
+    with the server's time so that clients count down without drift. ``None`` without a time
+    control; after the end only the timeouts matter and no clock runs."""
+    tc = clock.TimeControl.from_json(table.time_control)
+    if tc is None or hand.clock is None:
+        return None
+    state = hand.clock
+    seats: dict[str, Any] = {}
+    for seat in sorted(table.seats.all(), key=lambda s: s.position):
+        if seat.kind == Seat.Kind.BOT:
+            continue
+        deadline = clock.seat_deadline(tc, state, seat.key)
+        seats[seat.key] = {
+            "remaining_ms": clock.remaining_ms(tc, state, seat.key, now),
+            "reserve_ms": int(state["reserve_ms"].get(seat.key, 0)),
+            "running": deadline is not None,
+            "deadline": None if deadline is None else clock.iso(deadline),
+            "timed_out": seat.key in state.get("auto", ()),
+            "away": clock.is_away(tc, state, seat.key),
+            "timeouts_in_row": int(state.get("in_row", {}).get(seat.key, 0)),
+            "connected": seat.user_id is not None
+            and hand.status == Hand.Status.PLAYING
+            and outbox.watching(seat.user_id, table.pk),
+        }
+    return {
+        "kind": tc.kind,
+        "server_time": clock.iso(now),
+        "flag_at": None if hand.flag_at is None else clock.iso(hand.flag_at),
+        "seats": seats,
+    }
+
+
+def hand_timeouts(hand: Hand) -> list[dict[str, Any]]:
+    """The actions of ``hand`` the timeout policy played (``action``: the index in its
+    actions, ``seat``, ``at``); empty without a clock. Public: they change nothing hidden."""
+    return [dict(t) for t in (hand.clock or {}).get("timeouts", ())]

@@ -138,6 +138,11 @@ class Table(models.Model):
     hints = models.BooleanField(
         default=False, help_text="Whether a seated player may ask for a hint (the bot's move)."
     )
+    time_control = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Hosted: the clock every hand runs (games.clock.TimeControl); null: none.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -247,6 +252,17 @@ class Hand(models.Model):
         "(engine.solver.analysis; games.services.analysis).",
     )
     version = models.PositiveIntegerField(default=0)
+    clock = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Hosted with a time control: the seats' clocks, timeouts (games.clock).",
+    )
+    flag_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the next flag falls (the sweep's index); null when no clock runs.",
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

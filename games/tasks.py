@@ -38,6 +38,20 @@ def bot_act(hand_id: int, version: int) -> None:
 
 
 @shared_task
+def clock_flag(hand_id: int, version: int) -> None:
+    """Let the due flags of a hosted hand fall, once: nothing when the hand has left
+    ``version`` (a move came first) or no flag is due yet (idempotent by version)."""
+    services.flag_fall(hand_id, version)
+
+
+@shared_task
+def sweep_clocks() -> int:
+    """Beat (every ``CLOCK_SWEEP_SECONDS``): hand on the flags that fall within the horizon,
+    and again those overdue (their message was lost)."""
+    return services.clocks.hand_on_due()
+
+
+@shared_task
 def analyse_hand(hand_id: int, version: int) -> None:
     """Compute and keep the double-dummy analysis of a finished hand (the ``bots`` queue: it
     solves deals, as bots do)."""

@@ -219,6 +219,10 @@ class NotificationPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField(required=False, help_text="The round's number.")
     table_id = serializers.IntegerField(required=False, help_text="The table.")
     number = serializers.IntegerField(required=False, help_text="The hand's number.")
+    deadline = serializers.DateTimeField(
+        required=False,
+        help_text="At a table with a clock: when your time for the action runs out.",
+    )
 
 
 class InboxItemSerializer(serializers.Serializer[dict[str, Any]]):

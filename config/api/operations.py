@@ -126,6 +126,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _TABLE + "/balances/"): ("tables_get_balances", "tables"),
     ("POST", _TABLE + "/close/"): ("tables_close", "tables"),
     ("POST", _TABLE + "/reopen/"): ("tables_reopen", "tables"),
+    ("POST", _TABLE + "/back/"): ("tables_come_back", "tables"),
     ("GET", _TABLE + "/ledger/"): ("tables_list_ledger", "tables"),
     ("GET", _TABLE + "/settlement/"): ("tables_get_settlement", "tables"),
     ("GET", _TABLE + "/sheet/"): ("tables_get_sheet", "tables"),

@@ -491,6 +491,15 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
             },
             "result": or_null(f"{name}Result"),
             "proof": or_null("Proof"),
+            "clock": or_null(
+                "HandClock", "Hosted hands at a table with a clock; null: the table has none."
+            ),
+            "timeouts": {
+                "type": "array",
+                "items": ref("ActionTimeout"),
+                "description": "The actions the timeout policy played for a person whose time "
+                "ran out (empty without a clock).",
+            },
         }
         view.update(own)
         out[f"{name}HandView"] = _object(
@@ -573,6 +582,7 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
             rounds.append((f"{name}TableRound", shapes.round))
     out.update(results)
     out.update(_table_rounds(rounds, out))
+    out.update(clock_schemas())
     out["HandView"] = _by_variant(
         "HandView",
         views,
@@ -596,6 +606,81 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
         "oneOf": [ref(component) for component in every_form],
     }
     return out
+
+
+def clock_schemas() -> dict[str, dict[str, Any]]:
+    """``HandClock`` and ``SeatClock``: what a hand's reader sees of its clocks
+    (``games.hands.hand_clock``; docs/clocks.md)."""
+    moment = {"type": "string", "format": "date-time"}
+    seat = _object(
+        {
+            "remaining_ms": {
+                "type": "integer",
+                "description": "Time left at `server_time`, milliseconds: while the clock runs "
+                "the action's own seconds and the reserve; else the reserve.",
+            },
+            "reserve_ms": {
+                "type": "integer",
+                "description": "The reserve kept for the hand (live), as of the turn's start.",
+            },
+            "running": {"type": "boolean", "description": "Whether this clock runs now."},
+            "deadline": {
+                **moment,
+                "nullable": True,
+                "description": "When this seat's time runs out; null when its clock does not "
+                "run. Count down to it from `server_time`.",
+            },
+            "timed_out": {
+                "type": "boolean",
+                "description": "Its time ran out: the timeout policy's bot plays this action.",
+            },
+            "away": {
+                "type": "boolean",
+                "description": "Timed out `timeouts_before_away` times in a row: the bot plays "
+                "for it at once until its person acts or comes back (POST …/back/).",
+            },
+            "timeouts_in_row": {"type": "integer"},
+            "connected": {
+                "type": "boolean",
+                "description": "A websocket of the seat's person watches the table now.",
+            },
+        },
+        [
+            "remaining_ms",
+            "reserve_ms",
+            "running",
+            "deadline",
+            "timed_out",
+            "away",
+            "timeouts_in_row",
+            "connected",
+        ],
+        "One person's clock at a hosted table.",
+    )
+    hand = _object(
+        {
+            "kind": {"type": "string", "enum": ["live", "turn_based"]},
+            "server_time": {
+                **moment,
+                "description": "The server's time when it wrote this: count each deadline down "
+                "from it, not from the phone's clock.",
+            },
+            "flag_at": {
+                **moment,
+                "nullable": True,
+                "description": "When the next flag falls: a deadline plus the lag a client "
+                "may claim (`CLOCK_LAG_CREDIT_MS`).",
+            },
+            "seats": {
+                "type": "object",
+                "additionalProperties": ref("SeatClock"),
+                "description": "Each person's clock by seat key (bots have none).",
+            },
+        },
+        ["kind", "server_time", "flag_at", "seats"],
+        "The clocks of a hosted hand at a table with a time control.",
+    )
+    return {"SeatClock": seat, "HandClock": hand}
 
 
 def _table_rounds(rounds: list[tuple[str, Any]], components: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import engine
 from clubs.models import User
 from config.api.rule_sets import TABLE_REASONS, hand_reasons, or_null, ref
 from engine.solver import GOAL_MEANINGS, GOALS
-from games import selectors, services
+from games import clock, selectors, services
 from games.api.rules import ActionField, RulesSerializer
 from games.api.sheet import seats_in_order, with_sentences
 from games.models import AuditEntry, Hand, LedgerEntry, Seat, Table, TableSeries, WorkerPing
@@ -175,6 +175,9 @@ class ProofSerializer(serializers.Serializer[dict[str, Any]]):
 
 #: The largest id a body may name (a 64-bit key); larger is a 400, never a database error.
 MAX_ID = 2**63 - 1
+MAX_LIVE_SECONDS = 600
+MIN_TURN_SECONDS = 600
+MAX_TURN_SECONDS = 30 * 24 * 3600
 
 
 class _SeatForm(serializers.Serializer[dict[str, Any]]):
@@ -282,6 +285,114 @@ class SeatUserField(serializers.Field[User, Any, Any, Any]):
         return int(value.pk)
 
 
+class TimeControlSerializer(serializers.Serializer[dict[str, Any]]):
+    """A hosted table's clock (docs/clocks.md): ``live`` (seconds per action, then a reserve
+    topped up by an increment after each action) or ``turn_based`` (hours or days per action,
+    with a reminder and a warning before they run out). When a person's time runs out a bot
+    plays the action for them; after ``timeouts_before_away`` timeouts in a row the seat is
+    away and the bot plays on until the person acts or comes back."""
+
+    kind = serializers.ChoiceField(choices=[(k, k) for k in clock.KINDS])
+    action_seconds = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_TURN_SECONDS,
+        help_text="Seconds for each action before the reserve runs: live 1 to 600, "
+        "turn-based 600 (ten minutes) to 2,592,000 (30 days).",
+    )
+    reserve_seconds = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=7200,
+        help_text="Live: each person's reserve for the whole hand, after an action's own "
+        "seconds are used up.",
+    )
+    increment_seconds = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=600,
+        help_text="Live: seconds added to the reserve after each of your actions.",
+    )
+    reminder_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=60,
+        help_text="Turn-based: remind the person this many seconds before their time runs out "
+        "(null: no reminder).",
+    )
+    warning_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=60,
+        help_text="Turn-based: warn the person this many seconds before their time runs out "
+        "(null: no warning).",
+    )
+    timeouts_before_away = serializers.IntegerField(
+        required=False,
+        default=2,
+        min_value=1,
+        max_value=10,
+        help_text="Timeouts in a row after which the seat is away: the bot then plays at once "
+        "until the person acts or comes back (POST …/back/).",
+    )
+    bot_level = serializers.CharField(
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=16,
+        help_text="The level of the bot that plays for a person whose time ran out; null: the "
+        "table's bots' level, else the rule set's strongest.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] == clock.LIVE:
+            if attrs["action_seconds"] > MAX_LIVE_SECONDS:
+                raise serializers.ValidationError(
+                    {"action_seconds": [_("A live clock gives at most 600 seconds an action.")]}
+                )
+            for key in ("reminder_seconds", "warning_seconds"):
+                if attrs.get(key) is not None:
+                    raise serializers.ValidationError(
+                        {key: [_("Only a turn-based clock reminds and warns.")]}
+                    )
+        else:
+            if attrs["action_seconds"] < MIN_TURN_SECONDS:
+                raise serializers.ValidationError(
+                    {"action_seconds": [_("A turn-based clock gives at least 600 seconds.")]}
+                )
+            for key in ("reserve_seconds", "increment_seconds"):
+                if attrs.get(key):
+                    raise serializers.ValidationError(
+                        {key: [_("Only a live clock has a reserve and an increment.")]}
+                    )
+            for key in ("reminder_seconds", "warning_seconds"):
+                if attrs.get(key) is not None and attrs[key] >= attrs["action_seconds"]:
+                    raise serializers.ValidationError(
+                        {key: [_("It must be shorter than the time for an action.")]}
+                    )
+        return attrs
+
+
+class ActionTimeoutSerializer(serializers.Serializer[dict[str, Any]]):
+    """An action the timeout policy played for a person whose time ran out."""
+
+    action = serializers.IntegerField(help_text="Its index in the hand's actions (from 0).")
+    seat = serializers.CharField(help_text="The seat it was played for.")
+    at = serializers.DateTimeField()
+
+
+class SeatBackSerializer(serializers.Serializer[dict[str, Any]]):
+    """The answer to ``POST /api/v1/tables/{table_id}/back/``."""
+
+    seat = serializers.CharField(help_text="Your seat's key.")
+    was_away = serializers.BooleanField(
+        help_text="Whether the bot was playing for your seat (it no longer is)."
+    )
+
+
 class SeatInputSerializer(serializers.Serializer[dict[str, Any]]):
     """A seat to create: a user (by id), a named guest, or a bot (hosted tables): the fields
     a seat reads back (:class:`SeatSerializer`), so a seat read can be sent again."""
@@ -342,6 +453,13 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Whether seated players may ask for a hint: the move a bot would make for "
         "their seat, from their view alone (GET …/hands/{number}/hint/).",
     )
+    time_control = TimeControlSerializer(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Hosted tables: the clock each hand runs; absent or null: none (a hand waits "
+        "for its players as long as it takes).",
+    )
 
     def to_service_kwargs(self) -> dict[str, Any]:
         """The validated input as ``services.table_create`` keywords."""
@@ -367,6 +485,7 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
             "requires_confirmation": data["requires_confirmation"],
             "bot_budget_ms": data["bot_budget_ms"],
             "hints": data["hints"],
+            "time_control": data["time_control"],
         }
 
 
@@ -490,6 +609,9 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         help_text="The card each seat drew for the first dealer (seat key → a card code of the "
         "rule set's deck); null when the first dealer was given.",
     )
+    time_control = TimeControlSerializer(
+        read_only=True, allow_null=True, help_text="The clock each hand runs; null: none."
+    )
 
     class Meta:
         model = Table
@@ -513,6 +635,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
             "requires_confirmation",
             "bot_budget_ms",
             "hints",
+            "time_control",
             "created_by",
             "created_at",
             "closed_at",
@@ -807,6 +930,15 @@ class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
         min_value=0,
         help_text="The version the client saw; another one is 409 stale_version.",
     )
+    lag_ms = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=60_000,
+        help_text="At a table with a clock: the network lag the client measured for this "
+        "action, in milliseconds; credited to your clock up to the server's cap "
+        "(`CLOCK_LAG_CREDIT_MS`, 1000 by default).",
+    )
 
 
 class AnalysedCardSerializer(serializers.Serializer[dict[str, Any]]):
@@ -878,3 +1010,8 @@ class HandRecordSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=HAND_STATUSES, help_text=HAND_STATUS_TEXT)
     record = serializers.DictField(help_text="spec/hand-record.md form 1 or form 2.")
     result = ResultField()
+    timeouts = ActionTimeoutSerializer(
+        many=True,
+        help_text="The actions of the record the timeout policy played for a person whose "
+        "time ran out (empty without a clock).",
+    )

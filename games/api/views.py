@@ -20,6 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet, Window
 from django.http import HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
@@ -56,6 +57,7 @@ from games.api.serializers import (
     HandRecordSerializer,
     HandSerializer,
     ScoreSheetEntrySerializer,
+    SeatBackSerializer,
     SeriesCreateSerializer,
     SeriesSerializer,
     SettlementSerializer,
@@ -65,6 +67,7 @@ from games.api.serializers import (
 )
 from games.api.sheet import SheetCSVRenderer, score_sheet, sheet_csv, with_sentences
 from games.errors import NotYourTurn
+from games.hands import hand_clock, hand_timeouts
 from games.models import AuditEntry, Hand, LedgerEntry, Table, TableSeries, WorkerPing
 from games.permissions import TableAccess, seat_of
 
@@ -298,6 +301,23 @@ class TableViewSet(
         assert closed.closing is not None
         names = _party_names(table, request)
         return Response(SettlementSerializer(with_sentences(table, closed.closing, names)).data)
+
+    @extend_schema(
+        summary="Come back to your seat",
+        request=None,
+        responses={
+            200: SeatBackSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="not_seated: you have no seat here."),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def back(self, request: Request, table_id: str | None = None) -> Response:
+        """At a table with a clock: you are back, so the bot stops playing for your seat
+        (after ``timeouts_before_away`` timeouts in a row it plays for you at once); on your
+        turn your clock runs again. Acting on your turn does the same. Safe to send twice."""
+        table = self.get_object()
+        answer = services.seat_back(table_id=table.pk, user=signed_in(request))
+        return Response(SeatBackSerializer(answer).data)
 
     @extend_schema(
         summary="Reopen a closed table",
@@ -598,6 +618,8 @@ def seat_view(table: Table, hand: Hand, user: User | AnonymousUser) -> dict[str,
     seen = services.hand_view(table, hand, seat.key if seat else None, withheld=withheld)
     out = {**head, **seen}
     out["version"] = hand.version
+    out["clock"] = hand_clock(table, hand, timezone.now())
+    out["timeouts"] = hand_timeouts(hand)
     if hand.status == Hand.Status.DONE:
         out["result"] = hand.result
         out["proof"] = services.hand_proof(table, hand, withheld=withheld)
@@ -667,6 +689,7 @@ class HandActionView(HandScopedMixin):
                 user=user,
                 action=serializer.validated_data["action"],
                 expected_version=serializer.validated_data["expected_version"],
+                lag_ms=serializer.validated_data["lag_ms"],
             )
             return 200, seat_view(hand.table, hand, user)
 
@@ -708,6 +731,7 @@ class HandRecordView(HandScopedMixin):
             "status": hand.status,
             "record": record,
             "result": hand.result,
+            "timeouts": hand_timeouts(hand),
         }
         return Response(body)
 

@@ -43,7 +43,7 @@ import engine
 from clubs import outbox
 from clubs.models import User
 from engine.ruleset import HandState
-from games import hooks
+from games import clock, hooks
 from games.hands import hand_state
 from games.models import AuditEntry, Hand, Seat, Table
 from games.permissions import can_read
@@ -241,6 +241,8 @@ def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
         if seat.key not in acting:
             continue
         assert seat.user_id is not None
+        deadline = _deadline(table, hand, seat.key)
+        timed = {} if deadline is None else {"deadline": deadline}
         outbox.notify(
             [seat.user_id],
             "your_turn",
@@ -249,8 +251,9 @@ def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
                 "path": f"/api/v1/tables/{table.pk}/hands/{hand.number}/",
                 "table_id": table.pk,
                 "number": hand.number,
+                **timed,
             },
-            context={"table": table.name},
+            context={"table": table.name, **timed},
             delay=dt.timedelta(seconds=settings.NOTIFICATION_YOUR_TURN_DELAY_SECONDS),
         )
         notify_user(
@@ -265,6 +268,15 @@ def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
         )
     if hand.version == 0:
         publish_update("table", table.pk, "hand_started", number=hand.number)
+
+
+def _deadline(table: Table, hand: Hand, seat: str) -> str | None:
+    """When ``seat``'s time for its action runs out at a table with a clock (ISO 8601)."""
+    tc = clock.TimeControl.from_json(table.time_control)
+    if tc is None or hand.clock is None:
+        return None
+    moment = clock.seat_deadline(tc, hand.clock, seat)
+    return None if moment is None else clock.iso(moment)
 
 
 def _send_hand(table_id: int, number: int, version: int) -> None:

@@ -23,6 +23,7 @@ from games.models import (
     Table,
 )
 from games.rulesets import rule_set_of
+from games.services import clocks
 from games.services.common import (
     locked_hand,
     seat_at,
@@ -30,10 +31,28 @@ from games.services.common import (
 from games.services.hosted import apply_action
 
 
-def bots_to_act(table: Table, state: HandState) -> list[str]:
-    """The bot seats that may act now, in playing order (``engine.to_act``)."""
+def bots_to_act(table: Table, state: HandState, hand: Hand | None = None) -> list[str]:
+    """The seats a bot plays that may act now, in playing order (``engine.to_act``): the
+    bots' seats and, with ``hand``, the persons' whose action the timeout policy plays
+    (:func:`games.services.clocks.played_by_policy`)."""
     acting = engine.to_act(state)
-    return [s for s in state.seats if s in acting and seat_at(table, s).kind == Seat.Kind.BOT]
+    return [
+        s
+        for s in state.seats
+        if s in acting
+        and (
+            seat_at(table, s).kind == Seat.Kind.BOT
+            or (hand is not None and clocks.played_by_policy(table, hand, s))
+        )
+    ]
+
+
+def level_of(table: Table, seat: str) -> str:
+    """The level of the bot that plays ``seat``: a bot's own, else the timeout policy's."""
+    at = seat_at(table, seat)
+    if at.kind == Seat.Kind.BOT:
+        return at.bot_level or "random"
+    return clocks.timeout_level(table)
 
 
 def hand_bot_move(
@@ -59,7 +78,10 @@ def hand_bot_move(
         if hand.version != version or hand.status != Hand.Status.PLAYING:
             return None
         sender, data = move
-        return apply_action(table, hand, sender, data, schedule=schedule)
+        by_policy = seat_at(table, sender).kind != Seat.Kind.BOT
+        if by_policy and not clocks.played_by_policy(table, hand, sender):
+            return None  # the person came back while the bot thought
+        return apply_action(table, hand, sender, data, schedule=schedule, by_policy=by_policy)
 
 
 def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
@@ -67,21 +89,20 @@ def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[
     ``None`` when no bot is to act (or every bot lets the moment pass). A bot of a rule set's
     own level decides from its seat's view alone; the random bot plays on the state."""
     state = hand_state(table, hand)
-    bots = bots_to_act(table, state)
+    bots = bots_to_act(table, state, hand)
     if not bots:
         return None
     rules = rule_set_of(table)
     budget = table.bot_budget_ms / 1000
     for seat in bots:
-        level = seat_at(table, seat).bot_level or "random"
-        policy = policy_for(rules, level, budget=budget)
+        policy = policy_for(rules, level_of(table, seat), budget=budget)
         if policy is None:
             continue
         view = engine.view(state, seat)
         chosen = policy(view, view.get("legal", []), rng)
         if chosen is not None:
             return seat, chosen
-    bots = [b for b in bots if policy_for(rules, seat_at(table, b).bot_level or "random") is None]
+    bots = [b for b in bots if policy_for(rules, level_of(table, b)) is None]
     if not bots:
         return None
     move = random_bot.choose(state, rng)
@@ -107,6 +128,10 @@ def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
     hands = Hand.objects.filter(status=Hand.Status.PLAYING, updated_at__lt=idle_since)
     for hand in hands.select_related("table").prefetch_related("table__seats"):
         waiting = engine.waiting_for(hand_state(hand.table, hand))
-        if any(seat_at(hand.table, s).kind == Seat.Kind.BOT for s in waiting):
+        if any(
+            seat_at(hand.table, s).kind == Seat.Kind.BOT
+            or clocks.played_by_policy(hand.table, hand, s)
+            for s in waiting
+        ):
             out.append((hand.pk, hand.version))
     return out

@@ -8,6 +8,7 @@ state, each seat's view, what its end reveals) is :mod:`games.hands`.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from collections.abc import Mapping
 from functools import partial
@@ -22,7 +23,7 @@ from clubs.models import User
 from config.i18n import engine_text
 from config.tasks import send_after_commit
 from engine.ruleset import HandState
-from games import deals, hooks, live, managers, notify, rows
+from games import clock, deals, hooks, live, managers, notify, rows
 from games.errors import (
     InvalidInput,
     NotYourTurn,
@@ -38,11 +39,13 @@ from games.models import (
 )
 from games.permissions import seat_of
 from games.rulesets import rule_set_of, stored_result, whose_turn
+from games.services import clocks
 from games.services.common import (
     carry_columns,
     check_writable,
     lock_hand,
     lock_table,
+    locked_hand,
     seat_at,
     write_audit,
     write_ledger,
@@ -91,6 +94,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
         hand = Hand.objects.create(
             table=table,
             number=number,
+            clock=clocks.new_clock(table, last),
             status=Hand.Status.PLAYING,
             dealer=common["dealer"],
             **carry_columns(table, carry),
@@ -107,16 +111,25 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
             hand_number=number,
             after={"dealer": hand.dealer, "commitment": hand.commitment},
         )
-        _after_move(table, hand, hand_state(table, hand))
+        state = hand_state(table, hand)
+        if hand.clock is not None:
+            clocks.after_deal(table, hand, state, timezone.now())
+            rows.update(hand, ["clock", "flag_at"])
+        after_move(table, hand, state)
     return hand
 
 
-def _after_move(table: Table, hand: Hand, state: HandState, schedule: bool = True) -> None:
-    """On commit: wake long-polling clients; if a bot may act, ask a worker to move."""
+def after_move(table: Table, hand: Hand, state: HandState, schedule: bool = True) -> None:
+    """On commit: wake long-polling clients; if a bot may act (a bot's seat, or a person's
+    whose action the timeout policy plays: :func:`games.services.clocks.played_by_policy`),
+    ask a worker to move."""
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
     acting = engine.to_act(state)
-    if schedule and any(seat_at(table, seat).kind == Seat.Kind.BOT for seat in acting):
+    if schedule and any(
+        seat_at(table, seat).kind == Seat.Kind.BOT or clocks.played_by_policy(table, hand, seat)
+        for seat in acting
+    ):
         # Never fails the committed move: a message the broker missed, beat sends again.
         send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
 
@@ -130,13 +143,23 @@ def acting_hand(state: HandState, sender: str) -> str:
 
 
 def apply_action(
-    table: Table, hand: Hand, seat_key: str, data: Mapping[str, Any], *, schedule: bool = True
+    table: Table,
+    hand: Hand,
+    seat_key: str,
+    data: Mapping[str, Any],
+    *,
+    schedule: bool = True,
+    by_policy: bool = False,
+    now: dt.datetime | None = None,
+    lag_ms: int = 0,
 ) -> Hand:
     """Apply one action sent by ``seat_key`` to ``hand``, which the caller has locked in its
     transaction (:func:`hand_apply_action`, a bot's move: ``games.services.bots``). The turn
     is checked first (the seat may send it, for its own hand or for the hand the rule set lets
     it play, ``RuleSet.sender``); then the action is stored and a finished hand settled into
-    the ledger (a deal scored in points writes none)."""
+    the ledger (a deal scored in points writes none). ``by_policy``: the timeout policy's bot
+    plays for a person (the hand's clock lists the action); else a person's action at ``now``
+    is charged to their clock, crediting the ``lag_ms`` their client claims."""
     if hand.status != Hand.Status.PLAYING:
         raise TableConflict(
             _("Hand {number} is over.").format(number=hand.number), code="hand_over"
@@ -154,6 +177,9 @@ def apply_action(
             _("An action is an object like {example}.").format(example='{"call": "pass"}'),
             fields={"action": [_("not an object")]},
         )
+    now = now or timezone.now()
+    if not by_policy:
+        clocks.check_in_time(table, hand, seat_key, now, lag_ms)
     rules = rule_set_of(table)
     given = data.get("seat", None)
     if given is None:
@@ -172,6 +198,9 @@ def apply_action(
     hand.version += 1
     keep_state(hand, state)
     fields = ["actions", "version", "updated_at"]
+    fields += clocks.after_action(
+        table, hand, state, seat_key, by_policy=by_policy, now=now, lag_ms=lag_ms
+    )
     if state.is_over:
         hand.result = stored_result(table, engine.settle_outcome(engine.outcome(state)))
         hand.status = Hand.Status.DONE
@@ -180,7 +209,7 @@ def apply_action(
         write_ledger(table, hand, hand.result.get("transfers", ()))
         hooks.hands_changed(table.pk, table.club_id)
     rows.update(hand, fields)
-    _after_move(table, hand, state, schedule)
+    after_move(table, hand, state, schedule)
     return hand
 
 
@@ -191,9 +220,13 @@ def hand_apply_action(
     user: User,
     action: Mapping[str, Any],
     expected_version: int | None = None,
+    lag_ms: int = 0,
+    now: dt.datetime | None = None,
 ) -> Hand:
     """A seated player's move. Checks, in order: the hand exists and is being played, the
-    version the client saw (409), the caller's seat and turn (403), then the engine (400)."""
+    version the client saw (409), the caller's seat and turn (403), the clock (409
+    ``time_out``: the time ran out, crediting the claimed ``lag_ms`` up to
+    ``CLOCK_LAG_CREDIT_MS``), then the engine (400)."""
     with transaction.atomic():
         table, hand = lock_hand(table_id, number)
         if hand.status != Hand.Status.PLAYING:
@@ -214,4 +247,74 @@ def hand_apply_action(
         seat = seat_of(user, table)
         if seat is None:
             raise NotYourTurn(_("You have no seat at this table."), code="not_seated")
-        return apply_action(table, hand, seat.key, action)
+        return apply_action(table, hand, seat.key, action, lag_ms=lag_ms, now=now)
+
+
+def flag_fall(hand_id: int, version: int, now: dt.datetime | None = None) -> Hand | None:
+    """Let the flags of ``hand_id`` fall that are due at ``now`` (the clock unless given),
+    exactly once: nothing unless the hand is still at ``version`` (a move that came first
+    changed it) and a flag is due (a second run finds the fallen seats' clocks stopped). The
+    fallen seats' actions are then played by the timeout policy (a bot of
+    :func:`games.services.clocks.timeout_level`, through the bots' task), and the table's log
+    lists the timeout."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        found = locked_hand("h.id = %s", [hand_id])
+        if found is None:
+            return None
+        table, hand = found
+        tc = clocks.time_control(table)
+        if (
+            tc is None
+            or hand.clock is None
+            or hand.version != version
+            or hand.status != Hand.Status.PLAYING
+        ):
+            return None
+        seats = clock.fallen(tc, hand.clock, now, clocks.lag_cap_ms())
+        if not seats:
+            return None
+        hand.clock = clock.fall(hand.clock, seats, now)
+        hand.flag_at = clock.flag_at(tc, hand.clock, clocks.lag_cap_ms())
+        rows.update(hand, ["clock", "flag_at", "updated_at"])
+        write_audit(
+            table,
+            None,
+            "timeout",
+            hand_number=hand.number,
+            after={"seats": seats, "version": hand.version},
+        )
+        if hand.flag_at is not None:  # another seat's clock still runs
+            clocks.hand_on_flag(hand.pk, hand.version, hand.flag_at, now, after_commit=True)
+        # The version stays (it counts the hand's actions): the bot's action moves it on.
+        send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
+    return hand
+
+
+def seat_back(*, table_id: int, user: User) -> dict[str, Any]:
+    """``user`` is back at their seat: the timeout policy stops playing for it (its timeouts
+    in a row are forgotten) and, on their turn, their clock runs again. Answers the seat and
+    whether it was away."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = next((s for s in table.seats.all() if s.user_id == user.pk), None)
+        if seat is None:
+            raise NotYourTurn(_("You have no seat at this table."), code="not_seated")
+        tc = clocks.time_control(table)
+        last = table.hands.order_by("-number").values_list("number", flat=True).first()
+        found = None if tc is None or last is None else lock_hand(table.pk, last)
+        was_away = False
+        if found is not None and tc is not None:
+            hand = found[1]
+            if hand.clock is not None and hand.clock.get("in_row", {}).get(seat.key):
+                was_away = clock.is_away(tc, hand.clock, seat.key)
+                hand.clock = clock.copy(hand.clock)
+                hand.clock["in_row"].pop(seat.key, None)
+                fields = ["clock"]
+                if hand.status == Hand.Status.PLAYING:
+                    state = hand_state(table, hand)
+                    before = set(hand.clock["running"])
+                    fields += clocks.run_clocks(table, hand, state, tc, timezone.now(), before)
+                rows.update(hand, fields)
+                write_audit(table, user, "back", hand_number=hand.number, after={"seat": seat.key})
+        return {"seat": seat.key, "was_away": was_away}

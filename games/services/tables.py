@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 import engine
 from clubs.models import Club, Guest, Membership, User
-from games import hooks, managers
+from games import clock, hooks, managers
 from games.errors import (
     InvalidInput,
     NotAllowed,
@@ -140,6 +140,7 @@ def table_create(
     requires_confirmation: bool = False,
     bot_budget_ms: int = 1000,
     hints: bool = False,
+    time_control: Mapping[str, Any] | None = None,
 ) -> Table:
     """Open a sitting: fixed rules, as many seats in playing order as the rule set's table takes
     (its ``table`` shape, e.g. 3 or 4 seats), the first dealer given or found by drawing cards from
@@ -151,7 +152,8 @@ def table_create(
     The apps above games call this for the tables they seat (a club evening's members, a
     tournament's entrants, who agreed by entering); a person opening a table through the API
     goes through :func:`table_open`, which also checks whom they may seat. A bot seat without
-    a level plays at the first of ``BOT_LEVELS``."""
+    a level plays at the first of ``BOT_LEVELS``. A ``time_control`` (hosted tables only:
+    :class:`games.clock.TimeControl`'s fields, checked by the API) gives every hand a clock."""
     seats = [
         replace(s, bot_level=BOT_LEVELS[0]) if s.kind == Seat.Kind.BOT and not s.bot_level else s
         for s in seats
@@ -199,6 +201,22 @@ def table_create(
                 _("Seat {seat}: a user seat needs a user.").format(seat=s.key),
                 fields={"seats": [s.key]},
             )
+    if time_control is not None:
+        if mode != Table.Mode.HOSTED:
+            raise InvalidInput(
+                _("Only hosted tables run a clock."),
+                fields={"time_control": [_("not at a recorded table")]},
+            )
+        level = time_control.get("bot_level")
+        if level is not None and level not in levels:
+            raise InvalidInput(
+                _("{rule_set} has bots of level {levels}.").format(
+                    rule_set=rule_set.name, levels=any_of(levels)
+                ),
+                fields={"time_control": [_("unknown bot level")]},
+            )
+        control = clock.TimeControl.from_json(time_control)
+        time_control = None if control is None else control.to_json()
     if first_dealer is not None and first_dealer not in keys:
         raise InvalidInput(
             _("The first dealer {dealer} is not one of the seats.").format(
@@ -256,6 +274,7 @@ def table_create(
             requires_confirmation=requires_confirmation,
             bot_budget_ms=bot_budget_ms,
             hints=hints,
+            time_control=time_control,
             created_by=user,
         )
         table.save()
