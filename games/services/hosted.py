@@ -284,6 +284,7 @@ def flag_fall(hand_id: int, version: int, now: dt.datetime | None = None) -> Han
             hand_number=hand.number,
             after={"seats": seats, "version": hand.version},
         )
+        hooks.timed_out(table.pk, hand.number, seats)  # a tournament's log lists it
         if hand.flag_at is not None:  # another seat's clock still runs
             clocks.hand_on_flag(hand.pk, hand.version, hand.flag_at, now, after_commit=True)
         # The version stays (it counts the hand's actions): the bot's action moves it on.
