@@ -25,7 +25,14 @@ from django.db.models import Q, QuerySet
 from clubs.models import User
 from clubs.privacy import Erasure, Keeper, Scope, when
 from clubs.privacy import register as register_keeper
-from games.hands import hand_common, hand_full_record, hand_proof, hand_view, hand_withheld
+from games.hands import (
+    hand_common,
+    hand_full_record,
+    hand_proof,
+    hand_timeouts,
+    hand_view,
+    hand_withheld,
+)
 from games.models import (
     AuditEntry,
     Hand,
@@ -95,6 +102,7 @@ def hand_as_seen(table: Table, hand: Hand, seat: str) -> dict[str, Any]:
     proof = hand_proof(table, hand, withheld=withheld)
     out["result"] = hand.result if done else None
     out["record"] = None if proof is None else hand_full_record(table, hand)
+    out["timeouts"] = hand_timeouts(hand)
     return out
 
 

@@ -37,6 +37,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound
 
@@ -44,7 +45,7 @@ import clubs.privacy as privacy
 from clubs.models import Club, Membership, User
 from games import managers, rows
 from games.errors import InvalidInput
-from games.hands import hand_view
+from games.hands import hand_clock, hand_timeouts, hand_view
 from games.models import (
     POT,
     SERIES,
@@ -261,6 +262,8 @@ def hand_events_body(*, table: Table, hand: Hand, seat: str | None, after: int) 
         "phase": seen["phase"],
         "to_act": seen["to_act"],
         "events": events,
+        "clock": hand_clock(table, hand, timezone.now()),
+        "timeouts": hand_timeouts(hand),
     }
 
 

@@ -550,6 +550,11 @@ def hand_schemas() -> dict[str, dict[str, Any]]:
                     **details,
                     "description": "The rule set's own part of the row; null where it has none.",
                 },
+                "timed_out": {
+                    **SEAT_NAMES,
+                    "description": "The seats whose actions a timeout policy played in this "
+                    "deal (at a table with a clock; else empty).",
+                },
                 **legacy,
             },
             [

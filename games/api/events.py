@@ -23,15 +23,16 @@ from typing import Any
 
 from adrf.views import APIView  # type: ignore[import-untyped]
 from django.conf import settings
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api.rule_sets import or_null
 from config.api.schema import ErrorSerializer
 from games import notify
-from games.api.serializers import PHASES
+from games.api.serializers import PHASES, ActionTimeoutSerializer
 from games.live.db import db_call
 from games.models import Hand
 from games.selectors import hand_events_for_user, hand_moved_past
@@ -51,14 +52,24 @@ class EventSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+@extend_schema_field(or_null("HandClock", "At a table with a clock: each person's clock now."))
+class HandClockField(serializers.JSONField):
+    """A hand's clocks (``games.hands.hand_clock``), typed as the ``HandClock`` component."""
+
+
 class EventsSerializer(serializers.Serializer[dict[str, Any]]):
-    """The actions after ``after`` and where the hand stands now."""
+    """The actions after ``after`` and where the hand stands now (with the clocks at a table
+    that has them, and the server's time in them)."""
 
     version = serializers.IntegerField(help_text="The hand's current version.")
     status = serializers.ChoiceField(choices=Hand.Status.choices)
     phase = serializers.ChoiceField(choices=PHASES, help_text="The engine's phase of the hand.")
     to_act = serializers.CharField(allow_null=True, help_text="The seat to act, if any.")
     events = EventSerializer(many=True)
+    clock = HandClockField(allow_null=True)
+    timeouts = ActionTimeoutSerializer(
+        many=True, help_text="The actions the timeout policy played (empty without a clock)."
+    )
 
 
 class EventsQuerySerializer(serializers.Serializer[dict[str, Any]]):

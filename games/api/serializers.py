@@ -955,6 +955,10 @@ class AnalysedCardSerializer(serializers.Serializer[dict[str, Any]]):
         child=serializers.CharField(),
         help_text="The cards that would have kept the best result for the player's party.",
     )
+    by_timeout = serializers.BooleanField(
+        help_text="A timeout policy's bot played it: the person's time had run out (at a table "
+        "with a clock)."
+    )
 
 
 class HandAnalysisBodySerializer(serializers.Serializer[dict[str, Any]]):

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, pgettext
 import engine
 from config.api.rule_sets import legacy_sheet_keys
 from config.api.text import DataCSVRenderer
+from games.hands import hand_timeouts
 from games.models import POT, SERIES, Hand, Table
 from games.rulesets import money_key, rule_set_for, rule_set_of, shares_pot_at_close
 from games.settlement import Payment, describe, pot_keeper
@@ -78,15 +79,15 @@ def score_sheet(
     has none (:func:`sheet_of`). The seats' players are named as ``names`` says (seat key →
     name; their display names when not given)."""
     names = names or {}
+    settled = [h for h in hands if h.status != Hand.Status.PLAYING and h.result is not None]
     return sheet_of(
         rule_set_of(table),
         [(s.key, names.get(s.key, s.display_name)) for s in seats_in_order(table)],
         table.opening_pot,
-        [
-            (hand.number, hand.status, hand.dealer, hand.result)
-            for hand in hands
-            if hand.status != Hand.Status.PLAYING and hand.result is not None
-        ],
+        [(hand.number, hand.status, hand.dealer, hand.result) for hand in settled],
+        timed_out={
+            hand.number: sorted({t["seat"] for t in hand_timeouts(hand)}) for hand in settled
+        },
     )
 
 
@@ -95,9 +96,12 @@ def sheet_of(
     seats: Sequence[tuple[str, str]],
     opening_pot: int,
     settled: Sequence[tuple[int, str, str, Mapping[str, Any]]],
+    timed_out: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """The running sheet of a table of ``rule_set`` whose ``seats`` (key, name) opened with
-    ``opening_pot``, from its ``settled`` hands in order (number, status, dealer, Result).
+    ``opening_pot``, from its ``settled`` hands in order (number, status, dealer, Result);
+    ``timed_out``: by hand number, the seats a timeout policy played for (at a table with a
+    clock).
     The keys of API 1.x (``Shapes.legacy_sheet_key``) repeat ``details`` at the tables of the
     rule sets whose details they held (deprecated, null elsewhere)."""
     describe_game = rule_set.describe_game
@@ -121,6 +125,7 @@ def sheet_of(
                 "balances": dict(running),
                 "pot": None if result.get(pot_key) is None else int(result[pot_key]),
                 "details": own,
+                "timed_out": list((timed_out or {}).get(number, ())),
                 **{
                     key: own if rule_set.name in holders else None
                     for key, holders in legacy.items()

@@ -800,7 +800,23 @@ class HandAnalysisView(HandScopedMixin):
             return Response(
                 {"status": "pending", "analysis": None}, status=status.HTTP_202_ACCEPTED
             )
-        return Response({"status": "done", "analysis": analysis})
+        return Response({"status": "done", "analysis": with_timeouts(hand, analysis)})
+
+
+def with_timeouts(hand: Hand, analysis: dict[str, Any]) -> dict[str, Any]:
+    """``analysis`` with each card marked ``by_timeout`` when a timeout policy played it: the
+    card is a value of the timed-out action of its seat (a card is played once a hand)."""
+    timed = [hand.actions[t["action"]] for t in hand_timeouts(hand)]
+    cards = [
+        {
+            **card,
+            "by_timeout": any(
+                a.get("seat") == card["seat"] and card["card"] in a.values() for a in timed
+            ),
+        }
+        for card in analysis.get("cards", ())
+    ]
+    return {**analysis, "cards": cards}
 
 
 # ---------------------------------------------------------------------------------------------

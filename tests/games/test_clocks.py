@@ -262,6 +262,36 @@ class TestLiveClock:
         assert body["timeouts"] == hand.clock["timeouts"]  # type: ignore[index]
         assert len(body["timeouts"]) == len(body["record"]["actions"])
         assert engine.verify(body["record"]) is not None
+        reader = client_for(user_at(table, "anna"))
+        (row,) = reader.get(f"/api/v1/tables/{table.pk}/sheet/").json()["rows"]
+        assert row["timed_out"] == ["anna", "bert", "carl"]
+        services.compute_analysis(hand.pk, hand.version)
+        analysis = reader.get(hand_url(table, 1, "analysis/")).json()["analysis"]
+        assert analysis["cards"] and all(c["by_timeout"] for c in analysis["cards"])
+        exported = reader.get("/api/v1/me/export/").json()
+        (seat,) = [
+            s for t in exported["tables"]["tables"] if t["id"] == table.pk for s in t["seats"]
+        ]
+        assert seat["hands"][0]["timeouts"] == body["timeouts"]
+
+
+def test_a_person_who_acts_in_time_is_not_marked_in_the_sheet_or_the_analysis(
+    live_table: Table, live_hand: Hand
+) -> None:
+    hand = fresh(live_hand)
+    for _ in range(300):
+        hand = fresh(hand)
+        if hand.status == Hand.Status.DONE:
+            break
+        seat = to_act(hand)
+        act(hand, seat, since(hand, seat) + dt.timedelta(seconds=1))
+    hand = fresh(hand)
+    reader = client_for(user_at(live_table, "anna"))
+    (row,) = reader.get(f"/api/v1/tables/{live_table.pk}/sheet/").json()["rows"]
+    assert row["timed_out"] == []
+    services.compute_analysis(hand.pk, hand.version)
+    analysis = reader.get(hand_url(live_table, 1, "analysis/")).json()["analysis"]
+    assert not any(c["by_timeout"] for c in analysis["cards"])
 
 
 def with_bots(person: User) -> dict[str, Any]:

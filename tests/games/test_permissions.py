@@ -103,6 +103,7 @@ MANAGE = {**WRITE_OK, "seated": 403}
 PUBLIC_MANAGE = {**MANAGE, "outsider": 403}
 SIGNED_IN = {**dict.fromkeys(ROLES, 200), "anonymous": 401}
 ANYONE = dict.fromkeys(ROLES, 200)
+SEATED_ONLY = {**WRITE_OK, "club_admin": 403, "director": 403}
 
 
 def with_status(base: dict[str, int], ok: int) -> dict[str, int]:
@@ -127,6 +128,8 @@ ROWS = [
     Row("post", T + R + "/close/", PUBLIC_MANAGE, public=True),
     Row("post", T + R + "/reopen/", MANAGE, setup=closed),
     Row("post", T + R + "/reopen/", PUBLIC_MANAGE, setup=closed, public=True),
+    Row("post", T + H + "/back/", SEATED_ONLY),
+    Row("post", T + H + "/back/", {**SEATED_ONLY, "outsider": 403}, public=True),
     Row("get", T + R + "/ledger/", READ),
     Row("get", T + R + "/ledger/", PUBLIC_READ, public=True),
     Row("get", T + R + "/audit/", READ),
