@@ -84,7 +84,7 @@ def score_sheet(
         rule_set_of(table),
         [(s.key, names.get(s.key, s.display_name)) for s in seats_in_order(table)],
         table.opening_pot,
-        [(hand.number, hand.status, hand.dealer, hand.result) for hand in settled],
+        [(h.number, h.status, h.dealer, h.result) for h in settled if h.result is not None],
         timed_out={
             hand.number: sorted({t["seat"] for t in hand_timeouts(hand)}) for hand in settled
         },
