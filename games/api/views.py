@@ -646,8 +646,11 @@ class HandSeatView(HandScopedMixin):
         """Your seat's view (own cards, public actions, ``legal`` on your turn); non-players
         get the spectator view. After the hand: everything, with result and proof; while the
         board is still being played at other tables (duplicate), only what you saw during
-        play, the result and a null proof."""
+        play, the result and a null proof. At a table with a clock the view carries each
+        person's clock (``clock``) and the actions a timeout policy played (``timeouts``)."""
         table, hand = self.get_hand()
+        if services.flags_due_on_read(table.pk, hand.number):
+            table, hand = self.get_hand()
         return Response(seat_view(table, hand, caller(request)))
 
 

@@ -35,7 +35,13 @@ from games.services.analysis import compute_analysis, hand_analysis
 from games.services.bots import bot_choice, hand_bot_move, hands_waiting_for_bots
 from games.services.common import BOT_LEVELS, bot_levels, filler_level
 from games.services.hints import hand_hint
-from games.services.hosted import flag_fall, hand_apply_action, hand_start, seat_back
+from games.services.hosted import (
+    flag_fall,
+    flags_due_on_read,
+    hand_apply_action,
+    hand_start,
+    seat_back,
+)
 from games.services.pings import ping_complete, ping_create
 from games.services.recorded import hand_confirm, hand_delete, hand_edit, table_record_hand
 from games.services.tables import (
@@ -54,6 +60,7 @@ from games.services.tables import (
 __all__ = [
     "clocks",
     "flag_fall",
+    "flags_due_on_read",
     "seat_back",
     "BOARD_NOT_REVEALED",
     "bot_choice",

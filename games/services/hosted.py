@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -292,6 +293,26 @@ def flag_fall(hand_id: int, version: int, now: dt.datetime | None = None) -> Han
     return hand
 
 
+def flags_due_on_read(table_id: int, number: int, now: dt.datetime | None = None) -> bool:
+    """Without a broker (the embedded default, ``make run``: no worker and no beat), let the
+    hand's due flags fall when someone reads it, so clocks are kept there too; with a broker
+    the worker does it and a read changes nothing. Answers whether a flag fell."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        return False
+    now = now or timezone.now()
+    due = (
+        Hand.objects.filter(table_id=table_id, number=number, status=Hand.Status.PLAYING)
+        .values_list("pk", "version", "flag_at")
+        .first()
+    )
+    return (
+        due is not None
+        and due[2] is not None
+        and due[2] <= now
+        and bool(flag_fall(due[0], due[1], now))
+    )
+
+
 def seat_back(*, table_id: int, user: User) -> dict[str, Any]:
     """``user`` is back at their seat: the timeout policy stops playing for it (its timeouts
     in a row are forgotten) and, on their turn, their clock runs again. Answers the seat and
@@ -316,6 +337,6 @@ def seat_back(*, table_id: int, user: User) -> dict[str, Any]:
                     state = hand_state(table, hand)
                     before = set(hand.clock["running"])
                     fields += clocks.run_clocks(table, hand, state, tc, timezone.now(), before)
-                rows.update(hand, fields)
+                rows.update(hand, list(dict.fromkeys(fields)))
                 write_audit(table, user, "back", hand_number=hand.number, after={"seat": seat.key})
         return {"seat": seat.key, "was_away": was_away}

@@ -400,3 +400,20 @@ def test_a_table_without_a_time_control_keeps_no_clock(hosted: Table, anna: User
     assert hand.clock is None and hand.flag_at is None
     view = client_for(anna).get(hand_url(hosted, 1, "view/")).json()
     assert view["clock"] is None and view["timeouts"] == []
+
+
+def test_without_a_broker_a_due_flag_falls_when_the_hand_is_read(
+    live_hand: Hand, settings: Any, django_capture_on_commit_callbacks: Any, eager_tasks: None
+) -> None:
+    """The embedded default (``make run``) has no worker and no beat: reading the hand lets its
+    due flag fall, and the bot's task runs in process."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    hand = fresh(live_hand)
+    seat = to_act(hand)
+    assert hand.flag_at is not None
+    assert not services.flags_due_on_read(hand.table_id, 1, now=hand.flag_at - dt.timedelta(1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.flags_due_on_read(hand.table_id, 1, now=hand.flag_at)
+    after = fresh(hand)
+    assert after.actions and after.actions[0]["seat"] == seat
+    assert after.clock["timeouts"][0]["seat"] == seat  # type: ignore[index]
