@@ -15,8 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 import engine
+from clubs import outbox
 from clubs.models import Notification, User
 from games import clock, services
 from games.errors import InvalidInput, TableConflict
@@ -417,3 +419,21 @@ def test_without_a_broker_a_due_flag_falls_when_the_hand_is_read(
     after = fresh(hand)
     assert after.actions and after.actions[0]["seat"] == seat
     assert after.clock["timeouts"][0]["seat"] == seat  # type: ignore[index]
+
+
+def test_your_turn_at_a_table_with_a_clock_says_the_time_left_in_the_persons_language(
+    live_hand: Hand,
+) -> None:
+    hand = fresh(live_hand)
+    seat = to_act(hand)
+    person = user_at(hand.table, seat)
+    row = Notification.objects.get(user=person, type="your_turn")
+    deadline = since(hand, seat) + dt.timedelta(seconds=40)
+    assert row.payload["deadline"] == clock.iso(deadline)
+    with translation.override("de"):
+        said = outbox.message_of(row, deadline - dt.timedelta(seconds=25))
+    assert said.body == "Du bist an Friday table am Zug: noch 25 Sekunden."
+    assert said.payload["deadline"] == clock.iso(deadline)
+    with translation.override("en"):
+        said = outbox.message_of(row, deadline - dt.timedelta(hours=3))
+    assert said.body == "It is your turn at Friday table: 3 hours left."
