@@ -82,6 +82,7 @@ class TournamentAdmin(LocalTimes):
     search_fields = ("name", "slug")
     always_read_only = (
         "status",
+        "time_control",
         "lots_commitment",
         "created_at",
         "changed_at",

@@ -17,6 +17,7 @@ class TournamentsConfig(AppConfig):
         live.register()
         outbox.register_namer(names.ENTRY_KEY, names.notification_names)
         hooks.listen("tournament standings", services.on_hands_changed)
+        hooks.listen_timeouts("tournament log", services.on_timeout)
         deals.register(
             deals.DealSource("tournament boards", services.board_deck, services.board_withheld)
         )

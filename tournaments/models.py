@@ -90,6 +90,12 @@ class Tournament(models.Model):
     scoring = models.CharField(max_length=16, choices=Scoring.choices, default=Scoring.BALANCE)
     results = models.CharField(max_length=16, choices=Results.choices, default=Results.RECORDED)
     tiebreaks = models.JSONField(default=list, blank=True)
+    time_control = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The clock of the hosted tables of rounds seated from now on "
+        "(games.clock.TimeControl's fields); null: none.",
+    )
     lots_seed = models.BigIntegerField(default=0, help_text="The recorded seed of the lots.")
     capacity = models.PositiveIntegerField(null=True, blank=True)
     entry_deadline = models.DateTimeField(null=True, blank=True)

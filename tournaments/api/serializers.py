@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api.fields import MAX_ID, JSONObjectField
-from games.api.serializers import RulesField
+from games.api.serializers import RulesField, TimeControlSerializer
 from games.services import BOT_LEVELS
 from tournaments import names as naming
 from tournaments import scoring
@@ -40,6 +40,10 @@ class DealsPerRoundField(serializers.IntegerField):
 
 
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
+TIME_CONTROL_HELP = (
+    "Hosted tournaments: the clock every hosted table of a round runs (docs/clocks.md), taken "
+    "when the round is seated: a change applies to the rounds seated after it."
+)
 
 
 @extend_schema_field(
@@ -54,6 +58,21 @@ class TiebreakNamesField(serializers.ListField):
     service refuses a repeated one)."""
 
     child = serializers.ChoiceField(choices=scoring.TIEBREAK_NAMES)
+
+
+@extend_schema_field(TimeControlSerializer)
+class TimeControlField(serializers.Field[dict[str, Any], Any, Any, Any]):
+    """A time control (``games.api.serializers.TimeControlSerializer``), checked whole even
+    in a partial change (``PATCH`` sends the whole time control, not some of its fields)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        checked = TimeControlSerializer(data=data)
+        if not checked.is_valid():
+            raise serializers.ValidationError(checked.errors)
+        return dict(checked.validated_data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -73,6 +92,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     lots_commitment = serializers.SerializerMethodField(
         help_text='SHA-256 of "lots:<seed>", published from the start: the seed cannot be '
         "changed afterwards, and nobody can know the draw before the end."
+    )
+    time_control = TimeControlField(
+        read_only=True, allow_null=True, help_text=f"{TIME_CONTROL_HELP} Null: none."
     )
 
     class Meta:
@@ -98,6 +120,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "scoring",
             "results",
             "tiebreaks",
+            "time_control",
             "lots_seed",
             "lots_commitment",
             "capacity",
@@ -152,6 +175,12 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
     scoring = serializers.ChoiceField(Tournament.Scoring.choices, required=False)
     results = serializers.ChoiceField(Tournament.Results.choices, required=False)
     tiebreaks = TiebreakNamesField(required=False)
+    time_control = TimeControlField(
+        required=False,
+        allow_null=True,
+        help_text=f"{TIME_CONTROL_HELP} Only with hosted results (400 otherwise). Omitted or "
+        "null: none, a hand waits for its players as long as it takes.",
+    )
     lots_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
     capacity = serializers.IntegerField(
         min_value=3, max_value=MAX_CAPACITY, required=False, allow_null=True
@@ -171,6 +200,12 @@ class TournamentPatchSerializer(TournamentInputSerializer):
 
 class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class WarnSerializer(serializers.Serializer[dict[str, Any]]):
+    reason = serializers.CharField(
+        max_length=500, help_text="Why: the log keeps it for the directors."
+    )
 
 
 class DirectorInputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -38,6 +38,7 @@ from tournaments.api.serializers import (
     TournamentInputSerializer,
     TournamentPatchSerializer,
     TournamentSerializer,
+    WarnSerializer,
 )
 from tournaments.models import Entry, Invitation, LogEntry, Round, Tournament
 
@@ -159,7 +160,9 @@ class TournamentDetailView(APIView):
     @extend_schema(
         summary="Change a tournament",
         description="Directors. The format (rules, rounds, deals, seating, scoring, results, "
-        "tiebreaks, lots seed) is fixed once the first round is seated.",
+        "tiebreaks, lots seed) is fixed once the first round is seated; the time control "
+        "changes at any time and applies to the rounds seated after (each round's tables keep "
+        "the clock they were seated with).",
         parameters=[TOURNAMENT_ID],
         request=TournamentPatchSerializer,
         responses={200: TournamentSerializer, **ERRORS},
@@ -467,6 +470,33 @@ class EntryWithdrawView(APIView):
         return Response(EntrySerializer(entry, context={"request": request}).data)
 
 
+class EntryWarnView(APIView):
+    @extend_schema(
+        summary="Warn a player",
+        description="Directors, while the tournament runs (409 `wrong_state` otherwise): a "
+        "warning, after timeouts at the player's table (the log's `timeout` entries) or for "
+        "their conduct, kept in the tournament's log as `entry_warn` with the reason, the "
+        "open round and the entry's count of warnings (`warnings`). The player is not "
+        "notified. Answers the log entry.",
+        parameters=[TOURNAMENT_ID, ENTRY_ID],
+        request=WarnSerializer,
+        responses={201: LogEntrySerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                "Timeouts", value={"reason": "Three timeouts in round 2."}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request, tournament_id: int, entry_id: int) -> Response:
+        entry = _entry(request, tournament_id, entry_id)
+        data = WarnSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = services.entry_warn(
+            user=signed_in(request), entry=entry, reason=data.validated_data["reason"]
+        )
+        return Response(LogEntrySerializer(row).data, status=status.HTTP_201_CREATED)
+
+
 T = "tournaments/<id:tournament_id>/"
 
 urlpatterns = [
@@ -483,4 +513,5 @@ urlpatterns = [
     path(T + "entries/<id:entry_id>/", EntryDetailView.as_view(), name="t-entry"),
     path(T + "entries/<id:entry_id>/check-in/", EntryCheckInView.as_view(), name="t-check-in"),
     path(T + "entries/<id:entry_id>/withdraw/", EntryWithdrawView.as_view(), name="t-withdraw"),
+    path(T + "entries/<id:entry_id>/warn/", EntryWarnView.as_view(), name="t-warn"),
 ]

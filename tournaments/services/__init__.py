@@ -5,8 +5,10 @@
 - :mod:`.results`: offline table totals, what follows a table's hands, board reveals.
 - :mod:`.standings`: asking for, computing and storing the standings.
 - :mod:`.money`: the money settlement.
+- :mod:`.clocks`: timeouts at round tables in the log.
 """
 
+from tournaments.services.clocks import on_timeout
 from tournaments.services.money import tournament_settlement
 from tournaments.services.results import (
     board_deck,
@@ -32,6 +34,7 @@ from tournaments.services.tournaments import (
     entry_add,
     entry_check_in,
     entry_register,
+    entry_warn,
     entry_withdraw,
     invitation_accept,
     invitation_decline,
@@ -53,10 +56,12 @@ __all__ = [
     "entry_add",
     "entry_check_in",
     "entry_register",
+    "entry_warn",
     "entry_withdraw",
     "invitation_accept",
     "invitation_decline",
     "on_hands_changed",
+    "on_timeout",
     "request_standings",
     "reveal_boards",
     "round_assignments",

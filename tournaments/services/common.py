@@ -39,6 +39,7 @@ STEPS = {
     "add_entry": pgettext_lazy("refused step", "add an entry"),
     "check_in": pgettext_lazy("refused step", "check in"),
     "withdraw": pgettext_lazy("refused step", "withdraw"),
+    "warn": pgettext_lazy("refused step", "warn a player"),
     "seat_round": pgettext_lazy("refused step", "seat a round"),
 }
 

@@ -480,6 +480,7 @@ def _create_tables(
             rules=t.rules,
             seats=specs,
             first_dealer=specs[0].key if duplicate else None,
+            time_control=t.time_control if mode == Table.Mode.HOSTED else None,
         )
         link = RoundTable.objects.create(round=rnd, number=number, table=table)
         links.extend(

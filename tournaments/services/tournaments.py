@@ -33,10 +33,12 @@ from clubs.models import Club, User
 from clubs.models.people import default_rules
 from config.i18n import engine_text, label
 from config.slugs import slug_of
+from games import clock
+from games import services as games
 from games.rulesets import parse_offered_rules, rule_set_for
 from tournaments import live, permissions, scoring
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
-from tournaments.models import Entry, Invitation, Tournament
+from tournaments.models import Entry, Invitation, LogEntry, Tournament
 from tournaments.permissions import is_director
 from tournaments.services import common
 from tournaments.services.common import (
@@ -61,6 +63,9 @@ FORMAT_FIELDS = (
     "lots_seed",
 )
 """Fields fixed once the first round is seated."""
+ROUND_FIELDS = ("time_control",)
+"""Fields a round takes when it is seated: they change at any time, and each round keeps what
+it was seated with (its games tables hold it)."""
 INFO_FIELDS = (
     "name",
     "description",
@@ -138,7 +143,24 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
             ) from None
     if out.get("capacity") is not None and out["capacity"] < 3:
         raise InvalidInput.about("capacity", _("A tournament seats at least 3 players."))
+    if out.get("time_control") is not None:
+        out["time_control"] = _time_control(out["time_control"])
     return out
+
+
+def _time_control(value: Any) -> dict[str, Any]:
+    """A time control as the games tables store it (:class:`games.clock.TimeControl`; the API
+    checked its fields with ``games.api.serializers.TimeControlSerializer``)."""
+    try:
+        control = clock.TimeControl.from_json(value)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        control = None
+    if control is None or control.kind not in clock.KINDS:
+        raise InvalidInput.about(
+            "time_control",
+            _("A time control is live or turn-based, with its seconds for each action."),
+        )
+    return control.to_json()
 
 
 def _check_deal_cycle(rule_set: engine.RuleSet[Any, Any, Any], deals: int) -> None:
@@ -171,6 +193,30 @@ def _unit(rule_set: engine.RuleSet[Any, Any, Any]) -> str:
     one)."""
     unit = rule_set.score_unit or ""
     return label(rule_set, f"unit:{unit}", unit)
+
+
+def _check_time_control(t: Tournament, rule_set: engine.RuleSet[Any, Any, Any]) -> None:
+    """Only hosted tables run a clock; the bot that plays for a person whose time ran out is
+    one of the rule set's levels."""
+    if t.time_control is None:
+        return
+    if t.results != Tournament.Results.HOSTED:
+        raise InvalidInput.about(
+            "time_control",
+            _(
+                "Only hosted tables run a clock, and this tournament's results are {results}: "
+                "set results to hosted, or give no time control."
+            ).format(results=t.results),
+        )
+    level = t.time_control.get("bot_level")
+    levels = games.bot_levels(rule_set)
+    if level is not None and level not in levels:
+        raise InvalidInput.about(
+            "time_control",
+            _("{rule_set} has bots of level {levels}.").format(
+                rule_set=rule_set.name, levels=listing(levels, "or")
+            ),
+        )
 
 
 def _check_combination(t: Tournament) -> None:
@@ -231,6 +277,7 @@ def _check_combination(t: Tournament) -> None:
         raise InvalidInput.about("real_money", message)
     if t.starts_on and t.ends_on and t.ends_on < t.starts_on:
         raise InvalidInput.about("ends_on", _("A tournament ends on or after the day it starts."))
+    _check_time_control(t, rule_set)
 
 
 def _free_slug(wanted: str, *, given: bool = False, exclude: int | None = None) -> str:
@@ -256,7 +303,7 @@ def tournament_create(
 ) -> Tournament:
     """Create a draft tournament; its creator directs it. A club's tournament is created by
     that club's owners and admins."""
-    unknown = set(values) - set(FORMAT_FIELDS) - set(INFO_FIELDS)
+    unknown = set(values) - set(FORMAT_FIELDS) - set(ROUND_FIELDS) - set(INFO_FIELDS)
     if unknown:
         raise InvalidInput(_("Unknown fields: {names}.").format(names=", ".join(sorted(unknown))))
     values = _checked({"rules": values.pop("rules", None) or default_rules(), **values})
@@ -288,7 +335,7 @@ def _snapshot(t: Tournament) -> dict[str, Any]:
     """The tournament's settings for the log; the lots seed as its commitment only (the log
     is read while the tournament runs, and nobody may know the draw in advance)."""
     out: dict[str, Any] = {}
-    for name in (*FORMAT_FIELDS, *INFO_FIELDS, "status"):
+    for name in (*FORMAT_FIELDS, *ROUND_FIELDS, *INFO_FIELDS, "status"):
         value = getattr(t, name)
         out[name] = value.isoformat() if isinstance(value, dt.date | dt.datetime) else value
     out["lots_commitment"] = scoring.lots_commitment(out.pop("lots_seed"))
@@ -296,8 +343,9 @@ def _snapshot(t: Tournament) -> dict[str, Any]:
 
 
 def tournament_update(*, user: User, tournament: Tournament, **changes: Any) -> Tournament:
-    """Change the tournament's details; its format only before the first round."""
-    unknown = set(changes) - set(FORMAT_FIELDS) - set(INFO_FIELDS) - {"slug"}
+    """Change the tournament's details; its format only before the first round; what a round
+    takes when it is seated (:data:`ROUND_FIELDS`) at any time, for the rounds seated after."""
+    unknown = set(changes) - set(FORMAT_FIELDS) - set(ROUND_FIELDS) - set(INFO_FIELDS) - {"slug"}
     if unknown:
         raise InvalidInput(_("Cannot change {names}.").format(names=", ".join(sorted(unknown))))
     changes = _checked(changes)
@@ -725,3 +773,27 @@ def entry_withdraw(*, user: User, entry: Entry, reason: str = "") -> Entry:
         if before != Entry.Status.WAITLISTED:
             _fill_from_waitlist(t, user)
     return entry
+
+
+def entry_warn(*, user: User, entry: Entry, reason: str) -> LogEntry:
+    """A director warns a player (after timeouts at their table, say) while the tournament
+    runs: audited in the log as ``entry_warn`` with the reason, the open round and how many
+    warnings the entry has had. The player is not notified (no notification type says it)."""
+    with transaction.atomic():
+        t = lock(entry.tournament_id)
+        require_director(user, t)
+        require_status(t, [Tournament.Status.RUNNING], "warn")
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        before = LogEntry.objects.filter(
+            tournament=t, action="entry_warn", detail__entry=entry.pk
+        ).count()
+        current = common.open_round(t)
+        return log(
+            t,
+            user,
+            "entry_warn",
+            round_number=current.number if current is not None else None,
+            entry=entry.pk,
+            reason=reason,
+            warnings=before + 1,
+        )
