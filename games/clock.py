@@ -87,7 +87,8 @@ def parse(text: str) -> dt.datetime:
 
 
 def ms(delta: dt.timedelta) -> int:
-    return int(delta.total_seconds() * 1000)
+    """Whole milliseconds of ``delta``, exactly (no floating point), rounded down."""
+    return delta // dt.timedelta(milliseconds=1)
 
 
 def start(tc: TimeControl, seats: Iterable[str], in_row: Mapping[str, int]) -> dict[str, Any]:
@@ -133,12 +134,14 @@ def charge(
 
 def run(clock: Mapping[str, Any], waiting: Iterable[str], now: dt.datetime) -> dict[str, Any]:
     """``clock`` with exactly the seats of ``waiting`` running: a seat already running keeps
-    its start, a new one starts ``now``; a seat no longer waited for stops uncharged, and a
-    seat the policy played for leaves ``auto``."""
+    its start, a new one starts ``now``; a seat no longer waited for stops uncharged and leaves
+    ``auto``; a seat whose flag fell stays stopped until the policy has played for it."""
     out = copy(clock)
     waiting = list(waiting)
-    out["running"] = {s: out["running"].get(s) or iso(now) for s in waiting}
     out["auto"] = [s for s in out["auto"] if s in waiting]
+    out["running"] = {
+        s: out["running"].get(s) or iso(now) for s in waiting if s not in out["auto"]
+    }
     return out
 
 

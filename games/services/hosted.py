@@ -332,7 +332,7 @@ def seat_back(*, table_id: int, user: User) -> dict[str, Any]:
                 was_away = clock.is_away(tc, hand.clock, seat.key)
                 hand.clock = clock.copy(hand.clock)
                 hand.clock["in_row"].pop(seat.key, None)
-                fields = ["clock"]
+                fields = ["clock", "updated_at"]  # a reader's cached view is checked by it
                 if hand.status == Hand.Status.PLAYING:
                     state = hand_state(table, hand)
                     before = set(hand.clock["running"])
