@@ -83,6 +83,7 @@ class TournamentAdmin(LocalTimes):
     always_read_only = (
         "status",
         "time_control",
+        "round_minutes",
         "lots_commitment",
         "created_at",
         "changed_at",

@@ -1,7 +1,8 @@
 """Tell games who manages a tournament's tables: its directors and the organising club's
 owners and admins (tournaments.permissions.is_director); that a round's table plays
-``deals_per_round`` hands; and that its directors correct the hands of a closed table while
-the tournament runs (a finished one is reopened first)."""
+``deals_per_round`` hands, and none once its round's clock ran out; and that its directors
+correct the hands of a closed table while the tournament runs (a finished one is reopened
+first)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,20 @@ def _managed(user: User) -> Q:
 def _hand_limit(table_id: int) -> int | None:
     """A round's table plays ``deals_per_round`` hands; where the rule set keeps rounds
     (``RuleSet.round_deals`` counted deals, and any it plays besides) until its round is
-    complete."""
+    complete. Once the round's clock ran out it deals none (409 ``round_clock_out``: games
+    asks only when a hand is to be added)."""
+    out = (
+        Round.objects.filter(tables__table_id=table_id, ran_out_at__isnull=False)
+        .values_list("number", flat=True)
+        .first()
+    )
+    if out is not None:
+        raise TableConflict(
+            _("Round {number}'s clock ran out: this table deals no further hand.").format(
+                number=out
+            ),
+            code="round_clock_out",
+        )
     found = (
         Tournament.objects.filter(rounds__tables__table_id=table_id)
         .values_list("deals_per_round", "rules")

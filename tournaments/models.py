@@ -96,6 +96,11 @@ class Tournament(models.Model):
         help_text="The clock of the hosted tables of rounds seated from now on "
         "(games.clock.TimeControl's fields); null: none.",
     )
+    round_minutes = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Hosted rounds: minutes a round lasts from its start (its clock); null: none.",
+    )
     lots_seed = models.BigIntegerField(default=0, help_text="The recorded seed of the lots.")
     capacity = models.PositiveIntegerField(null=True, blank=True)
     entry_deadline = models.DateTimeField(null=True, blank=True)
@@ -239,6 +244,17 @@ class Round(models.Model):
         help_text="When the director means to start it (the players' reminders); null: none.",
     )
     started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the round's clock runs out (from round_minutes at its start, or set by "
+        "a director); null: no clock.",
+    )
+    ran_out_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the server found the round's clock run out and ended its hands.",
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

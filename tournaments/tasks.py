@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import timezone
 
 from tournaments import services
 from tournaments.tasks_retention import (  # noqa: F401  (registers the task)
@@ -27,3 +28,10 @@ def recompute_standings(tournament_id: int, version: int) -> bool:
 def table_changed(table_id: int) -> None:
     """A tournament table's hands changed: standings, boards, webhooks."""
     services.table_hands_changed(table_id=table_id)
+
+
+@shared_task
+def run_round_clocks() -> int:
+    """The beat's sweep of round clocks: rounds being played whose clock ran out stop
+    dealing, and close once every table is complete. The number of rounds closed."""
+    return services.round_clocks_sweep(now=timezone.now())

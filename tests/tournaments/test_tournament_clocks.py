@@ -1,23 +1,29 @@
 """Clocks in hosted tournaments (issue 41): the tournament's time control goes to every hosted
 table of a round seated after it is set; each timeout at a round's table is in the directors'
-log; directors warn a player, audited.
+log; directors warn a player, audited. A round's clock runs from its start (or as a director
+sets it); when it runs out no table deals a further hand, and the round closes once every
+table's hands have ended, duplicate boards counting among the tables that played them.
 
 Time is never the machine's: a flag falls at the moment the hand stores for it (``flag_at``),
 given to the service as ``now``."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 
+import engine
 from clubs.models import User
 from games import services as games
 from games.models import Hand, Table
 from tests.factories import UserFactory
 from tests.helpers import client_for
 from tests.tournaments.setup import Field, make_field, seat
-from tournaments.models import LogEntry, RoundSeat, RoundTable
+from tournaments import services
+from tournaments.models import Board, LogEntry, Round, RoundSeat, RoundTable
+from tournaments.services import standings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
@@ -199,13 +205,20 @@ class TestTimeoutsInTheLog:
         f = hosted(time_control=LIVE)
         seat(f)
         hand = started_hand(f)
-        seats = [let_flag_fall(hand) for _ in range(4)]
+        seats: list[str] = []
+        while seats.count(seats[-1] if seats else "") < 2:  # until a seat times out again
+            hand = Hand.objects.get(pk=hand.pk)
+            if hand.status == Hand.Status.DONE:  # the timeouts in a row carry on
+                hand = games.hand_start(table_id=hand.table_id, user=None)
+            seats.append(let_flag_fall(hand))
+            assert len(seats) < 12
         rows = timeouts(f)
         assert [r.detail["seat"] for r in rows] == seats
-        assert seats[3] == seats[0]  # each of the three timed out once, then the first again
-        assert [r.detail["in_row"] for r in rows] == [1, 1, 1, 2]
-        assert [r.detail["away"] for r in rows] == [False, False, False, True]
-        assert [r.detail["timeouts"] for r in rows] == [1, 1, 1, 2]
+        for i, row in enumerate(rows):
+            before = seats[:i].count(seats[i])
+            assert row.detail["in_row"] == row.detail["timeouts"] == before + 1
+            assert row.detail["away"] == (before + 1 >= 2)
+        assert rows[-1].detail["away"]
 
     def test_directors_read_them_in_the_log_and_nobody_else(self) -> None:
         f = hosted(time_control=LIVE)
@@ -292,3 +305,226 @@ class TestWarnings:
             f"/api/v1/tournaments/{other['id']}/entries/{entry}/warn/", {"reason": "x"}
         )
         assert answer.status_code == 404
+
+
+# ---------------------------------------------------------------------------------------------
+# round clocks
+
+
+def rounds_of(f: Field, number: int = 1) -> Round:
+    return Round.objects.get(tournament_id=f.tournament_id, number=number)
+
+
+def act_once(table: Table, number: int) -> Hand:
+    """The seat the hand waits for plays its first legal action (through the games service,
+    as its player)."""
+    hand = Hand.objects.select_related("table").get(table=table, number=number)
+    state = games.hand_state(hand.table, hand)
+    seat = sorted(engine.to_act(state))[0]
+    rules = engine.rule_set(table.rules["variant"])
+    action = rules.action_to_json(engine.legal_actions(state, seat)[0])
+    player = next(s.user for s in table.seats.all() if s.key == seat)
+    assert player is not None
+    return games.hand_apply_action(table_id=table.pk, number=number, user=player, action=action)
+
+
+def play_hand(table: Table, number: int) -> None:
+    """Deal hand ``number`` (unless dealt) and play it to its end."""
+    if not table.hands.filter(number=number).exists():
+        games.hand_start(table_id=table.pk, user=None)
+    for _ in range(200):
+        if Hand.objects.get(table=table, number=number).status == Hand.Status.DONE:
+            return
+        act_once(table, number)
+    raise AssertionError("the hand did not end")
+
+
+def run_out(f: Field, number: int = 1, after: dt.timedelta = dt.timedelta(seconds=1)) -> bool:
+    rnd = rounds_of(f, number)
+    assert rnd.ends_at is not None
+    return services.round_clock_run(round_id=rnd.pk, now=rnd.ends_at + after)
+
+
+class TestTheRoundClocksSettings:
+    def test_a_hosted_tournament_gives_its_rounds_minutes(self) -> None:
+        answer = create(UserFactory.create(), results="hosted", round_minutes=90)
+        assert answer.status_code == 201, answer.content
+        assert answer.json()["round_minutes"] == 90
+
+    def test_by_default_there_is_no_round_clock(self) -> None:
+        body = create(UserFactory.create(), results="hosted").json()
+        assert body["round_minutes"] is None
+
+    def test_a_tournament_that_records_its_results_has_no_round_clock(self) -> None:
+        answer = create(UserFactory.create(), results="recorded", round_minutes=90)
+        assert answer.status_code == 400 and list(answer.json()["fields"]) == ["round_minutes"]
+
+    @pytest.mark.parametrize(
+        ("field", "value"),
+        [("round_minutes", 0), ("round_minutes", 50_000)],
+    )
+    def test_out_of_range_is_refused(self, field: str, value: int) -> None:
+        answer = create(UserFactory.create(), results="hosted", **{field: value})
+        assert answer.status_code == 400 and field in answer.json()["fields"]
+
+    def test_a_round_starts_its_clock_from_the_tournaments_minutes(self) -> None:
+        f = hosted(round_minutes=90)
+        started = seat(f)
+        rnd = rounds_of(f)
+        assert rnd.started_at is not None
+        assert rnd.ends_at == rnd.started_at + dt.timedelta(minutes=90)
+        assert started["ends_at"] is not None and started["ran_out_at"] is None
+
+    def test_without_minutes_a_round_has_no_clock(self) -> None:
+        f = hosted()
+        assert seat(f)["ends_at"] is None
+
+
+class TestADirectorSetsTheRoundsClock:
+    def test_a_seated_round_keeps_the_moment_set_when_it_starts(self) -> None:
+        f = hosted(round_minutes=90)
+        rnd = f.post("rounds/", {}, status=202)
+        moment = "2031-05-01T20:00:00Z"
+        set_ = f.post(f"rounds/{rnd['number']}/clock/", {"ends_at": moment})
+        assert set_["ends_at"] == moment
+        started = f.post(f"rounds/{rnd['number']}/start/")
+        assert started["ends_at"] == moment
+        row = LogEntry.objects.get(tournament_id=f.tournament_id, action="round_clock")
+        assert row.detail == {"before": None, "after": "2031-05-01T20:00:00+00:00"}
+
+    def test_null_stops_the_clock(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        assert f.post("rounds/1/clock/", {"ends_at": None})["ends_at"] is None
+        assert services.rounds_out_of_time(dt.datetime(2100, 1, 1, tzinfo=dt.UTC)) == []
+
+    def test_only_directors_set_it(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        body = {"ends_at": "2031-05-01T20:00:00Z"}
+        assert f.api(f.players[0]).post(f.url + "rounds/1/clock/", body).status_code == 403
+        assert f.api(UserFactory.create()).post(f.url + "rounds/1/clock/", body).status_code == 403
+
+    def test_a_tournament_of_recorded_results_has_no_round_clock(self) -> None:
+        f = make_field(3, deals_per_round=3, rounds_planned=1)
+        seat(f)
+        refused = f.post("rounds/1/clock/", {"ends_at": None}, status=409)
+        assert refused["code"] == "not_hosted"
+
+    def test_a_clock_that_ran_out_is_not_set_again(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        games.hand_start(table_id=table.pk, user=None)  # a hand keeps the round open
+        run_out(f)
+        refused = f.post("rounds/1/clock/", {"ends_at": None}, status=409)
+        assert refused["code"] == "round_clock_out"
+
+
+class TestWhenTheRoundsClockRunsOut:
+    def test_nothing_happens_before_it(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        assert not run_out(f, after=-dt.timedelta(seconds=1))
+        assert rounds_of(f).ran_out_at is None
+
+    def test_no_further_hand_is_dealt_and_the_round_closes_once_the_last_hand_ends(
+        self,
+    ) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        play_hand(table, 1)
+        games.hand_start(table_id=table.pk, user=None)
+        act_once(table, 2)  # hand 2 is being played when the clock runs out
+        assert not run_out(f)
+        rnd = rounds_of(f)
+        assert rnd.ran_out_at == rnd.ends_at + dt.timedelta(seconds=1)
+        assert rnd.status == Round.Status.PLAYING
+        out = LogEntry.objects.get(tournament_id=f.tournament_id, action="round_clock_out")
+        assert out.user_id is None and out.round_number == 1
+        assert out.detail["tables"] == [{"number": 1, "hands_done": 1, "hands_pending": 1}]
+        # the players finish hand 2; hand 3 is not dealt
+        play_hand(table, 2)
+        player = next(s.user for s in table.seats.all() if s.user is not None)
+        refused = client_for(player).post(f"/api/v1/tables/{table.pk}/hands/")
+        assert refused.status_code == 409 and refused.json()["code"] == "round_clock_out"
+        detail = f.get("rounds/1/")
+        assert [t["complete"] for t in detail["tables"]] == [True]
+        # the next sweep closes the round in the name of the director who started it
+        assert services.round_clocks_sweep(now=rnd.ends_at + dt.timedelta(seconds=20)) == 1
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.CLOSED
+        table.refresh_from_db()
+        assert table.status == Table.Status.CLOSED
+        closed = LogEntry.objects.get(tournament_id=f.tournament_id, action="round_close")
+        assert closed.user_id is None
+        assert closed.detail == {"closed_by": "round_clock", "closer": f.director.pk}
+        # run again: nothing more
+        assert services.round_clocks_sweep(now=rnd.ends_at + dt.timedelta(seconds=40)) == 0
+        assert LogEntry.objects.filter(action="round_clock_out").count() == 1
+
+    def test_a_round_whose_tables_have_no_hand_pending_closes_at_once(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        play_hand(table, 1)
+        assert run_out(f)
+        assert rounds_of(f).status == Round.Status.CLOSED
+        # the standings count the hand played
+        assert f.get("standings/")["rows"][0]["rounds"] == 1
+
+    def test_a_director_closes_a_run_out_round_as_any_other(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        games.hand_start(table_id=table.pk, user=None)
+        run_out(f)
+        refused = f.post("rounds/1/close/", status=409)
+        assert refused["code"] == "tables_unfinished"
+        assert "1 hand still being played after the round's clock ran out" in refused["message"]
+        play_hand(table, 1)
+        assert f.post("rounds/1/close/")["status"] == "closed"
+        assert not run_out(f)  # the sweep finds it closed
+
+
+class TestDuplicateBoardsAfterTheClock:
+    def test_a_board_one_table_never_dealt_counts_among_the_tables_that_played_it(
+        self,
+    ) -> None:
+        f = hosted(players=6, scoring="duplicate", round_minutes=90)
+        seat(f)
+        first, second = round_tables(f, 1)
+        for table in (first, second):
+            play_hand(table, 1)
+        play_hand(first, 2)
+        rnd = rounds_of(f)
+        revealed = dict(Board.objects.filter(round=rnd).values_list("number", "revealed_at"))
+        assert revealed[1] is not None and revealed[2] is None
+        _, boards, _ = standings.inputs(f.tournament)
+        assert {b.board for b in boards} == {1}
+        assert run_out(f)  # no hand pending: the round closes
+        revealed = dict(Board.objects.filter(round=rnd).values_list("number", "revealed_at"))
+        assert all(moment is not None for moment in revealed.values())
+        _, boards, _ = standings.inputs(f.tournament)
+        assert {(b.board, b.table) for b in boards if b.board == 2} == {
+            (2, RoundTable.objects.get(table=first).number)
+        }
+
+    def test_a_board_still_being_played_stays_secret(self) -> None:
+        f = hosted(players=6, scoring="duplicate", round_minutes=90)
+        seat(f)
+        first, second = round_tables(f, 1)
+        for table in (first, second):
+            play_hand(table, 1)
+        play_hand(first, 2)
+        games.hand_start(table_id=second.pk, user=None)
+        assert not run_out(f)
+        board = Board.objects.get(round=rounds_of(f), number=2)
+        assert board.revealed_at is None
+        assert Board.objects.get(round=rounds_of(f), number=3).revealed_at is not None
+        play_hand(second, 2)
+        board.refresh_from_db()
+        assert board.revealed_at is not None
+        _, boards, _ = standings.inputs(f.tournament)
+        assert len([b for b in boards if b.board == 2]) == 6

@@ -21,6 +21,7 @@ from tournaments.api.public import NOT_MODIFIED, conditional
 from tournaments.api.serializers import (
     BoardSerializer,
     ConfirmInputSerializer,
+    RoundClockInputSerializer,
     RoundSeatingInputSerializer,
     TotalsInputSerializer,
     TotalsSerializer,
@@ -182,6 +183,37 @@ RoundCloseView = _round_command(
 )
 
 
+class RoundClockView(APIView):
+    @extend_schema(
+        summary="Set a round's clock",
+        description="Directors of a hosted tournament (409 `not_hosted` otherwise), while the "
+        "round is seated or being played (409 `wrong_state`) and its clock has not run out "
+        "(409 `round_clock_out`): when the round's clock runs out (`ends_at`; a moment past "
+        "ends its play at the next sweep; null: no clock). A round otherwise takes the "
+        "tournament's `round_minutes` from its start. Audited as `round_clock`. When the clock "
+        "runs out, no table deals a further hand, and the round closes once every table's "
+        'hands have ended (docs/tournaments.md, "Round clocks").',
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER],
+        request=RoundClockInputSerializer,
+        responses={200: TournamentRoundDetailSerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                "Ends at ten", value={"ends_at": "2026-12-12T22:00:00+01:00"}, request_only=True
+            ),
+            OpenApiExample("No clock", value={"ends_at": None}, request_only=True),
+        ],
+    )
+    def post(self, request: Request, tournament_id: int, round_number: int) -> Response:
+        rnd = _round(request, tournament_id, round_number, direct=True)
+        data = RoundClockInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rnd = services.round_clock_set(
+            user=signed_in(request), round=rnd, ends_at=data.validated_data["ends_at"]
+        )
+        rnd.refresh_from_db()
+        return Response(round_detail(rnd, names_for(rnd.tournament, caller(request))))
+
+
 def _link(rnd: Round, number: int) -> RoundTable:
     return selectors.round_table_of(round=rnd, number=number)
 
@@ -320,6 +352,7 @@ urlpatterns = [
     path(N, RoundDetailView.as_view(), name="t-round"),
     path(N + "start/", RoundStartView.as_view(), name="t-round-start"),
     path(N + "close/", RoundCloseView.as_view(), name="t-round-close"),
+    path(N + "clock/", RoundClockView.as_view(), name="t-round-clock"),
     path(N + "boards/", BoardListView.as_view(), name="t-round-boards"),
     path(TBL, TableView.as_view(), name="t-round-table"),
     path(TBL + "totals/", TotalsView.as_view(), name="t-totals"),

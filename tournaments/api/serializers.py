@@ -16,7 +16,11 @@ from tournaments import scoring
 from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
 from tournaments.scoring import POINTS_PATTERN
 from tournaments.services.rounds import MAX_BOTS
-from tournaments.services.tournaments import MAX_DEALS, MAX_ROUNDS
+from tournaments.services.tournaments import (
+    MAX_DEALS,
+    MAX_ROUND_MINUTES,
+    MAX_ROUNDS,
+)
 
 
 def lots_commitment(seed: int) -> str:
@@ -40,6 +44,12 @@ class DealsPerRoundField(serializers.IntegerField):
 
 
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
+ROUND_MINUTES_HELP = (
+    "Hosted tournaments: the minutes each round lasts from its start (its `ends_at`); when "
+    "they run out no table deals a further hand, and the round closes once the hands being "
+    'played have ended (docs/tournaments.md, "Round clocks"). Null: no round clock. Taken '
+    "when a round starts."
+)
 TIME_CONTROL_HELP = (
     "Hosted tournaments: the clock every hosted table of a round runs (docs/clocks.md), taken "
     "when the round is seated: a change applies to the rounds seated after it."
@@ -89,6 +99,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     lots_seed = serializers.SerializerMethodField(
         help_text="The seed of the lots tiebreak, published once the tournament is finished."
     )
+    round_minutes = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text=ROUND_MINUTES_HELP
+    )
     lots_commitment = serializers.SerializerMethodField(
         help_text='SHA-256 of "lots:<seed>", published from the start: the seed cannot be '
         "changed afterwards, and nobody can know the draw before the end."
@@ -121,6 +134,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "results",
             "tiebreaks",
             "time_control",
+            "round_minutes",
             "lots_seed",
             "lots_commitment",
             "capacity",
@@ -180,6 +194,13 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True,
         help_text=f"{TIME_CONTROL_HELP} Only with hosted results (400 otherwise). Omitted or "
         "null: none, a hand waits for its players as long as it takes.",
+    )
+    round_minutes = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ROUND_MINUTES,
+        required=False,
+        allow_null=True,
+        help_text=f"{ROUND_MINUTES_HELP} Only with hosted results (400 otherwise).",
     )
     lots_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
     capacity = serializers.IntegerField(
@@ -398,9 +419,22 @@ class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
             "seated_at",
             "starts_at",
             "started_at",
+            "ends_at",
+            "ran_out_at",
             "closed_at",
         )
         read_only_fields = fields
+        extra_kwargs = {
+            "ends_at": {
+                "help_text": "When the round's clock runs out: its start and the tournament's "
+                "`round_minutes`, or as a director set it (`…/clock/`); null: no clock."
+            },
+            "ran_out_at": {
+                "help_text": "When the server found the clock run out: from then on no table "
+                "deals a further hand, and the round closes once every table's hands have "
+                'ended (docs/tournaments.md, "Round clocks"); null until then.'
+            },
+        }
 
 
 class TournamentRoundDetailSerializer(TournamentRoundSerializer):
@@ -452,6 +486,14 @@ class RoundSeatingInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="When you mean to start the round: each seated player with an account is "
         "reminded before it (their `round_starts` notification, docs/notifications.md). "
         "Omitted: no reminder.",
+    )
+
+
+class RoundClockInputSerializer(serializers.Serializer[dict[str, Any]]):
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the round's clock runs out (a moment past ends its play at once); "
+        "null: the round has no clock.",
     )
 
 

@@ -5,10 +5,16 @@
 - :mod:`.results`: offline table totals, what follows a table's hands, board reveals.
 - :mod:`.standings`: asking for, computing and storing the standings.
 - :mod:`.money`: the money settlement.
-- :mod:`.clocks`: timeouts at round tables in the log.
+- :mod:`.clocks`: timeouts at round tables in the log, and round clocks.
 """
 
-from tournaments.services.clocks import on_timeout
+from tournaments.services.clocks import (
+    on_timeout,
+    round_clock_run,
+    round_clock_set,
+    round_clocks_sweep,
+    rounds_out_of_time,
+)
 from tournaments.services.money import tournament_settlement
 from tournaments.services.results import (
     board_deck,
@@ -65,6 +71,10 @@ __all__ = [
     "request_standings",
     "reveal_boards",
     "round_assignments",
+    "round_clock_run",
+    "round_clock_set",
+    "round_clocks_sweep",
+    "rounds_out_of_time",
     "round_close",
     "round_seat",
     "round_seat_run",

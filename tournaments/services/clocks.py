@@ -1,5 +1,5 @@
 """Clocks in tournament rounds (issue 41, ``docs/clocks.md``): each timeout at a round's table
-in the tournament's log, for the directors.
+in the tournament's log, for the directors; and round clocks.
 
 A hosted round table runs the tournament's time control (``Tournament.time_control``, given
 to its games table when the round is seated). When a person's time runs out the games app
@@ -8,15 +8,43 @@ flag's transaction: :func:`on_timeout` writes one ``timeout`` log entry per entr
 ran out (round, table number, hand number, the entry and its seat, the timeouts in a row and
 whether the seat is now away, and the entry's timeouts in the tournament so far). The log is
 the directors' (``GET …/log/``); it names the entry by id and seat key, never by name.
+
+*Round clocks* (hosted tournaments). A round may have a time limit, ``Round.ends_at``: from
+the tournament's ``round_minutes`` when it starts, or as a director sets it
+(:func:`round_clock_set`). The beat's sweep (``tournaments.tasks.run_round_clocks``) finds the
+rounds being played whose clock ran out and runs :func:`round_clock_run` for each: it marks
+the round run out (``ran_out_at``, ``round_clock_out`` in the log, with each table's hands), so
+that no table deals a further hand (``tournaments.managers``) and a table is complete once none
+of its hands is pending; then it closes the round as a director would, once every table is
+complete. Each step is checked again under the tournament's lock, so a sweep that runs twice,
+or beside a director's own close, changes nothing more.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import User
 from games import clock
 from games.models import Hand, Table
-from tournaments.models import LogEntry, RoundSeat, RoundTable
+from tournaments import live
+from tournaments.errors import TournamentConflict
+from tournaments.models import LogEntry, Round, RoundSeat, RoundTable, Tournament
+from tournaments.permissions import is_director
+from tournaments.services.common import (
+    local_time,
+    lock,
+    log,
+    require_director,
+    round_state,
+)
+from tournaments.services.results import reveal_boards
+from tournaments.services.rounds import close_tables, table_progress
+from tournaments.services.standings import request_standings
 
 TIMEOUT = "timeout"
 """The log's action for a timeout at a round's table."""
@@ -78,3 +106,150 @@ def on_timeout(table_id: int, hand_number: int, seats: list[str]) -> None:
             )
         )
     LogEntry.objects.bulk_create(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# round clocks
+
+
+def round_clock_set(*, user: User, round: Round, ends_at: dt.datetime | None) -> Round:
+    """A director sets when the round's clock runs out (``None``: the round has no clock)
+    while it is seated or being played and its clock has not run out; a moment already past
+    ends the round's play at the sweep's next run. Audited as ``round_clock`` with the moments
+    before and after."""
+    with transaction.atomic():
+        t = lock(round.tournament_id)
+        require_director(user, t)
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if t.results != Tournament.Results.HOSTED:
+            raise TournamentConflict(
+                _(
+                    "A round's clock ends the hands of hosted tables; this tournament records "
+                    "its results."
+                ),
+                code="not_hosted",
+            )
+        if rnd.status not in (Round.Status.SEATED, Round.Status.PLAYING):
+            raise TournamentConflict(
+                _(
+                    "Round {number} is {state}; a round's clock is set while the round is "
+                    "seated or being played."
+                ).format(number=rnd.number, state=round_state(rnd)),
+                code="wrong_state",
+            )
+        if rnd.ran_out_at is not None:
+            raise TournamentConflict(
+                _("Round {number}'s clock ran out at {moment}.").format(
+                    number=rnd.number, moment=local_time(rnd.ran_out_at, t.timezone)
+                ),
+                code="round_clock_out",
+            )
+        before = rnd.ends_at
+        rnd.ends_at = ends_at
+        rnd.save(update_fields=["ends_at"])
+        log(
+            t,
+            user,
+            "round_clock",
+            round_number=rnd.number,
+            before=None if before is None else before.isoformat(),
+            after=None if ends_at is None else ends_at.isoformat(),
+        )
+        live.tournament_changed(t.pk, "round_clock_set", round=rnd.number)
+    return rnd
+
+
+def rounds_out_of_time(now: dt.datetime) -> list[int]:
+    """The rounds being played whose clock ran out by ``now`` (run out already or not: a
+    round waiting for its last hands is looked at again)."""
+    return list(
+        Round.objects.filter(status=Round.Status.PLAYING, ends_at__lte=now)
+        .order_by("ends_at", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def round_clock_run(*, round_id: int, now: dt.datetime) -> bool:
+    """What happens when round ``round_id``'s clock has run out by ``now``: the first time,
+    the round is marked run out (``ran_out_at``; ``round_clock_out`` in the log, with each
+    table's hands done and pending), so no table deals a further hand; then, once every table
+    is complete, the round closes as a director closes it. True when it closed. Safe to run
+    twice, and beside the directors' own commands."""
+    with transaction.atomic():
+        found = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+        if found is None:
+            return False
+        t = lock(found)
+        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+        if rnd.status != Round.Status.PLAYING or rnd.ends_at is None or rnd.ends_at > now:
+            return False
+        if rnd.ran_out_at is None:
+            rnd.ran_out_at = now
+            rnd.save(update_fields=["ran_out_at"])
+            tables = [
+                {k: p[k] for k in ("number", "hands_done", "hands_pending")}
+                for p in table_progress(rnd)
+            ]
+            log(
+                t,
+                None,
+                "round_clock_out",
+                round_number=rnd.number,
+                ends_at=rnd.ends_at.isoformat(),
+                tables=tables,
+            )
+            reveal_boards(rnd)  # duplicate: boards no table will play any more
+            request_standings(t.pk)
+            live.tournament_changed(t.pk, "round_clock_out", round=rnd.number)
+    return _close_when_complete(round_id)
+
+
+def _close_when_complete(round_id: int) -> bool:
+    """Close the run-out round ``round_id`` once every table is complete, in the name of
+    the director who started it (else another director), audited as ``round_close`` by the
+    round's clock."""
+    with transaction.atomic():
+        found = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+        if found is None:
+            return False
+        t = lock(found)
+        rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+        if rnd.status != Round.Status.PLAYING or rnd.ran_out_at is None:
+            return False
+        if not all(p["complete"] for p in table_progress(rnd)):
+            return False
+        closer = _closer(t, rnd)
+        if closer is None:
+            return False
+        close_tables(t, rnd, closer)
+        log(
+            t,
+            None,
+            "round_close",
+            round_number=rnd.number,
+            closed_by="round_clock",
+            closer=closer.pk,
+        )
+    return True
+
+
+def _closer(t: Tournament, rnd: Round) -> User | None:
+    """Who closes a round whose clock ran out (games closes each table in a manager's name):
+    the director who started it, while they still direct the tournament, else its first
+    director."""
+    started = (
+        LogEntry.objects.filter(tournament=t, action="round_start", round_number=rnd.number)
+        .exclude(user=None)
+        .select_related("user")
+        .order_by("-id")
+        .first()
+    )
+    candidates = [started.user] if started is not None and started.user is not None else []
+    candidates += list(t.directors.filter(is_active=True).order_by("pk"))
+    return next((u for u in candidates if is_director(u, t)), None)
+
+
+def round_clocks_sweep(*, now: dt.datetime) -> int:
+    """The beat's sweep: :func:`round_clock_run` for every round being played whose clock
+    ran out. The number of rounds it closed."""
+    return sum(round_clock_run(round_id=pk, now=now) for pk in rounds_out_of_time(now))

@@ -235,17 +235,26 @@ def table_hands_changed(*, table_id: int) -> None:
 
 
 def reveal_boards(rnd: Round) -> list[int]:
-    """Reveal the boards of a duplicate round that every table has finished."""
+    """Reveal the boards of a duplicate round that every table has finished; once the
+    round's clock ran out, also those the tables that never dealt them will not play (a
+    board a table is still playing stays secret)."""
     tables = RoundTable.objects.filter(round=rnd).count()
     if not tables:
         return []
-    done = (
+    done: Any = (
         Hand.objects.filter(table__round_link__round=rnd, status=Hand.Status.DONE)
         .values("number")
         .annotate(tables=Count("table", distinct=True))
         .filter(tables=tables)
         .values_list("number", flat=True)
     )
+    if rnd.ran_out_at is not None:
+        playing = Hand.objects.filter(table__round_link__round=rnd).exclude(status=Hand.Status.DONE)
+        done = list(
+            Board.objects.filter(round=rnd)
+            .exclude(number__in=playing.values("number"))
+            .values_list("number", flat=True)
+        )
     numbers = list(
         Board.objects.filter(
             round=rnd, revealed_at__isnull=True, number__in=list(done)

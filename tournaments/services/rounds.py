@@ -543,7 +543,8 @@ def round_assignments(rnd: Round) -> list[dict[str, Any]]:
 
 
 def round_start(*, user: User, round: Round) -> Round:
-    """seated → playing."""
+    """seated → playing; the round's clock (``ends_at``) runs from now for the tournament's
+    ``round_minutes``, unless a director set it already."""
     with transaction.atomic():
         t = lock(round.tournament_id)
         require_director(user, t)
@@ -557,16 +558,30 @@ def round_start(*, user: User, round: Round) -> Round:
             )
         rnd.status = Round.Status.PLAYING
         rnd.started_at = timezone.now()
-        rnd.save(update_fields=["status", "started_at"])
-        log(t, user, "round_start", round_number=rnd.number)
+        if rnd.ends_at is None and t.round_minutes is not None:
+            rnd.ends_at = rnd.started_at + dt.timedelta(minutes=t.round_minutes)
+        rnd.save(update_fields=["status", "started_at", "ends_at"])
+        log(
+            t,
+            user,
+            "round_start",
+            round_number=rnd.number,
+            ends_at=None if rnd.ends_at is None else rnd.ends_at.isoformat(),
+        )
         live.tournament_changed(t.pk, "round_started", round=rnd.number)
         outbox.withdraw("round_starts", f"tournament-round:{rnd.pk}")  # it started: no reminder
     return rnd
 
 
-def _unfinished(t: Tournament, progress: dict[str, Any]) -> str:
+def _unfinished(t: Tournament, rnd: Round, progress: dict[str, Any]) -> str:
     """A table that keeps its round from closing, and what it lacks (``table_progress``)."""
     table, done = progress["number"], progress["hands_done"]
+    if rnd.ran_out_at is not None:
+        return ngettext(
+            "{table} ({pending} hand still being played after the round's clock ran out)",
+            "{table} ({pending} hands still being played after the round's clock ran out)",
+            progress["hands_pending"],
+        ).format(table=table, pending=progress["hands_pending"])
     if t.results == Tournament.Results.TOTALS:
         return _("{table} (totals not confirmed)").format(table=table)
     if round_deals(t) is not None:
@@ -583,7 +598,8 @@ def _unfinished(t: Tournament, progress: dict[str, Any]) -> str:
 
 
 def table_progress(rnd: Round) -> list[dict[str, Any]]:
-    """Per table of the round: hands done, hands pending, whether it is complete."""
+    """Per table of the round: hands done, hands pending, whether it is complete (once the
+    round's clock ran out, when none of its hands is pending, however many it played)."""
     t = rnd.tournament
     links = (
         RoundTable.objects.filter(round=rnd)
@@ -607,6 +623,8 @@ def table_progress(rnd: Round) -> list[dict[str, Any]]:
     for link in links:
         if t.results == Tournament.Results.TOTALS:
             complete = link.pk in confirmed
+        elif rnd.ran_out_at is not None:
+            complete = link.pending == 0  # the clock ran out: no further hand is dealt
         elif rounds:
             at = games.table_round(link.table, link.done + 1)
             complete = at is not None and at.completed >= 1 and link.pending == 0
@@ -639,20 +657,26 @@ def round_close(*, user: User, round: Round) -> Round:
             )
         missing = [p for p in table_progress(rnd) if not p["complete"]]
         if missing:
-            what = ", ".join(_unfinished(t, p) for p in missing[:10])
+            what = ", ".join(_unfinished(t, rnd, p) for p in missing[:10])
             raise TournamentConflict(
                 _("Round {number} cannot close: tables {tables} have not finished.").format(
                     number=rnd.number, tables=what
                 ),
                 code="tables_unfinished",
             )
-        for link in RoundTable.objects.filter(round=rnd).select_related("table"):
-            if link.table.status != Table.Status.CLOSED:
-                games.table_close(table_id=link.table_id, user=user)
-        rnd.status = Round.Status.CLOSED
-        rnd.closed_at = timezone.now()
-        rnd.save(update_fields=["status", "closed_at"])
+        close_tables(t, rnd, user)
         log(t, user, "round_close", round_number=rnd.number)
-        request_standings(t.pk)
-        live.tournament_changed(t.pk, "round_closed", round=rnd.number)
     return rnd
+
+
+def close_tables(t: Tournament, rnd: Round, closer: User) -> None:
+    """Close every games table of ``rnd`` (``closer`` manages them), then the round, and ask
+    for new standings; ``t`` and ``rnd`` are locked and every table is complete."""
+    for link in RoundTable.objects.filter(round=rnd).select_related("table"):
+        if link.table.status != Table.Status.CLOSED:
+            games.table_close(table_id=link.table_id, user=closer)
+    rnd.status = Round.Status.CLOSED
+    rnd.closed_at = timezone.now()
+    rnd.save(update_fields=["status", "closed_at"])
+    request_standings(t.pk)
+    live.tournament_changed(t.pk, "round_closed", round=rnd.number)

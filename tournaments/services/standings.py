@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Max
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -73,7 +74,7 @@ def inputs(
     links = list(
         RoundTable.objects.filter(round__tournament=t, round__status__in=COUNTED)
         .select_related("round")
-        .only("number", "table_id", "round_id", "round__number")
+        .only("number", "table_id", "round_id", "round__number", "round__ran_out_at")
     )
     table_ids = [link.table_id for link in links]
     seats: dict[int, dict[str, int]] = defaultdict(dict)
@@ -213,15 +214,41 @@ def inputs(
 def finished_boards(
     t: Tournament, links: list[RoundTable], hands: dict[int, list[tuple[Any, ...]]]
 ) -> dict[int, set[int]]:
-    """Per round id: the board numbers every table of the round has finished."""
+    """Per round id: the board numbers every table of the round has finished. Once a round's
+    clock ran out, a table that never dealt a board will not play it: the board counts when
+    every other table has finished it (and one did), compared among those that played it."""
     tables: dict[int, list[int]] = defaultdict(list)
     for link in links:
         tables[link.round_id].append(link.table_id)
+    ran_out = {link.round_id for link in links if link.round.ran_out_at is not None}
+    dealt = dealt_boards(ran_out)
     out: dict[int, set[int]] = {}
     for round_id, ids in tables.items():
         sets = [{h[0] for h in hands[i]} for i in ids]
-        out[round_id] = set.intersection(*sets) if sets else set()
+        if round_id in ran_out:
+            played = set().union(*sets)
+            out[round_id] = {
+                n
+                for n in played
+                if all(n in done or n > dealt.get(i, 0) for i, done in zip(ids, sets, strict=True))
+            }
+        else:
+            out[round_id] = set.intersection(*sets) if sets else set()
     return out
+
+
+def dealt_boards(round_ids: Iterable[int]) -> dict[int, int]:
+    """Per games table of the rounds ``round_ids``: the number of its last hand dealt."""
+    ids = list(round_ids)
+    if not ids:
+        return {}
+    return {
+        table_id: int(last)
+        for table_id, last in Hand.objects.filter(table__round_link__round_id__in=ids)
+        .values("table_id")
+        .annotate(last=Max("number"))
+        .values_list("table_id", "last")
+    }
 
 
 def compute(t: Tournament, *, rounds_up_to: int | None = None) -> scoring.Standings:

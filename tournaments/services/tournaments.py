@@ -63,7 +63,7 @@ FORMAT_FIELDS = (
     "lots_seed",
 )
 """Fields fixed once the first round is seated."""
-ROUND_FIELDS = ("time_control",)
+ROUND_FIELDS = ("time_control", "round_minutes")
 """Fields a round takes when it is seated: they change at any time, and each round keeps what
 it was seated with (its games tables hold it)."""
 INFO_FIELDS = (
@@ -80,6 +80,8 @@ INFO_FIELDS = (
 )
 MAX_ROUNDS = 50
 MAX_DEALS = 96
+MAX_ROUND_MINUTES = 30 * 24 * 60
+"""A round's clock runs at most 30 days (a club's turn-based tournament through the month)."""
 BEFORE_ROUNDS = (
     Tournament.Status.DRAFT,
     Tournament.Status.REGISTRATION,
@@ -145,6 +147,12 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
         raise InvalidInput.about("capacity", _("A tournament seats at least 3 players."))
     if out.get("time_control") is not None:
         out["time_control"] = _time_control(out["time_control"])
+    minutes = out.get("round_minutes")
+    if minutes is not None and not (isinstance(minutes, int) and 1 <= minutes <= MAX_ROUND_MINUTES):
+        raise InvalidInput.about(
+            "round_minutes",
+            _("A round's clock runs 1 to {most} minutes (30 days).").format(most=MAX_ROUND_MINUTES),
+        )
     return out
 
 
@@ -196,8 +204,17 @@ def _unit(rule_set: engine.RuleSet[Any, Any, Any]) -> str:
 
 
 def _check_time_control(t: Tournament, rule_set: engine.RuleSet[Any, Any, Any]) -> None:
-    """Only hosted tables run a clock; the bot that plays for a person whose time ran out is
-    one of the rule set's levels."""
+    """Only hosted tables run a clock, and only hosted rounds a round clock; the bot that
+    plays for a person whose time ran out is one of the rule set's levels."""
+    if t.round_minutes is not None and t.results != Tournament.Results.HOSTED:
+        raise InvalidInput.about(
+            "round_minutes",
+            _(
+                "A round's clock ends the hands still being played at hosted tables, and this "
+                "tournament's results are {results}: set results to hosted, or give no "
+                "round_minutes."
+            ).format(results=t.results),
+        )
     if t.time_control is None:
         return
     if t.results != Tournament.Results.HOSTED:
