@@ -36,8 +36,10 @@ from games.services.bots import bot_choice, hand_bot_move, hands_waiting_for_bot
 from games.services.common import BOT_LEVELS, bot_levels, filler_level
 from games.services.hints import hand_hint
 from games.services.hosted import (
+    end_hand_by_solver,
     flag_fall,
     flags_due_on_read,
+    hand_abandon,
     hand_apply_action,
     hand_start,
     seat_back,
@@ -59,7 +61,9 @@ from games.services.tables import (
 
 __all__ = [
     "clocks",
+    "end_hand_by_solver",
     "flag_fall",
+    "hand_abandon",
     "flags_due_on_read",
     "seat_back",
     "BOARD_NOT_REVEALED",

@@ -98,9 +98,11 @@ def after_action(
     by_policy: bool,
     now: dt.datetime,
     lag_ms: int = 0,
+    by_solver: bool = False,
 ) -> list[str]:
     """Update ``hand``'s clock after ``seat`` sent the action that is now its last: charge a
-    person's time (or list the policy's action), then run the clocks of the seats the hand
+    person's time (or list the policy's action; an action the round clock's double-dummy
+    play-out played, ``by_solver``, is neither), then run the clocks of the seats the hand
     waits for now. Answers the hand's fields it changed."""
     tc = time_control(table)
     if tc is None or hand.clock is None:
@@ -108,7 +110,7 @@ def after_action(
     before = set(hand.clock.get("running", {}))
     if by_policy:
         hand.clock = clock.played_for(hand.clock, seat, len(hand.actions) - 1, now)
-    elif seat in person_seats(table):
+    elif not by_solver and seat in person_seats(table):
         hand.clock = clock.charge(tc, hand.clock, seat, now, lag_ms=lag_ms, lag_cap_ms=lag_cap_ms())
     return run_clocks(table, hand, state, tc, now, before)
 

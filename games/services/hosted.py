@@ -24,6 +24,7 @@ from clubs.models import User
 from config.i18n import engine_text
 from config.tasks import send_after_commit
 from engine.ruleset import HandState
+from engine.solver import playout
 from games import clock, deals, hooks, live, managers, notify, rows
 from games.errors import (
     InvalidInput,
@@ -153,14 +154,17 @@ def apply_action(
     by_policy: bool = False,
     now: dt.datetime | None = None,
     lag_ms: int = 0,
+    by_solver: bool = False,
 ) -> Hand:
     """Apply one action sent by ``seat_key`` to ``hand``, which the caller has locked in its
     transaction (:func:`hand_apply_action`, a bot's move: ``games.services.bots``). The turn
     is checked first (the seat may send it, for its own hand or for the hand the rule set lets
     it play, ``RuleSet.sender``); then the action is stored and a finished hand settled into
     the ledger (a deal scored in points writes none). ``by_policy``: the timeout policy's bot
-    plays for a person (the hand's clock lists the action); else a person's action at ``now``
-    is charged to their clock, crediting the ``lag_ms`` their client claims."""
+    plays for a person (the hand's clock lists the action); ``by_solver``: the round clock's
+    double-dummy play-out plays it (:func:`end_hand_by_solver`: no clock is checked or
+    charged); else a person's action at ``now`` is charged to their clock, crediting the
+    ``lag_ms`` their client claims."""
     if hand.status != Hand.Status.PLAYING:
         raise TableConflict(
             _("Hand {number} is over.").format(number=hand.number), code="hand_over"
@@ -179,7 +183,7 @@ def apply_action(
             fields={"action": [_("not an object")]},
         )
     now = now or timezone.now()
-    if not by_policy:
+    if not by_policy and not by_solver:
         clocks.check_in_time(table, hand, seat_key, now, lag_ms)
     rules = rule_set_of(table)
     given = data.get("seat", None)
@@ -200,7 +204,14 @@ def apply_action(
     keep_state(hand, state)
     fields = ["actions", "version", "updated_at"]
     fields += clocks.after_action(
-        table, hand, state, seat_key, by_policy=by_policy, now=now, lag_ms=lag_ms
+        table,
+        hand,
+        state,
+        seat_key,
+        by_policy=by_policy,
+        now=now,
+        lag_ms=lag_ms,
+        by_solver=by_solver,
     )
     if state.is_over:
         hand.result = stored_result(table, engine.settle_outcome(engine.outcome(state)))
@@ -340,3 +351,94 @@ def seat_back(*, table_id: int, user: User) -> dict[str, Any]:
                 rows.update(hand, list(dict.fromkeys(fields)))
                 write_audit(table, user, "back", hand_number=hand.number, after={"seat": seat.key})
         return {"seat": seat.key, "was_away": was_away}
+
+
+def end_hand_by_solver(
+    *, table_id: int, number: int, max_tricks: int, now: dt.datetime | None = None
+) -> Hand | None:
+    """End hand ``number`` of a hosted table by the double-dummy result of its remaining cards
+    (a tournament round's clock ran out: ``docs/tournaments.md``, "Round clocks"), when it is
+    being played, in card play of a game the solver plays, with at most ``max_tricks`` tricks
+    to play (the one in progress included): every remaining card is played as
+    :func:`engine.solver.playout.playout` chooses (each side plays perfectly with every hand
+    open), each through :func:`apply_action` (checked by the engine, stored, the hand settled
+    at its end; no clock checked or charged, no bot woken), and the table's audit lists them
+    as ``hand_end_solver`` (the index of the first action it played, the cards, the tricks
+    that were left). ``None``, changing nothing, otherwise: the hand is over or gone, not in
+    card play (or a choice other than a card is open), or more tricks remain. Safe to run
+    twice: the second finds the hand over."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        found = locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
+        if found is None:
+            return None
+        table, hand = found
+        if table.mode != Table.Mode.HOSTED or hand.status != Hand.Status.PLAYING:
+            return None
+        state = hand_state(table, hand)
+        try:
+            left = playout.tricks_left(state)
+            if left > max_tricks:
+                return None
+            cards = playout.playout(state)
+        except engine.EngineError:
+            return None
+        rules = rule_set_of(table)
+        first = len(hand.actions)
+        played = []
+        for card in cards:
+            data = rules.action_to_json(card)
+            hand = apply_action(
+                table,
+                hand,
+                rules.sender(state, card.seat),
+                data,
+                schedule=False,
+                by_solver=True,
+                now=now,
+            )
+            state = engine.apply(state, card)
+            played.append(data)
+        write_audit(
+            table,
+            None,
+            "hand_end_solver",
+            hand_number=hand.number,
+            after={"from_action": first, "cards": played, "tricks_left": left},
+        )
+    return hand
+
+
+def hand_abandon(*, table_id: int, number: int, user: User | None = None) -> dict[str, Any] | None:
+    """Take back hand ``number`` of a hosted table, the table's last, while it is being
+    played, as if it had never been dealt: a tournament round's clock ran out and its director
+    gives the hand an adjusted score instead (``docs/tournaments.md``, "Round clocks"); the
+    apps above call it and check who may. Nothing of it was settled, so nothing else changes;
+    the table's audit keeps ``hand_abandon`` with its dealer, commitment and how many actions
+    it had (not its cards: a duplicate board may still be played at other tables). Answers
+    ``{"number", "dealer", "commitment", "actions"}``, or ``None``, changing nothing, when the
+    hand is not being played (it ended, or there is none) or is not the table's last."""
+    with transaction.atomic():
+        found = locked_hand("h.table_id = %s AND h.number = %s", [table_id, number])
+        if found is None:
+            return None
+        table, hand = found
+        if (
+            table.mode != Table.Mode.HOSTED
+            or hand.status != Hand.Status.PLAYING
+            or Hand.objects.filter(table_id=table.pk, number__gt=number).exists()
+        ):
+            return None
+        what = {
+            "number": hand.number,
+            "dealer": hand.dealer,
+            "commitment": hand.commitment,
+            "actions": len(hand.actions),
+        }
+        hand_id, version = hand.pk, hand.version
+        hand.delete()
+        write_audit(table, user, "hand_abandon", hand_number=number, before=what)
+        # long-polling readers wake up and find the hand gone
+        transaction.on_commit(partial(notify.publish, hand_id, version + 1))
+        hooks.hands_changed(table.pk, table.club_id)
+    return what
