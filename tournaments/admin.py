@@ -84,6 +84,7 @@ class TournamentAdmin(LocalTimes):
         "status",
         "time_control",
         "round_minutes",
+        "round_clock_tricks",
         "lots_commitment",
         "created_at",
         "changed_at",

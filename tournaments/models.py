@@ -101,6 +101,11 @@ class Tournament(models.Model):
         blank=True,
         help_text="Hosted rounds: minutes a round lasts from its start (its clock); null: none.",
     )
+    round_clock_tricks = models.PositiveSmallIntegerField(
+        default=3,
+        help_text="When a round's clock runs out, a hand in card play with at most this many "
+        "tricks to play ends by double dummy; the others wait for an adjusted score.",
+    )
     lots_seed = models.BigIntegerField(default=0, help_text="The recorded seed of the lots.")
     capacity = models.PositiveIntegerField(null=True, blank=True)
     entry_deadline = models.DateTimeField(null=True, blank=True)
@@ -329,6 +334,36 @@ class TableTotals(models.Model):
 
     def __str__(self) -> str:
         return f"totals of {self.round_table_id} (v{self.version})"
+
+
+class HandAdjustment(models.Model):
+    """A director's adjusted score for a hosted hand that a round's clock cut off: the hand was
+    taken back at its games table (``games.services.hand_abandon``) and these amounts, which
+    sum to zero over the table's seats, count instead, in the table's unit (docs/tournaments.md,
+    "Round clocks")."""
+
+    round_table = models.ForeignKey(
+        RoundTable, on_delete=models.CASCADE, related_name="adjustments"
+    )
+    number = models.PositiveSmallIntegerField(help_text="The hand's number at its table.")
+    dealer = models.SlugField(max_length=40, help_text="The hand's dealer (a seat key).")
+    amounts = models.JSONField(help_text="By seat key; they sum to zero.")
+    reason = models.CharField(max_length=500, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("round_table", "number")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("round_table", "number"), name="hand_adjustment_unique_number"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"adjusted hand {self.number} of {self.round_table_id}"
 
 
 class Board(models.Model):

@@ -29,6 +29,7 @@ from clubs.privacy import Erasure, Keeper, Obstacle, Scope, as_json, register
 from tournaments.models import (
     Delivery,
     Entry,
+    HandAdjustment,
     Invitation,
     LogEntry,
     RoundSeat,
@@ -47,6 +48,7 @@ MODELS = frozenset(
         "tournaments.Entry",
         "tournaments.Invitation",
         "tournaments.TableTotals",
+        "tournaments.HandAdjustment",
         "tournaments.StandingRow",
         "tournaments.LogEntry",
         "tournaments.Webhook",
@@ -141,11 +143,12 @@ def obstacles(user: User) -> list[Obstacle]:
 def export(user: User, scope: Scope) -> dict[str, Any]:
     """The ``tournaments`` section of ``user``'s export: the tournaments they created or
     direct, their entries (seats, results, standings row, money), invitations to them and by
-    them, the table totals they entered or confirmed, the log entries made by them or about
-    their entries, and the webhooks they registered (never a webhook's secret). Only
-    tournaments of the scope's club when a club asks. Other people appear by their ids (an
-    entry's, an account's), never by name, but in the log's details as stored (a substitute a
-    director entered by name) and in seat keys."""
+    them, the table totals they entered or confirmed, the adjusted scores they entered or of
+    hands at their tables, the log entries made by them or about their entries, and the
+    webhooks they registered (never a webhook's secret). Only tournaments of the scope's club
+    when a club asks. Other people appear by their ids (an entry's, an account's), never by
+    name, but in the log's details as stored (a substitute a director entered by name) and in
+    seat keys."""
     entries = [
         entry
         for entry in Entry.objects.filter(user=user)
@@ -158,6 +161,7 @@ def export(user: User, scope: Scope) -> dict[str, Any]:
         "entries": [_entry(entry) for entry in entries],
         "invitations": _invitations(user, scope),
         "table_totals": _totals(user, scope, [entry.pk for entry in entries]),
+        "adjusted_scores": _adjustments(user, scope, [entry.pk for entry in entries]),
         "log": _log(user, scope, [entry.pk for entry in entries]),
         "webhooks": _webhooks(user, scope),
     }
@@ -317,6 +321,32 @@ def _totals(user: User, scope: Scope, entry_ids: list[int]) -> list[dict[str, An
     return out
 
 
+def _adjustments(user: User, scope: Scope, entry_ids: list[int]) -> list[dict[str, Any]]:
+    """The directors' adjusted scores the person entered, or of hands at their tables."""
+    found = (
+        HandAdjustment.objects.filter(
+            Q(entered_by=user) | Q(round_table__seats__entry_id__in=entry_ids)
+        )
+        .select_related("round_table__round__tournament__club")
+        .distinct()
+        .order_by("round_table__round__tournament_id", "round_table__round__number", "id")
+    )
+    return [
+        {
+            "tournament": _about(row.round_table.round.tournament),
+            "round": row.round_table.round.number,
+            "table": row.round_table.number,
+            "hand": row.number,
+            "amounts": row.amounts,
+            "reason": row.reason,
+            "entered_by_them": row.entered_by_id == user.pk,
+            "created_at": row.created_at.isoformat(),
+        }
+        for row in found
+        if scope.covers(row.round_table.round.tournament.club_id)
+    ]
+
+
 def _log(user: User, scope: Scope, entry_ids: list[int]) -> list[dict[str, Any]]:
     """Log entries made by the person or about them (one of their entries, or them as a
     director). The details as stored: they hold nothing hidden (the lots seed appears as its
@@ -387,6 +417,7 @@ def erase(erasure: Erasure) -> None:
         )
     Invitation.objects.filter(user=user, status=Invitation.Status.INVITED).delete()
     _scrub_log(erasure, entered | set(directed))
+    _scrub_adjustments(erasure, entered | set(directed))
     _scrub_deliveries(erasure, entered)
     Tournament.objects.filter(pk__in=entered | set(directed)).update(changed_at=timezone.now())
 
@@ -400,6 +431,20 @@ def _scrub_log(erasure: Erasure, tournament_ids: Iterable[int]) -> None:
             row.detail = scrubbed
             changed.append(row)
     LogEntry.objects.bulk_update(changed, ["detail"], batch_size=500)
+
+
+def _scrub_adjustments(erasure: Erasure, tournament_ids: Iterable[int]) -> None:
+    """A director's reason for an adjusted score may name the person."""
+    rows = HandAdjustment.objects.filter(
+        Q(round_table__round__tournament_id__in=list(tournament_ids)) | Q(entered_by=erasure.user)
+    )
+    changed = []
+    for row in rows.only("pk", "reason").iterator():
+        scrubbed = erasure.scrub(row.reason)
+        if scrubbed != row.reason:
+            row.reason = scrubbed
+            changed.append(row)
+    HandAdjustment.objects.bulk_update(changed, ["reason"], batch_size=500)
 
 
 def _scrub_deliveries(erasure: Erasure, tournament_ids: Iterable[int]) -> None:

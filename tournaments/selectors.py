@@ -172,6 +172,29 @@ def _counted_hands(
     return hands
 
 
+def _adjusted(t: Tournament, table_ids: list[int]) -> dict[int, list[dict[str, int]]]:
+    """The directors' adjusted scores (amounts by seat) of the given tables' hands that a
+    round's clock cut off; in duplicate, only of the boards revealed (as :func:`_counted_hands`
+    counts hands)."""
+    from tournaments.models import Board, HandAdjustment
+
+    out: dict[int, list[dict[str, int]]] = defaultdict(list)
+    rows = HandAdjustment.objects.filter(round_table__table_id__in=table_ids).values_list(
+        "round_table__table_id", "round_table__round_id", "number", "amounts"
+    )
+    revealed: set[tuple[int, int]] | None = None
+    if t.scoring == Tournament.Scoring.DUPLICATE:
+        revealed = set(
+            Board.objects.filter(
+                round__tables__table_id__in=table_ids, revealed_at__isnull=False
+            ).values_list("round_id", "number")
+        )
+    for table_id, round_id, number, amounts in rows:
+        if revealed is None or (round_id, number) in revealed:
+            out[table_id].append(amounts)
+    return out
+
+
 def hands_export(t: Tournament) -> list[dict[str, Any]]:
     """Every counted hand of the tournament, by round, table and number, with each seat's
     player and amount."""
@@ -310,6 +333,7 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
                 Table.objects.filter(pk__in=table_ids).prefetch_related("seats"),
                 up_to=hand_cap(t),
             )
+        adjusted = _adjusted(t, table_ids)
         amounts = {
             s.round_table_id: sum(
                 int((h["result"].get("delta") or {}).get(s.seat, 0))
@@ -318,7 +342,10 @@ def player_rounds(t: Tournament, entry: Entry) -> list[dict[str, Any]]:
             )
             + shares[(s.round_table.table_id, s.seat)]
             + scores.get(s.round_table.table_id, {}).get(s.seat, 0)
-            if hands[s.round_table.table_id] or not withheld.get(s.round_table.table_id)
+            + sum(int(a.get(s.seat, 0)) for a in adjusted[s.round_table.table_id])
+            if hands[s.round_table.table_id]
+            or adjusted[s.round_table.table_id]
+            or not withheld.get(s.round_table.table_id)
             else None
             for s in mine
         }

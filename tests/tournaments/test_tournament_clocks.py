@@ -10,12 +10,15 @@ given to the service as ``now``."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 from typing import Any
 
 import pytest
 
 import engine
 from clubs.models import User
+from engine.actions import PlayCard
+from engine.solver.playout import playout, tricks_left
 from games import services as games
 from games.models import Hand, Table
 from tests.factories import UserFactory
@@ -346,14 +349,18 @@ def run_out(f: Field, number: int = 1, after: dt.timedelta = dt.timedelta(second
 
 
 class TestTheRoundClocksSettings:
-    def test_a_hosted_tournament_gives_its_rounds_minutes(self) -> None:
-        answer = create(UserFactory.create(), results="hosted", round_minutes=90)
+    def test_a_hosted_tournament_gives_its_rounds_minutes_and_tricks(self) -> None:
+        answer = create(
+            UserFactory.create(), results="hosted", round_minutes=90, round_clock_tricks=4
+        )
         assert answer.status_code == 201, answer.content
-        assert answer.json()["round_minutes"] == 90
+        assert (answer.json()["round_minutes"], answer.json()["round_clock_tricks"]) == (90, 4)
 
-    def test_by_default_there_is_no_round_clock(self) -> None:
+    def test_by_default_there_is_no_round_clock_and_three_tricks_end_by_double_dummy(
+        self,
+    ) -> None:
         body = create(UserFactory.create(), results="hosted").json()
-        assert body["round_minutes"] is None
+        assert (body["round_minutes"], body["round_clock_tricks"]) == (None, 3)
 
     def test_a_tournament_that_records_its_results_has_no_round_clock(self) -> None:
         answer = create(UserFactory.create(), results="recorded", round_minutes=90)
@@ -361,7 +368,7 @@ class TestTheRoundClocksSettings:
 
     @pytest.mark.parametrize(
         ("field", "value"),
-        [("round_minutes", 0), ("round_minutes", 50_000)],
+        [("round_minutes", 0), ("round_minutes", 50_000), ("round_clock_tricks", 11)],
     )
     def test_out_of_range_is_refused(self, field: str, value: int) -> None:
         answer = create(UserFactory.create(), results="hosted", **{field: value})
@@ -482,7 +489,7 @@ class TestWhenTheRoundsClockRunsOut:
         run_out(f)
         refused = f.post("rounds/1/close/", status=409)
         assert refused["code"] == "tables_unfinished"
-        assert "1 hand still being played after the round's clock ran out" in refused["message"]
+        assert "1 hand still being played or waiting for its adjusted score" in refused["message"]
         play_hand(table, 1)
         assert f.post("rounds/1/close/")["status"] == "closed"
         assert not run_out(f)  # the sweep finds it closed
@@ -528,3 +535,210 @@ class TestDuplicateBoardsAfterTheClock:
         assert board.revealed_at is not None
         _, boards, _ = standings.inputs(f.tournament)
         assert len([b for b in boards if b.board == 2]) == 6
+
+
+# ---------------------------------------------------------------------------------------------
+# how the hands a round's clock cut off end
+
+
+def act_randomly(table: Table, number: int, rng: random.Random) -> None:
+    """A random legal action of the seat the hand waits for; in card play a card (no
+    bargaining that would end the hand before its cards are played)."""
+    hand = Hand.objects.select_related("table").get(table=table, number=number)
+    state = games.hand_state(hand.table, hand)
+    seat = sorted(engine.to_act(state))[0]
+    rules = engine.rule_set(table.rules["variant"])
+    legal = engine.legal_actions(state, seat)
+    cards = [a for a in legal if isinstance(a, PlayCard)]
+    action = rules.action_to_json(rng.choice(cards or legal))
+    player = next(s.user for s in table.seats.all() if s.key == seat)
+    assert player is not None
+    games.hand_apply_action(table_id=table.pk, number=number, user=player, action=action)
+
+
+def into_card_play(table: Table, most: int, rng: random.Random) -> Hand:
+    """Deal and play the table's hands at random until one is in card play with at most
+    ``most`` tricks to play; that hand."""
+    while True:
+        hand = games.hand_start(table_id=table.pk, user=None)
+        while (hand := Hand.objects.get(pk=hand.pk)).status == Hand.Status.PLAYING:
+            try:
+                if tricks_left(games.hand_state(table, hand)) <= most:
+                    return hand
+            except engine.EngineError:
+                pass
+            act_randomly(table, hand.number, rng)
+
+
+def adjust(f: Field, number: int, body: dict[str, Any], user: User | None = None) -> Any:
+    client = f.boss() if user is None else f.api(user)
+    return client.post(f"{f.url}rounds/1/tables/1/hands/{number}/adjust/", body, format="json")
+
+
+def seat_keys_of(table: Table) -> list[str]:
+    return list(table.seats.order_by("position").values_list("key", flat=True))
+
+
+class TestTheDoubleDummyEnding:
+    def test_a_hand_in_card_play_is_played_out_and_the_round_closes(self) -> None:
+        f = hosted(round_minutes=90, deals_per_round=12, round_clock_tricks=10)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        hand = into_card_play(table, 10, random.Random(5))
+        state = games.hand_state(table, hand)
+        cards = [engine.rule_set("wien").action_to_json(c) for c in playout(state)]
+        assert run_out(f)
+        hand.refresh_from_db()
+        assert hand.status == Hand.Status.DONE
+        assert hand.actions[-len(cards) :] == cards
+        ended = LogEntry.objects.get(tournament_id=f.tournament_id, action="hand_end_solver")
+        assert ended.round_number == 1 and ended.detail == {"table": 1, "hand": hand.number}
+        assert rounds_of(f).status == Round.Status.CLOSED
+
+    @pytest.mark.parametrize("tricks", [0, 3])
+    def test_more_tricks_than_the_tournament_allows_wait_for_the_director(
+        self, tricks: int
+    ) -> None:
+        f = hosted(round_minutes=90, deals_per_round=12, round_clock_tricks=tricks)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        hand = into_card_play(table, 10, random.Random(5))
+        assert tricks_left(games.hand_state(table, hand)) > 3  # card play has just begun
+        assert not run_out(f)
+        hand.refresh_from_db()
+        assert hand.status == Hand.Status.PLAYING
+        assert not LogEntry.objects.filter(action="hand_end_solver").exists()
+
+
+class TestAdjustedScores:
+    def cut_off(self, **format: Any) -> tuple[Field, Table, Hand]:
+        """Round 1 with hand 1 played and hand 2 in its auction when the clock ran out."""
+        f = hosted(round_minutes=90, **format)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        play_hand(table, 1)
+        hand = games.hand_start(table_id=table.pk, user=None)
+        assert not run_out(f)
+        return f, table, hand
+
+    def test_the_director_gives_it_a_score_the_hand_is_taken_back_and_the_round_closes(
+        self,
+    ) -> None:
+        f, table, hand = self.cut_off()
+        keys = seat_keys_of(table)
+        amounts = dict(zip(keys, [40, -10, -30], strict=True))
+        before = {row.player: row.points for row in standings.compute(f.tournament).rows}
+        answer = adjust(f, 2, {"amounts": amounts, "reason": "Cut off in the auction."})
+        assert answer.status_code == 201, answer.content
+        assert answer.json() == {
+            "round": 1,
+            "table": 1,
+            "hand": 2,
+            "dealer": hand.dealer,
+            "amounts": amounts,
+            "reason": "Cut off in the auction.",
+            "entered_by": f.director.pk,
+            "created_at": answer.json()["created_at"],
+        }
+        assert not table.hands.filter(number=2).exists()
+        row = LogEntry.objects.get(tournament_id=f.tournament_id, action="hand_adjust")
+        assert row.user_id == f.director.pk
+        assert row.detail == {
+            "table": 1,
+            "hand": 2,
+            "amounts": amounts,
+            "reason": "Cut off in the auction.",
+        }
+        assert rounds_of(f).status == Round.Status.CLOSED
+        # the amounts count as a hand's: balance points move by them
+        entry_of = dict(RoundSeat.objects.filter(round__number=1).values_list("seat", "entry_id"))
+        after = {row.player: row.points for row in standings.compute(f.tournament).rows}
+        for key, amount in amounts.items():
+            assert after[entry_of[key]] - before[entry_of[key]] == amount
+        # a player's results: the hand played and the adjusted score
+        (hand_1,) = table.hands.filter(number=1)
+        assert hand_1.result is not None
+        for key, amount in amounts.items():
+            mine = f.get(f"entries/{entry_of[key]}/results/")["rounds"][0]
+            assert mine["amount"] == int(hand_1.result["delta"].get(key, 0)) + amount
+
+    @pytest.mark.parametrize(
+        ("amounts", "field"),
+        [
+            ({"x": 0}, "amounts"),
+            (None, "amounts"),  # not summing to zero: filled in below
+        ],
+    )
+    def test_amounts_for_every_seat_that_sum_to_zero(
+        self, amounts: dict[str, int] | None, field: str
+    ) -> None:
+        f, table, _hand = self.cut_off()
+        if amounts is None:
+            amounts = dict.fromkeys(seat_keys_of(table), 5)
+        answer = adjust(f, 2, {"amounts": amounts})
+        assert answer.status_code == 400 and field in answer.json()["fields"]
+        assert table.hands.filter(number=2).exists()
+
+    def test_not_before_the_clock_ran_out_nor_for_a_hand_not_being_played(self) -> None:
+        f = hosted(round_minutes=90)
+        seat(f)
+        (table,) = round_tables(f, 1)
+        games.hand_start(table_id=table.pk, user=None)
+        amounts = dict.fromkeys(seat_keys_of(table), 0)
+        early = adjust(f, 1, {"amounts": amounts})
+        assert early.status_code == 409 and early.json()["code"] == "round_clock_running"
+        run_out(f)
+        gone = adjust(f, 2, {"amounts": amounts})
+        assert gone.status_code == 409 and gone.json()["code"] == "hand_not_pending"
+
+    def test_only_directors_adjust(self) -> None:
+        f, table, _hand = self.cut_off()
+        body = {"amounts": dict.fromkeys(seat_keys_of(table), 0)}
+        assert adjust(f, 2, body, f.players[0]).status_code == 403
+        stranger = UserFactory.create()
+        assert adjust(f, 2, body, stranger).status_code == 403
+        assert f.boss().patch(f.url, {"is_public": False}, format="json").status_code == 200
+        assert adjust(f, 2, body, stranger).status_code == 404
+        assert table.hands.filter(number=2).exists()
+
+    def test_the_money_settlement_counts_it(self) -> None:
+        f, table, _hand = self.cut_off(real_money=True)
+        keys = seat_keys_of(table)
+        amounts = dict(zip(keys, [25, 25, -50], strict=True))
+        assert adjust(f, 2, {"amounts": amounts}).status_code == 201
+        table.refresh_from_db()
+        assert table.closing is not None
+        entry_of = dict(RoundSeat.objects.filter(round__number=1).values_list("seat", "entry_id"))
+        nets = {row["entry"]: row["net"] for row in f.get("settlement/")["nets"]}
+        for key in keys:
+            expected = int(table.closing["nets"].get(key, 0)) + amounts[key]
+            assert nets.get(entry_of[key], 0) == expected
+
+    def test_in_duplicate_an_adjusted_board_is_compared_with_the_tables_that_played_it(
+        self,
+    ) -> None:
+        f = hosted(players=6, scoring="duplicate", round_minutes=90)
+        seat(f)
+        first, second = round_tables(f, 1)
+        play_hand(first, 1)
+        games.hand_start(table_id=second.pk, user=None)  # board 1, cut off in its auction
+        assert not run_out(f)
+        board = Board.objects.get(round=rounds_of(f), number=1)
+        assert board.revealed_at is None
+        keys = seat_keys_of(second)
+        amounts = dict(zip(keys, [20, 0, -20], strict=True))
+        link = RoundTable.objects.get(table=second)
+        answer = f.boss().post(
+            f"{f.url}rounds/1/tables/{link.number}/hands/1/adjust/",
+            {"amounts": amounts},
+            format="json",
+        )
+        assert answer.status_code == 201, answer.content
+        board.refresh_from_db()
+        assert board.revealed_at is not None
+        _, boards, _ = standings.inputs(f.tournament)
+        entry_of = dict(RoundSeat.objects.filter(round_table=link).values_list("seat", "entry_id"))
+        adjusted = {b.player: b.amount for b in boards if b.table == link.number}
+        assert adjusted == {entry_of[k]: v for k, v in amounts.items()}
+        assert len([b for b in boards if b.board == 1]) == 6
+        assert rounds_of(f).status == Round.Status.CLOSED

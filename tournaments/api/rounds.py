@@ -21,6 +21,8 @@ from tournaments.api.public import NOT_MODIFIED, conditional
 from tournaments.api.serializers import (
     BoardSerializer,
     ConfirmInputSerializer,
+    HandAdjustInputSerializer,
+    HandAdjustmentSerializer,
     RoundClockInputSerializer,
     RoundSeatingInputSerializer,
     TotalsInputSerializer,
@@ -36,6 +38,9 @@ from tournaments.names import Names, names_for
 
 ROUND_NUMBER = OpenApiParameter("round_number", OpenApiTypes.INT, OpenApiParameter.PATH)
 TABLE_NUMBER = OpenApiParameter("table_number", OpenApiTypes.INT, OpenApiParameter.PATH)
+HAND_NUMBER = OpenApiParameter(
+    "number", OpenApiTypes.INT, OpenApiParameter.PATH, description="The hand's number."
+)
 
 
 def _round(request: Request, tournament_id: int, number: int, *, direct: bool = False) -> Round:
@@ -191,8 +196,10 @@ class RoundClockView(APIView):
         "(409 `round_clock_out`): when the round's clock runs out (`ends_at`; a moment past "
         "ends its play at the next sweep; null: no clock). A round otherwise takes the "
         "tournament's `round_minutes` from its start. Audited as `round_clock`. When the clock "
-        "runs out, no table deals a further hand, and the round closes once every table's "
-        'hands have ended (docs/tournaments.md, "Round clocks").',
+        "runs out, no table deals a further hand, each unfinished hand ends (by its "
+        "double-dummy result, or a director's adjusted score: `…/hands/{number}/adjust/`) and "
+        "the round closes once every table's hands have ended (docs/tournaments.md, \"Round "
+        'clocks").',
         parameters=[TOURNAMENT_ID, ROUND_NUMBER],
         request=RoundClockInputSerializer,
         responses={200: TournamentRoundDetailSerializer, **ERRORS},
@@ -249,6 +256,53 @@ class TableView(APIView):
         _link(rnd, table_number)
         tables = round_detail(rnd, names_for(rnd.tournament, caller(request)))["tables"]
         return Response(next(t for t in tables if t["number"] == table_number))
+
+
+class HandAdjustView(APIView):
+    @extend_schema(
+        summary="Give a hand an adjusted score",
+        description="Directors, once the round's clock has run out (409 "
+        "`round_clock_running` before; `wrong_state` once the round closed), for a hand of "
+        "the table still being played that the double-dummy ending did not end (409 "
+        "`hand_not_pending` for a hand that ended, or was never dealt): the hand is taken "
+        "back at its games table, as if never dealt (the table's audit keeps `hand_abandon`), "
+        "and `amounts` count instead, in the standings, the player's results and the money "
+        "settlement, compared like a board's result in duplicate scoring. Audited as "
+        "`hand_adjust`; the round closes at once when this was the last hand it waited for "
+        '(docs/tournaments.md, "Round clocks").',
+        parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER, HAND_NUMBER],
+        request=HandAdjustInputSerializer,
+        responses={201: HandAdjustmentSerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                "Average",
+                value={
+                    "amounts": {"p-7f3a2c": 0, "p-19be04": 0, "p-a2c911": 0},
+                    "reason": "Cut off in the auction by the round's clock.",
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(
+        self,
+        request: Request,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
+        number: int,
+    ) -> Response:
+        link = _link(_round(request, tournament_id, round_number, direct=True), table_number)
+        data = HandAdjustInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = services.hand_adjust(
+            user=signed_in(request),
+            round_table=link,
+            number=number,
+            amounts=data.validated_data["amounts"],
+            reason=data.validated_data["reason"],
+        )
+        return Response(HandAdjustmentSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
 class TotalsView(APIView):
@@ -356,5 +410,6 @@ urlpatterns = [
     path(N + "boards/", BoardListView.as_view(), name="t-round-boards"),
     path(TBL, TableView.as_view(), name="t-round-table"),
     path(TBL + "totals/", TotalsView.as_view(), name="t-totals"),
+    path(TBL + "hands/<id:number>/adjust/", HandAdjustView.as_view(), name="t-hand-adjust"),
     path(TBL + "totals/confirm/", TotalsConfirmView.as_view(), name="t-totals-confirm"),
 ]

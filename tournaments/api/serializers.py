@@ -13,10 +13,19 @@ from games.api.serializers import RulesField, TimeControlSerializer
 from games.services import BOT_LEVELS
 from tournaments import names as naming
 from tournaments import scoring
-from tournaments.models import Board, Entry, LogEntry, Round, StandingRow, Tournament
+from tournaments.models import (
+    Board,
+    Entry,
+    HandAdjustment,
+    LogEntry,
+    Round,
+    StandingRow,
+    Tournament,
+)
 from tournaments.scoring import POINTS_PATTERN
 from tournaments.services.rounds import MAX_BOTS
 from tournaments.services.tournaments import (
+    MAX_CLOCK_TRICKS,
     MAX_DEALS,
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
@@ -46,9 +55,16 @@ class DealsPerRoundField(serializers.IntegerField):
 RULES_HELP = "The engine's rules object (stakes included), fixed for the whole tournament."
 ROUND_MINUTES_HELP = (
     "Hosted tournaments: the minutes each round lasts from its start (its `ends_at`); when "
-    "they run out no table deals a further hand, and the round closes once the hands being "
-    'played have ended (docs/tournaments.md, "Round clocks"). Null: no round clock. Taken '
-    "when a round starts."
+    "they run out no table deals a further hand, the hands being played end (by their "
+    "double-dummy result, `round_clock_tricks`, or a director's adjusted score) and the round "
+    'closes (docs/tournaments.md, "Round clocks"). Null: no round clock. Taken when a round '
+    "starts."
+)
+CLOCK_TRICKS_HELP = (
+    "When a round's clock runs out, a hand in card play with at most this many tricks to play "
+    "(the one in progress included) ends by its double-dummy result (every hand open, each "
+    "side playing perfectly); any other unfinished hand waits for a director's adjusted "
+    "score. 0: every one waits. Default 3."
 )
 TIME_CONTROL_HELP = (
     "Hosted tournaments: the clock every hosted table of a round runs (docs/clocks.md), taken "
@@ -102,6 +118,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     round_minutes = serializers.IntegerField(
         read_only=True, allow_null=True, help_text=ROUND_MINUTES_HELP
     )
+    round_clock_tricks = serializers.IntegerField(read_only=True, help_text=CLOCK_TRICKS_HELP)
     lots_commitment = serializers.SerializerMethodField(
         help_text='SHA-256 of "lots:<seed>", published from the start: the seed cannot be '
         "changed afterwards, and nobody can know the draw before the end."
@@ -135,6 +152,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "tiebreaks",
             "time_control",
             "round_minutes",
+            "round_clock_tricks",
             "lots_seed",
             "lots_commitment",
             "capacity",
@@ -201,6 +219,9 @@ class TournamentInputSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         allow_null=True,
         help_text=f"{ROUND_MINUTES_HELP} Only with hosted results (400 otherwise).",
+    )
+    round_clock_tricks = serializers.IntegerField(
+        min_value=0, max_value=MAX_CLOCK_TRICKS, required=False, help_text=CLOCK_TRICKS_HELP
     )
     lots_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
     capacity = serializers.IntegerField(
@@ -431,8 +452,9 @@ class TournamentRoundSerializer(serializers.ModelSerializer[Round]):
             },
             "ran_out_at": {
                 "help_text": "When the server found the clock run out: from then on no table "
-                "deals a further hand, and the round closes once every table's hands have "
-                'ended (docs/tournaments.md, "Round clocks"); null until then.'
+                "deals a further hand, its hands end by double dummy or a director's adjusted "
+                "score, and the round closes once every table's hands have ended "
+                '(docs/tournaments.md, "Round clocks"); null until then.'
             },
         }
 
@@ -495,6 +517,43 @@ class RoundClockInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="When the round's clock runs out (a moment past ends its play at once); "
         "null: the round has no clock.",
     )
+
+
+class HandAdjustInputSerializer(serializers.Serializer[dict[str, Any]]):
+    amounts = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="By seat key, every seat of the table (a bot's too); they sum to zero. In "
+        "the table's unit: minor units of money, or the rule set's score unit where its table "
+        "scores its deals together (the standings' `unit`).",
+    )
+    reason = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, default="", help_text="For the log."
+    )
+
+
+class HandAdjustmentSerializer(serializers.ModelSerializer[HandAdjustment]):
+    """A director's adjusted score for a hand a round's clock cut off."""
+
+    round = serializers.IntegerField(source="round_table.round.number")
+    table = serializers.IntegerField(source="round_table.number")
+    hand = serializers.IntegerField(source="number", help_text="The hand's number at its table.")
+    amounts = serializers.DictField(
+        child=serializers.IntegerField(), help_text="By seat key; they sum to zero."
+    )
+
+    class Meta:
+        model = HandAdjustment
+        fields = (
+            "round",
+            "table",
+            "hand",
+            "dealer",
+            "amounts",
+            "reason",
+            "entered_by",
+            "created_at",
+        )
+        read_only_fields = fields
 
 
 class TotalsSerializer(serializers.Serializer[dict[str, Any]]):

@@ -9,6 +9,7 @@
 """
 
 from tournaments.services.clocks import (
+    hand_adjust,
     on_timeout,
     round_clock_run,
     round_clock_set,
@@ -64,6 +65,7 @@ __all__ = [
     "entry_register",
     "entry_warn",
     "entry_withdraw",
+    "hand_adjust",
     "invitation_accept",
     "invitation_decline",
     "on_hands_changed",

@@ -15,7 +15,11 @@ the tournament's ``round_minutes`` when it starts, or as a director sets it
 rounds being played whose clock ran out and runs :func:`round_clock_run` for each: it marks
 the round run out (``ran_out_at``, ``round_clock_out`` in the log, with each table's hands), so
 that no table deals a further hand (``tournaments.managers``) and a table is complete once none
-of its hands is pending; then it closes the round as a director would, once every table is
+of its hands is pending; it ends each hand in card play with at most the tournament's
+``round_clock_tricks`` to play by its double-dummy result
+(``games.services.end_hand_by_solver``); the others wait for a director's adjusted score
+(:func:`hand_adjust`: the hand is taken back and a :class:`~tournaments.models.HandAdjustment`
+counts instead); then it closes the round as a director would, once every table is
 complete. Each step is checked again under the tournament's lock, so a sweep that runs twice,
 or beside a director's own close, changes nothing more.
 """
@@ -24,16 +28,27 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import User
+from config.tasks import send_after_commit
 from games import clock
-from games.models import Hand, Table
+from games import services as games
+from games.models import Hand, Seat, Table
 from tournaments import live
-from tournaments.errors import TournamentConflict
-from tournaments.models import LogEntry, Round, RoundSeat, RoundTable, Tournament
+from tournaments.errors import InvalidInput, TournamentConflict
+from tournaments.models import (
+    HandAdjustment,
+    LogEntry,
+    Round,
+    RoundSeat,
+    RoundTable,
+    Tournament,
+)
 from tournaments.permissions import is_director
 from tournaments.services.common import (
     local_time,
@@ -172,7 +187,8 @@ def rounds_out_of_time(now: dt.datetime) -> list[int]:
 def round_clock_run(*, round_id: int, now: dt.datetime) -> bool:
     """What happens when round ``round_id``'s clock has run out by ``now``: the first time,
     the round is marked run out (``ran_out_at``; ``round_clock_out`` in the log, with each
-    table's hands done and pending), so no table deals a further hand; then, once every table
+    table's hands done and pending), so no table deals a further hand; each hand still being
+    played ends by double dummy where it may (:func:`_end_by_solver`); then, once every table
     is complete, the round closes as a director closes it. True when it closed. Safe to run
     twice, and beside the directors' own commands."""
     with transaction.atomic():
@@ -201,7 +217,47 @@ def round_clock_run(*, round_id: int, now: dt.datetime) -> bool:
             reveal_boards(rnd)  # duplicate: boards no table will play any more
             request_standings(t.pk)
             live.tournament_changed(t.pk, "round_clock_out", round=rnd.number)
+        tricks = t.round_clock_tricks
+    # Each games hand ends in its own transaction, outside the tournament's lock: a flag that
+    # falls holds its hand's lock while it writes to the log (games rows, then the tournament),
+    # so the other order here could deadlock.
+    _end_by_solver(round_id, tricks, now)
     return _close_when_complete(round_id)
+
+
+def _end_by_solver(round_id: int, tricks: int, now: dt.datetime) -> None:
+    """End each hand of the run-out round ``round_id`` still being played by the double-dummy
+    play-out of its cards where it is in card play with at most ``tricks`` tricks to play
+    (``games.services.end_hand_by_solver``), each a ``hand_end_solver`` in the log; the
+    others wait for the directors' adjusted scores (:func:`hand_adjust`). Every sweep tries
+    again: a hand its players brought into card play since may end now."""
+    if tricks <= 0:
+        return
+    pending = list(
+        Hand.objects.filter(
+            table__round_link__round_id=round_id,
+            table__mode=Table.Mode.HOSTED,
+            status=Hand.Status.PLAYING,
+        )
+        .order_by("table__round_link__number", "number")
+        .values_list("table_id", "number", "table__round_link__number")
+    )
+    for table_id, number, table_number in pending:
+        if (
+            games.end_hand_by_solver(table_id=table_id, number=number, max_tricks=tricks, now=now)
+            is None
+        ):
+            continue
+        with transaction.atomic():
+            rnd = Round.objects.select_related("tournament").get(pk=round_id)
+            log(
+                rnd.tournament,
+                None,
+                "hand_end_solver",
+                round_number=rnd.number,
+                table=table_number,
+                hand=number,
+            )
 
 
 def _close_when_complete(round_id: int) -> bool:
@@ -253,3 +309,102 @@ def round_clocks_sweep(*, now: dt.datetime) -> int:
     """The beat's sweep: :func:`round_clock_run` for every round being played whose clock
     ran out. The number of rounds it closed."""
     return sum(round_clock_run(round_id=pk, now=now) for pk in rounds_out_of_time(now))
+
+
+# ---------------------------------------------------------------------------------------------
+# the directors' adjusted scores
+
+
+def _check_adjustment(link: RoundTable, amounts: Mapping[str, Any]) -> None:
+    """Amounts for exactly the table's seats (a bot's too: the table's amounts sum to zero),
+    whole numbers summing to zero."""
+    seats = set(Seat.objects.filter(table_id=link.table_id).values_list("key", flat=True))
+    if set(amounts) != seats:
+        raise InvalidInput(
+            _("Give an amount for exactly the seats {seats}.").format(
+                seats=", ".join(sorted(seats))
+            ),
+            fields={"amounts": [_("wrong seats")]},
+        )
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in amounts.values()):
+        raise InvalidInput(_("Amounts are whole numbers."), fields={"amounts": [_("not integers")]})
+    if sum(amounts.values()) != 0:
+        raise InvalidInput(
+            _("The amounts must sum to zero; they sum to {sum}.").format(sum=sum(amounts.values())),
+            fields={"amounts": [_("do not sum to zero")]},
+        )
+
+
+def hand_adjust(
+    *,
+    user: User,
+    round_table: RoundTable,
+    number: int,
+    amounts: Mapping[str, int],
+    reason: str = "",
+) -> HandAdjustment:
+    """A director's adjusted score for hand ``number`` of a round's table, still being played
+    after the round's clock ran out (the double-dummy ending did not apply): the hand is taken
+    back at its games table (``games.services.hand_abandon``: as if never dealt) and
+    ``amounts`` (by seat, summing to zero, in the table's unit: money's minor units, or the
+    rule set's score unit) count instead in the standings, a player's results and the money
+    settlement. Audited as ``hand_adjust``; the round closes at once if that was the last hand
+    it waited for.
+
+    The hand is taken back first, in its own transaction, and the adjustment recorded after
+    under the tournament's lock (a flag that falls holds the hand, then writes to the log:
+    the other order could deadlock); a request that finds the hand ended or taken back already
+    is refused (409 ``hand_not_pending``)."""
+    link = RoundTable.objects.select_related("round__tournament").get(pk=round_table.pk)
+    rnd = link.round
+    t = rnd.tournament
+    require_director(user, t)
+    if rnd.ran_out_at is None:
+        raise TournamentConflict(
+            _("Round {number}'s clock has not run out: its hands are played to their end.").format(
+                number=rnd.number
+            ),
+            code="round_clock_running",
+        )
+    if rnd.status != Round.Status.PLAYING:
+        raise TournamentConflict(
+            _("Round {number} is {state}; its hands have ended.").format(
+                number=rnd.number, state=round_state(rnd)
+            ),
+            code="wrong_state",
+        )
+    _check_adjustment(link, amounts)
+    taken = games.hand_abandon(table_id=link.table_id, number=number, user=user)
+    if taken is None:
+        raise TournamentConflict(
+            _(
+                "Hand {hand} of table {table} is not being played: it ended, or it was never dealt."
+            ).format(hand=number, table=link.number),
+            code="hand_not_pending",
+        )
+    with transaction.atomic():
+        t = lock(t.pk)
+        row = HandAdjustment.objects.create(
+            round_table=link,
+            number=number,
+            dealer=taken["dealer"],
+            amounts=dict(amounts),
+            reason=reason,
+            entered_by=user,
+        )
+        log(
+            t,
+            user,
+            "hand_adjust",
+            round_number=rnd.number,
+            table=link.number,
+            hand=number,
+            amounts=dict(amounts),
+            reason=reason,
+        )
+        reveal_boards(rnd)
+        request_standings(t.pk)
+        send_after_commit("tournaments.tasks.table_changed", link.table_id)  # result_entered
+        live.tournament_changed(t.pk, "result_entered", round=rnd.number, table=link.number)
+    _close_when_complete(rnd.pk)
+    return row

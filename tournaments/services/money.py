@@ -1,8 +1,9 @@
 """The money settlement of a tournament played for real stakes: each player's net over all
 their tables (from each closed games table's settlement, or an offline table's confirmed
-totals) and the fewest payments that settle them, with the pots as one more party when money
-stayed in them. Players are named as the reader reads them (:mod:`tournaments.names`), and an
-entrant also reads the names of those they pay or are paid by: they must find each other."""
+totals, and the directors' adjusted scores) and the fewest payments that settle them, with
+the pots as one more party when money stayed in them. Players are named as the reader reads
+them (:mod:`tournaments.names`), and an entrant also reads the names of those they pay or are
+paid by: they must find each other."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils.translation import pgettext
 from games.models import Table
 from games.settlement import settle
 from tournaments.errors import TournamentConflict
-from tournaments.models import Entry, RoundSeat, TableTotals, Tournament
+from tournaments.models import Entry, HandAdjustment, RoundSeat, TableTotals, Tournament
 from tournaments.names import Names, every_name
 from tournaments.selectors import score_price
 
@@ -44,6 +45,13 @@ def tournament_settlement(t: Tournament, *, names: Names | None = None) -> dict[
     for _link, table_id, amounts in TableTotals.objects.filter(
         round_table__round__tournament=t, confirmed=True
     ).values_list("round_table_id", "round_table__table_id", "amounts"):
+        for seat, amount in amounts.items():
+            if seat in seats[table_id]:
+                nets[seats[table_id][seat]] += int(amount) * price
+    # A director's adjusted score of a hand a round's clock cut off is in the same unit.
+    for table_id, amounts in HandAdjustment.objects.filter(
+        round_table__round__tournament=t
+    ).values_list("round_table__table_id", "amounts"):
         for seat, amount in amounts.items():
             if seat in seats[table_id]:
                 nets[seats[table_id][seat]] += int(amount) * price

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,7 +31,15 @@ from config.tasks import send
 from games.models import Hand
 from tournaments import live
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict
-from tournaments.models import Board, Round, RoundSeat, RoundTable, TableTotals, Tournament
+from tournaments.models import (
+    Board,
+    HandAdjustment,
+    Round,
+    RoundSeat,
+    RoundTable,
+    TableTotals,
+    Tournament,
+)
 from tournaments.permissions import is_director
 from tournaments.selectors import in_round
 from tournaments.services import common
@@ -214,11 +222,15 @@ def table_hands_changed(*, table_id: int) -> None:
         t = link.round.tournament
         request_standings(t.pk)
         reveal_boards(link.round)
-        hands = list(
+        hands: list[Any] = list(
             Hand.objects.filter(table_id=table_id, status=Hand.Status.DONE, **in_round(t))
             .order_by("number")
             .values_list("number", "result")
         )
+        done = len(hands)
+        adjusted = list(link.adjustments.order_by("number").values_list("number", "amounts"))
+        if adjusted:  # an adjusted score changes the table's result too
+            hands.append({"adjusted": adjusted})
         if _changed(link, hands):
             webhooks.emit(
                 tournament_id=t.pk,
@@ -227,7 +239,7 @@ def table_hands_changed(*, table_id: int) -> None:
                     "round": link.round.number,
                     "table": link.number,
                     "revision": link.revision,
-                    "hands_done": len(hands),
+                    "hands_done": done,
                 },
             )
         common.touch(t.pk)
@@ -241,13 +253,16 @@ def reveal_boards(rnd: Round) -> list[int]:
     tables = RoundTable.objects.filter(round=rnd).count()
     if not tables:
         return []
-    done: Any = (
-        Hand.objects.filter(table__round_link__round=rnd, status=Hand.Status.DONE)
-        .values("number")
-        .annotate(tables=Count("table", distinct=True))
-        .filter(tables=tables)
-        .values_list("number", flat=True)
-    )
+    finished: dict[int, set[int]] = defaultdict(set)  # board → tables done with it
+    for table_id, number in Hand.objects.filter(
+        table__round_link__round=rnd, status=Hand.Status.DONE
+    ).values_list("table_id", "number"):
+        finished[number].add(table_id)
+    for table_id, number in HandAdjustment.objects.filter(round_table__round=rnd).values_list(
+        "round_table__table_id", "number"
+    ):
+        finished[number].add(table_id)  # an adjusted score ends the board at that table
+    done: Any = [number for number, ids in finished.items() if len(ids) == tables]
     if rnd.ran_out_at is not None:
         playing = Hand.objects.filter(table__round_link__round=rnd).exclude(status=Hand.Status.DONE)
         done = list(

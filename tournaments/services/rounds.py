@@ -578,8 +578,8 @@ def _unfinished(t: Tournament, rnd: Round, progress: dict[str, Any]) -> str:
     table, done = progress["number"], progress["hands_done"]
     if rnd.ran_out_at is not None:
         return ngettext(
-            "{table} ({pending} hand still being played after the round's clock ran out)",
-            "{table} ({pending} hands still being played after the round's clock ran out)",
+            "{table} ({pending} hand still being played or waiting for its adjusted score)",
+            "{table} ({pending} hands still being played or waiting for their adjusted scores)",
             progress["hands_pending"],
         ).format(table=table, pending=progress["hands_pending"])
     if t.results == Tournament.Results.TOTALS:

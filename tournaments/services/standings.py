@@ -10,7 +10,9 @@ once the tournament is finished, the prizes. Until a first result is stored, the
 are the entrants (:func:`entrant_rows`).
 
 What counts: rounds seated, played or closed; at a table, the settled hands numbered up to
-``deals_per_round`` (hand deltas) and, once the table is closed, the pot shared out at close;
+``deals_per_round`` (hand deltas), the directors' adjusted scores of hands a round's clock cut
+off (:class:`~tournaments.models.HandAdjustment`) and, once the table is closed, the pot shared
+out at close;
 offline tables count once their totals are confirmed. In duplicate scoring a board counts only
 when every table of its round has finished it (the same moment its deal is revealed), so a
 standings page never tells a table how a board it has yet to play went elsewhere; until one
@@ -41,6 +43,7 @@ from tournaments import live, scoring
 from tournaments import prizes as prize_core
 from tournaments.models import (
     Entry,
+    HandAdjustment,
     Round,
     RoundSeat,
     RoundTable,
@@ -138,7 +141,14 @@ def inputs(
             answer = answers[key] = rule_set.statistics(
                 {k: json.loads(v) for k, v in zip(read, values, strict=True) if v is not None}
             )
-        hands[table_id].append((number, dealer, delta, answer["declarer"], answer["made"]))
+        hands[table_id].append((number, dealer, delta, answer["declarer"], answer["made"], False))
+    # A director's adjusted score stands for a hand a round's clock cut off (taken back at the
+    # table): its amounts count as a hand's, in the table's unit, also beside a sheet's score.
+    for table_id, number, dealer, adjusted in HandAdjustment.objects.filter(
+        round_table__in=links
+    ).values_list("round_table__table_id", "number", "dealer", "amounts"):
+        hands[table_id].append((number, dealer, adjusted, None, None, True))
+        hands[table_id].sort(key=lambda h: h[0])
     splits: dict[int, dict[str, int]] = defaultdict(dict)
     for table_id, payee, amount in LedgerEntry.objects.filter(
         table_id__in=table_ids, reason=SPLIT
@@ -166,14 +176,14 @@ def inputs(
         amounts = dict.fromkeys(by_seat.values(), 0)
         wins = dict.fromkeys(by_seat.values(), 0)
         counted = 0
-        for number, dealer, delta, declarer, made in hands[link.table_id]:
+        for number, dealer, delta, declarer, made, adjusted in hands[link.table_id]:
             if duplicate and number not in finished.get(link.round_id, set()):
                 if pending is not None:
                     for entry in by_seat.values():
                         pending[entry] = pending.get(entry, 0) + 1
                 continue
             counted += 1
-            for seat, amount in (delta or {}).items() if not scores else ():
+            for seat, amount in (delta or {}).items() if adjusted or not scores else ():
                 if seat in by_seat:
                     amounts[by_seat[seat]] += int(amount)
             if declarer in by_seat and made is True:

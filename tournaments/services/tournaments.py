@@ -63,7 +63,7 @@ FORMAT_FIELDS = (
     "lots_seed",
 )
 """Fields fixed once the first round is seated."""
-ROUND_FIELDS = ("time_control", "round_minutes")
+ROUND_FIELDS = ("time_control", "round_minutes", "round_clock_tricks")
 """Fields a round takes when it is seated: they change at any time, and each round keeps what
 it was seated with (its games tables hold it)."""
 INFO_FIELDS = (
@@ -82,6 +82,8 @@ MAX_ROUNDS = 50
 MAX_DEALS = 96
 MAX_ROUND_MINUTES = 30 * 24 * 60
 """A round's clock runs at most 30 days (a club's turn-based tournament through the month)."""
+MAX_CLOCK_TRICKS = 10
+"""Every game the solver plays has 10 tricks (three hands of a 32-card deck)."""
 BEFORE_ROUNDS = (
     Tournament.Status.DRAFT,
     Tournament.Status.REGISTRATION,
@@ -152,6 +154,12 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
         raise InvalidInput.about(
             "round_minutes",
             _("A round's clock runs 1 to {most} minutes (30 days).").format(most=MAX_ROUND_MINUTES),
+        )
+    tricks = out.get("round_clock_tricks", 0)
+    if not (isinstance(tricks, int) and 0 <= tricks <= MAX_CLOCK_TRICKS):
+        raise InvalidInput.about(
+            "round_clock_tricks",
+            _("round_clock_tricks is 0 to {most} tricks.").format(most=MAX_CLOCK_TRICKS),
         )
     return out
 
