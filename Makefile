@@ -17,6 +17,7 @@ WEB_CMD := gunicorn config.wsgi:application -k gthread --workers 3 --threads 2 -
 EVENTS_CMD := gunicorn config.asgi:application -k uvicorn.workers.UvicornWorker --workers 1 --timeout 90
 WORKER_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=celery
 BOTS_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=bots
+CLOCKS_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=clocks
 BEAT_CMD := celery -A config beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
 
 # Long enough for HS256 JWT signing (>= 32 bytes); for tests and lint only.
@@ -24,7 +25,7 @@ TEST_SECRET_KEY := test-secret-key-for-pytest-only-0123456789abcdef
 LINT_PATHS := config clubs tournaments games engine tests
 MYPY_PATHS := config clubs tournaments games $(wildcard engine)
 
-.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release messages messages-app clients clients-mobile migrate demo serve-pg serve-events worker bots beat soak faults clean
+.PHONY: help install lock lock-check run test test-quick no-npm slow-list lint format schema schema-compat schema-release messages messages-app clients clients-mobile migrate demo serve-pg serve-events worker bots clocks beat soak faults clean
 
 help: ## List targets.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -262,6 +263,9 @@ worker: $(STAMP) ## Run a Celery worker (as docker compose `worker`); needs CELE
 
 bots: $(STAMP) ## Run the bots queue's Celery worker (as docker compose `bots`); needs CELERY_BROKER_URL.
 	PATH="$(abspath $(BIN)):$$PATH" exec $(BOTS_CMD)
+
+clocks: $(STAMP) ## Run the clocks queue's Celery worker: flags of hosted hands (as docker compose `clocks`).
+	PATH="$(abspath $(BIN)):$$PATH" exec $(CLOCKS_CMD)
 
 beat: $(STAMP) ## Run Celery beat (as docker compose `beat`); needs CELERY_BROKER_URL.
 	PATH="$(abspath $(BIN)):$$PATH" exec $(BEAT_CMD)

@@ -112,6 +112,7 @@ class Stack:
             "events": make_cmd("EVENTS_CMD"),
             "worker": make_cmd("WORKER_CMD"),
             "bots": make_cmd("BOTS_CMD"),
+            "clocks": make_cmd("CLOCKS_CMD"),
             # the Makefile's BEAT_CMD with its schedule file in this run's folder
             "beat": make_cmd("BEAT_CMD").replace("/tmp/celerybeat-schedule", str(schedule)),
         }
@@ -135,7 +136,10 @@ class Stack:
                 raise RuntimeError(f"{name} exited:\n{log.read_text(errors='replace')[-3000:]}")
             if name in ("web", "events") and self._healthy(port):
                 return
-            if name in ("worker", "bots") and " ready." in log.read_text(errors="replace")[offset:]:
+            if (
+                name in ("worker", "bots", "clocks")
+                and " ready." in log.read_text(errors="replace")[offset:]
+            ):
                 return
             if name == "beat":
                 return
@@ -155,7 +159,7 @@ class Stack:
             return False
 
     def start_all(self) -> None:
-        for name in ("web", "events", "worker", "bots", "beat"):
+        for name in ("web", "events", "worker", "bots", "clocks", "beat"):
             self.start(name)
 
     def kill(self, name: str) -> None:

@@ -359,7 +359,14 @@ CELERY_TASK_IGNORE_RESULT = True
 # the default queue, `make bots` this one, as docker compose's `worker` and `bots`.
 CELERY_BOTS_QUEUE = env("CELERY_BOTS_QUEUE", "bots")
 BOT_TASKS = ("games.tasks.bot_act", "games.tasks.analyse_hand")
-CELERY_TASK_ROUTES = {name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS}
+# Flags of hosted hands' clocks (docs/clocks.md) fall on their own queue, so that no standings,
+# notification or webhook work holds a flag back: `make clocks` serves it, as compose `clocks`.
+CELERY_CLOCKS_QUEUE = env("CELERY_CLOCKS_QUEUE", "clocks")
+CLOCK_TASKS = ("games.tasks.clock_flag", "games.tasks.sweep_clocks")
+CELERY_TASK_ROUTES = {
+    **{name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS},
+    **{name: {"queue": CELERY_CLOCKS_QUEUE} for name in CLOCK_TASKS},
+}
 CELERY_TIMEZONE = TIME_ZONE
 # Seconds between the worker's sweeps for due notifications (reminders, and any whose
 # message was lost), and how long a claimed notification may stay unsent before a sweep
@@ -372,13 +379,15 @@ NOTIFICATION_YOUR_TURN_DELAY_SECONDS = float(env("NOTIFICATION_YOUR_TURN_DELAY_S
 # Clocks of hosted hands (docs/clocks.md): the lag a client may claim for an action (credited
 # up to this, and added to every deadline before its flag falls), the beat's sweep for flags,
 # how far ahead a flag is handed to the worker (far below the broker's redelivery timeout),
-# and how late a flag is handed on again (its message was lost).
+# how late a flag is handed on again (its message was lost), and how often at most.
 CLOCK_LAG_CREDIT_MS = int(env("CLOCK_LAG_CREDIT_MS", "1000"))
 CLOCK_SWEEP_SECONDS = float(env("CLOCK_SWEEP_SECONDS", "1"))
 CLOCK_HORIZON_SECONDS = float(env("CLOCK_HORIZON_SECONDS", "60"))
-CLOCK_OVERDUE_SECONDS = float(env("CLOCK_OVERDUE_SECONDS", "2"))
+CLOCK_OVERDUE_SECONDS = float(env("CLOCK_OVERDUE_SECONDS", "5"))
+CLOCK_RESEND_SECONDS = float(env("CLOCK_RESEND_SECONDS", "15"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": CLOCK_SWEEP_SECONDS},
+    "run-round-clocks": {"task": "tournaments.tasks.run_round_clocks", "schedule": 15.0},
     "kick-stalled-bots": {"task": "games.tasks.kick_stalled_bots", "schedule": 30.0},
     "kick-stale-standings": {
         "task": "clubs.tasks_seasons.kick_stale_standings",

@@ -139,9 +139,7 @@ def run(clock: Mapping[str, Any], waiting: Iterable[str], now: dt.datetime) -> d
     out = copy(clock)
     waiting = list(waiting)
     out["auto"] = [s for s in out["auto"] if s in waiting]
-    out["running"] = {
-        s: out["running"].get(s) or iso(now) for s in waiting if s not in out["auto"]
-    }
+    out["running"] = {s: out["running"].get(s) or iso(now) for s in waiting if s not in out["auto"]}
     return out
 
 

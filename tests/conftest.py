@@ -344,7 +344,8 @@ def celery_worker_process(
         sys.executable, "-m", "celery", "-A", "config", "worker",
         "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
         "--hostname", f"pytest-{os.getpid()}@%h",
-        "--queues", f"{app.conf.task_default_queue},{settings.CELERY_BOTS_QUEUE}",
+        "--queues",
+        f"{app.conf.task_default_queue},{settings.CELERY_BOTS_QUEUE},{settings.CELERY_CLOCKS_QUEUE}",
     ]  # fmt: skip
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(

@@ -22,7 +22,7 @@ from typing import Any
 
 import tests.trickgame.registered  # noqa: F401  (registers the test-only rule set trickgame)
 from config.settings import *  # noqa: F403
-from config.settings import BOT_TASKS, CACHES, CHANNEL_LAYERS
+from config.settings import BOT_TASKS, CACHES, CHANNEL_LAYERS, CLOCK_TASKS
 
 #: This test run: pytest-xdist's id of it in its workers, else this process's id, passed on to
 #: the processes its tests start through the environment.
@@ -41,7 +41,11 @@ if "prefix" in layer_config:
 # Celery worker reads.
 CELERY_TASK_DEFAULT_QUEUE = f"celery-{TEST_RUN_NAME}"
 CELERY_BOTS_QUEUE = f"bots-{TEST_RUN_NAME}"
-CELERY_TASK_ROUTES = {name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS}
+CELERY_CLOCKS_QUEUE = f"clocks-{TEST_RUN_NAME}"
+CELERY_TASK_ROUTES = {
+    **{name: {"queue": CELERY_BOTS_QUEUE} for name in BOT_TASKS},
+    **{name: {"queue": CELERY_CLOCKS_QUEUE} for name in CLOCK_TASKS},
+}
 
 # Accounts get passwords; hash them quickly, here rather than per test so that worlds built
 # once for many tests (tests/worlds.py) and the servers and workers a test starts hash

@@ -23,8 +23,8 @@ def compose() -> dict[str, Any]:
 
 
 def makefile_commands() -> dict[str, str]:
-    """``WEB_CMD``, ``EVENTS_CMD``, ``WORKER_CMD``, ``BOTS_CMD`` and ``BEAT_CMD`` from the
-    Makefile."""
+    """``WEB_CMD``, ``EVENTS_CMD``, ``WORKER_CMD``, ``BOTS_CMD``, ``CLOCKS_CMD`` and
+    ``BEAT_CMD`` from the Makefile."""
     text = (PROJECT_DIR / "Makefile").read_text()
     return dict(re.findall(r"^(\w+_CMD) := (.+)$", text, flags=re.MULTILINE))
 
@@ -41,7 +41,7 @@ def test_it_defines_every_service_with_a_healthcheck(compose: dict[str, Any]) ->
 
 @pytest.mark.parametrize(("service", "variable"), [
     ("web", "WEB_CMD"), ("events", "EVENTS_CMD"), ("worker", "WORKER_CMD"),
-    ("bots", "BOTS_CMD"), ("beat", "BEAT_CMD"),
+    ("bots", "BOTS_CMD"), ("clocks", "CLOCKS_CMD"), ("beat", "BEAT_CMD"),
 ])  # fmt: skip
 def test_its_commands_match_the_makefile(
     compose: dict[str, Any], service: str, variable: str

@@ -261,6 +261,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _TOURNAMENT + "/entries/{entry_id}/"): ("entries_get", "entries"),
     ("POST", _TOURNAMENT + "/entries/{entry_id}/check-in/"): ("entries_check_in", "entries"),
     ("POST", _TOURNAMENT + "/entries/{entry_id}/withdraw/"): ("entries_withdraw", "entries"),
+    ("POST", _TOURNAMENT + "/entries/{entry_id}/warn/"): ("entries_warn", "entries"),
     ("GET", _TOURNAMENT + "/entries/{entry_id}/results/"): ("entries_get_results", "entries"),
     ("GET", _TOURNAMENT + "/rounds/"): ("tournament_rounds_list", "tournament rounds"),
     ("POST", _TOURNAMENT + "/rounds/"): ("tournament_rounds_seat", "tournament rounds"),
@@ -268,10 +269,15 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("GET", _ROUND + "/boards/"): ("tournament_rounds_get_boards", "tournament rounds"),
     ("POST", _ROUND + "/start/"): ("tournament_rounds_start", "tournament rounds"),
     ("POST", _ROUND + "/close/"): ("tournament_rounds_close", "tournament rounds"),
+    ("POST", _ROUND + "/clock/"): ("tournament_rounds_set_clock", "tournament rounds"),
     ("GET", _ROUND + "/tables/{table_number}/"): ("tournament_tables_get", "tournament tables"),
     ("GET", _ROUND + "/tables/{table_number}/totals/"): ("totals_get", "totals"),
     ("PUT", _ROUND + "/tables/{table_number}/totals/"): ("totals_enter", "totals"),
     ("POST", _ROUND + "/tables/{table_number}/totals/confirm/"): ("totals_confirm", "totals"),
+    ("POST", _ROUND + "/tables/{table_number}/hands/{number}/adjust/"): (
+        "tournament_tables_adjust_hand",
+        "tournament tables",
+    ),
     # A tournament's documents: standings, settlement and files (as a table's sheet and an
     # evening's settlement sit with their resource).
     ("GET", _TOURNAMENT + "/standings/"): ("tournaments_get_standings", "tournaments"),

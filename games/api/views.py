@@ -649,7 +649,7 @@ class HandSeatView(HandScopedMixin):
         play, the result and a null proof. At a table with a clock the view carries each
         person's clock (``clock``) and the actions a timeout policy played (``timeouts``)."""
         table, hand = self.get_hand()
-        if services.flags_due_on_read(table.pk, hand.number):
+        if services.flags_due_on_read(table, hand):
             table, hand = self.get_hand()
         return Response(seat_view(table, hand, caller(request)))
 

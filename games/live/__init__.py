@@ -38,6 +38,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.utils import timezone
 
 import engine
 from clubs import outbox
@@ -228,8 +229,10 @@ def notify_user(user_id: int, notification: dict[str, Any]) -> None:
 def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
     """A hosted hand was dealt or moved (called inside the service's transaction): after
     commit wake the hand's subscribers, tell each user the hand waits for now
-    (``engine.waiting_for``: not a seat that merely may announce) that it is their turn, and
-    for a new hand tell the table's subscribers."""
+    (``engine.waiting_for``: not a seat that merely may announce) that it is their turn (at
+    a table with a clock with their deadline; no push when it comes less than twice the push's
+    delay ahead: the turn is over before the push could help), and for a new hand tell the
+    table's subscribers."""
     acting = engine.waiting_for(state)
     on_commit(partial(_send_hand, table.pk, hand.number, hand.version))
     people = [s for s in table.seats.all() if s.kind == Seat.Kind.USER and s.user_id is not None]
@@ -237,25 +240,30 @@ def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
     done = [s.user_id for s in people if s.key not in acting and s.user_id is not None]
     if done:
         outbox.withdraw("your_turn", key, done)
+    delay = dt.timedelta(seconds=settings.NOTIFICATION_YOUR_TURN_DELAY_SECONDS)
     for seat in sorted(people, key=lambda s: s.position):
         if seat.key not in acting:
             continue
         assert seat.user_id is not None
         deadline = _deadline(table, hand, seat.key)
-        timed = {} if deadline is None else {"deadline": deadline}
-        outbox.notify(
-            [seat.user_id],
-            "your_turn",
-            key,
-            payload={
-                "path": f"/api/v1/tables/{table.pk}/hands/{hand.number}/",
-                "table_id": table.pk,
-                "number": hand.number,
-                **timed,
-            },
-            context={"table": table.name, **timed},
-            delay=dt.timedelta(seconds=settings.NOTIFICATION_YOUR_TURN_DELAY_SECONDS),
-        )
+        timed = {} if deadline is None else {"deadline": clock.iso(deadline)}
+        if deadline is not None and deadline - timezone.now() < 2 * delay:
+            # a live clock's turn ends before the push could help: none (the view shows it)
+            outbox.withdraw("your_turn", key, [seat.user_id])
+        else:
+            outbox.notify(
+                [seat.user_id],
+                "your_turn",
+                key,
+                payload={
+                    "path": f"/api/v1/tables/{table.pk}/hands/{hand.number}/",
+                    "table_id": table.pk,
+                    "number": hand.number,
+                    **timed,
+                },
+                context={"table": table.name, **timed},
+                delay=delay,
+            )
         notify_user(
             seat.user_id,
             {
@@ -270,13 +278,12 @@ def hand_moved(table: Table, hand: Hand, state: HandState) -> None:
         publish_update("table", table.pk, "hand_started", number=hand.number)
 
 
-def _deadline(table: Table, hand: Hand, seat: str) -> str | None:
-    """When ``seat``'s time for its action runs out at a table with a clock (ISO 8601)."""
+def _deadline(table: Table, hand: Hand, seat: str) -> dt.datetime | None:
+    """When ``seat``'s time for its action runs out at a table with a clock."""
     tc = clock.TimeControl.from_json(table.time_control)
     if tc is None or hand.clock is None:
         return None
-    moment = clock.seat_deadline(tc, hand.clock, seat)
-    return None if moment is None else clock.iso(moment)
+    return clock.seat_deadline(tc, hand.clock, seat)
 
 
 def _send_hand(table_id: int, number: int, version: int) -> None:

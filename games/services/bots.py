@@ -122,10 +122,14 @@ def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[
 
 def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
     """(hand id, version) of hosted hands idle for ``idle_seconds`` that wait for a bot
-    (``engine.waiting_for``; not one that merely may announce): their task was lost."""
+    (``engine.waiting_for``; not one that merely may announce) or for the timeout policy's
+    bot: their task was lost. A hand whose clock runs waits for a person: it is left out."""
     out = []
     idle_since = timezone.now() - timedelta(seconds=idle_seconds)
-    hands = Hand.objects.filter(status=Hand.Status.PLAYING, updated_at__lt=idle_since)
+    # A running clock means the hand waits for a person (its flag, not this kick, moves it on).
+    hands = Hand.objects.filter(
+        status=Hand.Status.PLAYING, updated_at__lt=idle_since, flag_at__isnull=True
+    )
     for hand in hands.select_related("table").prefetch_related("table__seats"):
         waiting = engine.waiting_for(hand_state(hand.table, hand))
         if any(

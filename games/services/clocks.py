@@ -14,6 +14,7 @@ nothing; a flag that runs twice finds the version changed by its first run.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,8 @@ from games.errors import TableConflict
 from games.models import Hand, Seat, Table
 from games.rulesets import rule_set_of
 from games.services.common import filler_level
+
+log = logging.getLogger(__name__)
 
 FLAG_TASK = "games.tasks.clock_flag"
 SENT_KEY = "clock-flag:{hand}:{version}:{at}"
@@ -192,15 +195,21 @@ def hand_on_flag(
     again: bool = False,
 ) -> bool:
     """Hand the flag of ``hand_id`` at ``version`` to the worker, to fall at ``at``, when
-    ``at`` is within the horizon; once per version (a cache key), unless ``again`` (the
-    sweep found it overdue: its message was lost). Answers whether it was handed on."""
+    ``at`` is within the horizon; once per version and moment (a cache key), unless ``again``
+    (the sweep found it overdue: its message was lost). A cache that cannot be reached hands
+    nothing on (the move that asked goes through; the sweep finds the flag overdue). Answers
+    whether it was handed on."""
     if at - now > dt.timedelta(seconds=settings.CLOCK_HORIZON_SECONDS):
         return False
     key = SENT_KEY.format(hand=hand_id, version=version, at=int(at.timestamp() * 1000))
     ttl = int(settings.CLOCK_HORIZON_SECONDS) + 60
-    if again:
-        cache.set(key, 1, ttl)
-    elif not cache.add(key, 1, ttl):
+    try:
+        if again:
+            cache.set(key, 1, ttl)
+        elif not cache.add(key, 1, ttl):
+            return False
+    except Exception:  # Redis down: never fail the move; the sweep's overdue pass sends it
+        log.warning("clock flag of hand %s not handed on: the cache is unreachable", hand_id)
         return False
     options = {"eta": at} if at > now else {}
     if after_commit:
@@ -210,18 +219,41 @@ def hand_on_flag(
     return True
 
 
+#: The cache keys of the sweep: how far the last sweep looked ahead, and when the overdue
+#: flags may be handed on again.
+SWEPT_UNTIL = "clock-sweep:until"
+AGAIN_AFTER = "clock-sweep:again-after"
+
+
 def hand_on_due(now: dt.datetime | None = None) -> int:
-    """Hand on every flag that falls within the horizon and was not handed on yet, and again
-    every flag overdue by more than ``CLOCK_OVERDUE_SECONDS`` (its message was lost). Answers
-    how many were handed on."""
+    """The beat's sweep: hand on the flags that entered the horizon since the last sweep
+    (a move hands on its own flag when it falls within the horizon already), and, at most
+    every ``CLOCK_RESEND_SECONDS``, again every flag overdue by more than
+    ``CLOCK_OVERDUE_SECONDS`` (its message was lost: a killed worker, a restarted Redis).
+    Without the cache (Redis down) it looks at the whole horizon. Answers how many were
+    handed on."""
     now = now or timezone.now()
     horizon = now + dt.timedelta(seconds=settings.CLOCK_HORIZON_SECONDS)
     overdue = now - dt.timedelta(seconds=settings.CLOCK_OVERDUE_SECONDS)
-    due = Hand.objects.filter(status=Hand.Status.PLAYING, flag_at__lte=horizon).values_list(
-        "pk", "version", "flag_at"
-    )
-    handed = 0
-    for hand_id, version, at in due.order_by("flag_at").iterator():
+    try:
+        since = cache.get(SWEPT_UNTIL)
+        resend = cache.add(AGAIN_AFTER, 1, int(settings.CLOCK_RESEND_SECONDS))
+        cache.set(SWEPT_UNTIL, horizon, int(settings.CLOCK_HORIZON_SECONDS) * 2)
+    except Exception:  # Redis down: look at everything, hand on what can be
+        since, resend = None, True
+    playing = Hand.objects.filter(status=Hand.Status.PLAYING)
+    window = playing.filter(flag_at__lte=horizon)
+    if since is not None:  # since the last sweep's horizon, a second's overlap for clocks
+        window = window.filter(flag_at__gt=since - dt.timedelta(seconds=1))
+    handed: set[int] = set()
+    for hand_id, version, at in window.values_list("pk", "version", "flag_at").iterator():
         assert at is not None  # the filter's
-        handed += hand_on_flag(hand_id, version, at, now, again=at < overdue)
-    return handed
+        if hand_on_flag(hand_id, version, at, now):
+            handed.add(hand_id)
+    if resend:
+        late = playing.filter(flag_at__lt=overdue).values_list("pk", "version", "flag_at")
+        for hand_id, version, at in late.iterator():
+            assert at is not None
+            if hand_id not in handed and hand_on_flag(hand_id, version, at, now, again=True):
+                handed.add(hand_id)
+    return len(handed)

@@ -304,24 +304,15 @@ def flag_fall(hand_id: int, version: int, now: dt.datetime | None = None) -> Han
     return hand
 
 
-def flags_due_on_read(table_id: int, number: int, now: dt.datetime | None = None) -> bool:
+def flags_due_on_read(table: Table, hand: Hand, now: dt.datetime | None = None) -> bool:
     """Without a broker (the embedded default, ``make run``: no worker and no beat), let the
-    hand's due flags fall when someone reads it, so clocks are kept there too; with a broker
-    the worker does it and a read changes nothing. Answers whether a flag fell."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
+    due flags of ``hand`` (as a reader loaded it) fall when someone reads it, so clocks are
+    kept there too; with a broker the worker does it and a read changes nothing. Answers
+    whether a flag fell (then read the hand again)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER or hand.flag_at is None or table.time_control is None:
         return False
     now = now or timezone.now()
-    due = (
-        Hand.objects.filter(table_id=table_id, number=number, status=Hand.Status.PLAYING)
-        .values_list("pk", "version", "flag_at")
-        .first()
-    )
-    return (
-        due is not None
-        and due[2] is not None
-        and due[2] <= now
-        and bool(flag_fall(due[0], due[1], now))
-    )
+    return hand.flag_at <= now and bool(flag_fall(hand.pk, hand.version, now))
 
 
 def seat_back(*, table_id: int, user: User) -> dict[str, Any]:

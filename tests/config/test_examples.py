@@ -8,6 +8,7 @@ example is left out."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Any
 
@@ -21,10 +22,12 @@ from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
 import engine
 from clubs.models import Club, Guest, Membership, User
 from clubs.services.users import email_verification_token
+from games import services as games
 from tests.factories import UserFactory
 from tests.openapi import committed_schema
-from tests.tournaments.setup import RULES, make_field, play
-from tournaments.models import Entry
+from tests.tournaments.setup import RULES, make_field, play, seat
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Round, RoundTable
 
 pytestmark = pytest.mark.django_db
 
@@ -318,6 +321,14 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     swiss = named(schema, "post", TOURNAMENT + "rounds/", "SwissWithABye")
     seated = send(client, "post", base + "rounds/", swiss, 202)
     assert seated["byes"] == [17]
+    every(
+        schema,
+        client,
+        "post",
+        TOURNAMENT + "entries/{entry_id}/warn/",
+        base + "entries/17/warn/",
+        201,
+    )
 
     (hook,) = every(schema, client, "post", TOURNAMENT + "webhooks/", base + "webhooks/", 201)
     every(
@@ -342,6 +353,31 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     at_eight = named(schema, "post", TOURNAMENT + "rounds/", "StartingAtEight")
     rnd = timed.post("rounds/", at_eight, status=202)
     assert rnd["starts_at"] == "2026-12-12T19:00:00Z"
+
+    # a hosted round with a clock, cut off in its first hand's auction: the director sets the
+    # clock, then gives the hand an adjusted score (the example's seat keys standing for the
+    # table's)
+    cut = make_field(3, results="hosted", deals_per_round=3, rounds_planned=1, round_minutes=90)
+    seat(cut)
+    clock = TOURNAMENT + "rounds/{round_number}/clock/"
+    for body in examples(schema, "post", clock).values():  # "No clock" last
+        send(cut.boss(), "post", cut.url + "rounds/1/clock/", body, 200)
+    send(cut.boss(), "post", cut.url + "rounds/1/clock/", {"ends_at": "2026-12-12T22:00:00Z"}, 200)
+    link = RoundTable.objects.get(round__tournament_id=cut.tournament_id, round__number=1)
+    games.hand_start(table_id=link.table_id, user=None)
+    ran = Round.objects.get(pk=link.round_id)
+    assert ran.ends_at is not None
+    assert (
+        tournament_services.round_clock_run(
+            round_id=ran.pk, now=ran.ends_at + dt.timedelta(seconds=1)
+        )
+        is False
+    )  # the hand waits for the director
+    keys = list(link.table.seats.order_by("position").values_list("key", flat=True))
+    (average,) = examples(schema, "post", ROUND_TABLE + "hands/{number}/adjust/").values()
+    ours = dict(zip(average["amounts"], keys, strict=True))
+    body = {**average, "amounts": {ours[k]: v for k, v in average["amounts"].items()}}
+    send(cut.boss(), "post", cut.url + "rounds/1/tables/1/hands/1/adjust/", body, 201)
 
     players = [
         UserFactory.create(username=n, display_name=n.title()) for n in ("anna", "bert", "carl")
@@ -451,6 +487,9 @@ SENT = {
     ("post", TOURNAMENT + "directors/"),
     ("post", TOURNAMENT + "entries/"),
     ("post", TOURNAMENT + "entries/{entry_id}/withdraw/"),
+    ("post", TOURNAMENT + "entries/{entry_id}/warn/"),
+    ("post", TOURNAMENT + "rounds/{round_number}/clock/"),
+    ("post", ROUND_TABLE + "hands/{number}/adjust/"),
     ("post", TOURNAMENT + "rounds/"),
     ("post", TOURNAMENT + "webhooks/"),
     ("patch", TOURNAMENT + "webhooks/{webhook_id}/"),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.utils import translation
 
 import engine
@@ -413,9 +414,10 @@ def test_without_a_broker_a_due_flag_falls_when_the_hand_is_read(
     hand = fresh(live_hand)
     seat = to_act(hand)
     assert hand.flag_at is not None
-    assert not services.flags_due_on_read(hand.table_id, 1, now=hand.flag_at - dt.timedelta(1))
+    early = hand.flag_at - dt.timedelta(seconds=1)
+    assert not services.flags_due_on_read(hand.table, hand, now=early)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.flags_due_on_read(hand.table_id, 1, now=hand.flag_at)
+        assert services.flags_due_on_read(hand.table, hand, now=hand.flag_at)
     after = fresh(hand)
     assert after.actions and after.actions[0]["seat"] == seat
     assert after.clock["timeouts"][0]["seat"] == seat  # type: ignore[index]
@@ -437,3 +439,28 @@ def test_your_turn_at_a_table_with_a_clock_says_the_time_left_in_the_persons_lan
     with translation.override("en"):
         said = outbox.message_of(row, deadline - dt.timedelta(hours=3))
     assert said.body == "It is your turn at Friday table: 3 hours left."
+
+
+def test_the_sweep_hands_each_flag_on_once_and_an_overdue_one_again_only_after_a_while(
+    live_hand: Hand,
+) -> None:
+    """The beat's sweep hands on a flag the move did not (it was beyond the horizon, or the
+    cache forgot it), once; an overdue flag (its message lost) again at most every
+    ``CLOCK_RESEND_SECONDS``. What the worker then does with it is the worker tests'."""
+    hand = fresh(live_hand)
+    assert hand.flag_at is not None
+    now = hand.flag_at - dt.timedelta(seconds=30)
+    cache.delete_many([clocks.SWEPT_UNTIL, clocks.AGAIN_AFTER])
+    assert clocks.hand_on_due(now) == 0  # the deal handed its flag on already
+    at = int(hand.flag_at.timestamp() * 1000)  # Redis restarted empty: the flag is forgotten
+    cache.delete_many(
+        [clocks.SENT_KEY.format(hand=hand.pk, version=hand.version, at=at), clocks.SWEPT_UNTIL]
+    )
+    assert clocks.hand_on_due(now) == 1
+    assert clocks.hand_on_due(now + dt.timedelta(seconds=1)) == 0
+    late = hand.flag_at + dt.timedelta(seconds=60)  # overdue: its message was lost
+    cache.delete(clocks.AGAIN_AFTER)  # CLOCK_RESEND_SECONDS have passed (the cache's own time)
+    assert clocks.hand_on_due(late) == 1
+    assert clocks.hand_on_due(late + dt.timedelta(seconds=1)) == 0  # not again at once
+    cache.delete(clocks.AGAIN_AFTER)  # CLOCK_RESEND_SECONDS later
+    assert clocks.hand_on_due(late + dt.timedelta(seconds=20)) == 1

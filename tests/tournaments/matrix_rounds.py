@@ -71,6 +71,14 @@ def version_1(w: TournamentWorld, role: str) -> dict[str, Any]:
     return {"version": 1}
 
 
+def clock_at_ten(w: TournamentWorld, role: str) -> dict[str, Any]:
+    return {"ends_at": "2031-05-01T20:00:00Z"}
+
+
+def no_amounts(w: TournamentWorld, role: str) -> dict[str, Any]:
+    return {"amounts": {}}
+
+
 def nothing(w: TournamentWorld, role: str) -> dict[str, Any]:
     return {}
 
@@ -180,5 +188,26 @@ ROWS = [
         setup=other_table_entered,
         body=version_1,
         label="another table",
+    ),
+    # round clocks are for hosted rounds: this world records its hands (409 for directors)
+    Row("post", N + "clock/", with_status(DIRECTORS, 409), state="playing", body=clock_at_ten),
+    hidden(
+        Row("post", N + "clock/", with_status(DIRECTORS, 409), state="playing", body=clock_at_ten)
+    ),
+    Row(
+        "post",
+        TB + "hands/1/adjust/",
+        with_status(DIRECTORS, 409),
+        state="playing",
+        body=no_amounts,
+    ),
+    hidden(
+        Row(
+            "post",
+            TB + "hands/1/adjust/",
+            with_status(DIRECTORS, 409),
+            state="playing",
+            body=no_amounts,
+        )
     ),
 ]

@@ -88,6 +88,10 @@ def substitute(w: TournamentWorld, role: str) -> dict[str, Any]:
     return {"name": "Franz Huber"}
 
 
+def warning(w: TournamentWorld, role: str) -> dict[str, Any]:
+    return {"reason": "Two timeouts in round 1."}
+
+
 def ill(w: TournamentWorld, role: str) -> dict[str, Any]:
     return {"reason": "Ill"}
 
@@ -212,4 +216,8 @@ ROWS = [
         body=ill,
         label="round open",
     ),
+    # directors warn a player while the tournament runs
+    Row("post", E + "warn/", with_status(DIRECTORS, 201), state="playing", body=warning),
+    hidden(Row("post", E + "warn/", with_status(DIRECTORS, 201), state="playing", body=warning)),
+    Row("post", E + "warn/", with_status(DIRECTORS, 409), body=warning, label="not running"),
 ]
