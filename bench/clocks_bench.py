@@ -9,12 +9,14 @@ cost the API's seat view and moves.
 It creates a PostgreSQL database ``bench_clocks_<pid>`` on ``BENCH_PG_URL`` (default
 ``postgres://postgres@127.0.0.1:5432``; dropped at the end) and uses Redis database 9 of
 ``BENCH_REDIS_URL`` (default ``redis://127.0.0.1:6379/9``, emptied first) as broker, cache
-and event bus. The Makefile's WORKER_CMD (the default queue: ``clock_flag``, the beat's
-``sweep_clocks``), BOTS_CMD (the bots queue: ``bot_act``, which plays the timed-out action)
-and BEAT_CMD (``sweep_clocks`` every ``CLOCK_SWEEP_SECONDS``) run as real processes with
-docker-compose.yml's environment (``CONN_MAX_AGE=0``, ``LOG_LEVEL=INFO``) and the clocks'
-default settings (``CLOCK_LAG_CREDIT_MS`` 1000, ``CLOCK_HORIZON_SECONDS`` 60,
-``CLOCK_OVERDUE_SECONDS`` 2); the API is the Makefile's WEB_CMD as ``bench/games_bench.py``
+and event bus. The Makefile's CLOCKS_CMD (the clocks queue: ``clock_flag`` and the beat's
+``sweep_clocks``), WORKER_CMD (the default queue: notifications, standings, the beat's
+other tasks), BOTS_CMD (the bots queue: ``bot_act``, which plays the timed-out action) and
+BEAT_CMD (``sweep_clocks`` every ``CLOCK_SWEEP_SECONDS``) run as real processes
+(``bench.soak_stack.Stack``) with docker-compose.yml's environment (``CONN_MAX_AGE=0``,
+``LOG_LEVEL=INFO``) and the clocks' default settings (``CLOCK_LAG_CREDIT_MS`` 1000,
+``CLOCK_HORIZON_SECONDS`` 60, ``CLOCK_OVERDUE_SECONDS`` 5, ``CLOCK_RESEND_SECONDS`` 15);
+the API is the Makefile's WEB_CMD as ``bench/games_bench.py``
 runs it (``CONN_MAX_AGE=60``), measured with wrk by games_bench's own method and seed.
 
 - ``--hands`` hosted tables (Preferans, Wien) of three people who never act, each with the
@@ -40,8 +42,9 @@ runs it (``CONN_MAX_AGE=60``), measured with wrk by games_bench's own method and
   were taken off (``after``: this process sets the hands' ``clock`` and ``flag_at`` to null,
   so nothing falls or plays any more while the same processes keep sweeping).
 
-The worker's log gives each ``clock_flag`` and ``sweep_clocks`` task's time and the bots'
-log each ``bot_act``'s; the CPU each process used in each phase is read from ``/proc``.
+The clocks worker's log gives each ``clock_flag`` and ``sweep_clocks`` task's time, the
+default worker's log the notifications' and the beat's other tasks', the bots' log each
+``bot_act``'s; the CPU each process used in each phase is read from ``/proc``.
 Written to the "Clocks (issue 41)" section of ``docs/benchmarks.md`` unless ``--no-write``.
 Only loopback addresses; every process it starts is stopped before it exits.
 """
@@ -93,6 +96,9 @@ COST_TARGET = 0.10
 POLL_SECONDS = 0.2
 AWAY_NEVER = 10_000
 PHASES = ("without", "with", "after")
+#: The Celery workers (their logs give the tasks' times) and every process the bench starts.
+WORKERS = ("clocks", "worker", "bots")
+PROCESSES = (*WORKERS, "beat")
 TASK_DONE = re.compile(
     r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+): INFO/[^\]]+\] Task ([\w.]+)\[[^\]]+\] "
     r"succeeded in ([0-9.]+)s: (.*)$",
@@ -336,6 +342,7 @@ def lateness(
     every: list[float] = []
     loaded: list[float] = []
     quiet: list[float] = []
+    moments: list[tuple[float, float]] = []  # (deadline, lateness ms)
     unseen = 0
     for f in fell:
         known = [a for a in seen.get((f["hand"], f["version"]), []) if a <= f["at"]]
@@ -346,6 +353,7 @@ def lateness(
         ms = (f["at"] - deadline).total_seconds() * 1000
         every.append(ms)
         ts = deadline.timestamp()
+        moments.append((ts, ms))
         (loaded if any(a <= ts <= b for a, b in windows) else quiet).append(ms)
     return {
         "all": spread(every),
@@ -354,7 +362,23 @@ def lateness(
         "unseen": unseen,
         "over_target": sum(1 for x in every if x > LATENESS_TARGET_MS),
         "over_1s": sum(1 for x in every if x > 1000),
+        "timeline": timeline(moments),
     }
+
+
+def timeline(moments: list[tuple[float, float]], step: float = 20.0) -> list[dict[str, Any]]:
+    """The flags by ``step`` seconds of their deadlines from the first: how many, p99, max
+    (where in the run the late ones fell: the first wave of deals, or all along)."""
+    if not moments:
+        return []
+    first = min(t for t, _ in moments)
+    buckets: dict[int, list[float]] = defaultdict(list)
+    for t, ms in moments:
+        buckets[int((t - first) // step)].append(ms)
+    return [
+        {"from_s": k * step, **spread(v), "late": sum(1 for x in v if x > LATENESS_TARGET_MS)}
+        for k, v in sorted(buckets.items())
+    ]
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -528,10 +552,11 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> str:
         f"with a live clock of {args.action_seconds} s an action, no reserve, the timeout "
         f"policy's bot `{args.bot_level}`, so that every action ends by its flag; hands dealt "
         f"by `hand_start` over {r['deal']['seconds']:.0f} s ({r['deal']['p50_ms']:.0f} ms a "
-        f"deal). The Makefile's WORKER_CMD, BOTS_CMD and BEAT_CMD on PostgreSQL and Redis with "
-        "docker-compose.yml's `CONN_MAX_AGE=0` and `LOG_LEVEL=INFO`, the clocks' default "
-        "settings (sweep every 1 s, lag credit 1,000 ms, horizon 60 s, overdue 2 s); WEB_CMD "
-        "as `bench/games_bench.py` runs it, and its wrk method. Flags fell at "
+        f"deal). The Makefile's CLOCKS_CMD (the clocks queue: flags and sweeps), WORKER_CMD, "
+        "BOTS_CMD and BEAT_CMD on PostgreSQL and Redis with docker-compose.yml's "
+        "`CONN_MAX_AGE=0` and `LOG_LEVEL=INFO`, the clocks' default settings (sweep every 1 s, "
+        "lag credit 1,000 ms, horizon 60 s, overdue 5 s, handed on again at most every 15 s); "
+        "WEB_CMD as `bench/games_bench.py` runs it, and its wrk method. Flags fell at "
         f"{r['flag_rate']:.0f} a second over {r['clock_seconds']:.0f} s of clocks "
         f"({whole['n']:,} flags). Load average {r['uptime_before']} before, "
         f"{r['uptime_after']} after.",
@@ -564,21 +589,34 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> str:
         "| phase | " + " | ".join(names) + " | seconds |",
         "| --- | " + " | ".join("---:" for n in names) + " | ---: |",
     ]
+    if args.clocks_nice:
+        lines[0] += f" CLOCKS_CMD ran under `nice -n {args.clocks_nice}`."
     for phase, used in cpu.items():
         lines.append(
             f"| {phase} | "
             + " | ".join(f"{v:.2f}" for n, v in used.items() if n != "seconds")
             + f" | {used['seconds']:.0f} |"
         )
-    lines += ["", "Tasks while the clocks ran (from the worker's and the bots' logs):", ""]
-    for name, t in sorted(r["tasks"].items()):
-        extra = ""
-        if "handed" in t:
-            extra = f"; handed on {t['handed']:,} flags in all, at most {t['handed_max']} a sweep"
-        lines.append(
-            f"- `{name}`: {t['n']:,} tasks, p50 {_ms(t['p50'])}, p99 {_ms(t['p99'])}, max "
-            f"{_ms(t['max'])}, {t['sum_s']:.0f} s in all{extra}"
-        )
+    lines += [
+        "",
+        "Flags by 20 s of their deadlines from the first (flags, later than 100 ms, p99, max): "
+        + "; ".join(
+            f"{b['from_s']:.0f} s: {b['n']}, {b['late']}, {_ms(b['p99'])}, {_ms(b['max'])}"
+            for b in late["timeline"]
+        ),
+    ]
+    lines += ["", "Tasks while the clocks ran (from each worker's log):", ""]
+    for worker, tasks in r["tasks"].items():
+        for name, t in sorted(tasks.items()):
+            extra = ""
+            if "handed" in t:
+                extra = (
+                    f"; handed on {t['handed']:,} flags in all, at most {t['handed_max']} a sweep"
+                )
+            lines.append(
+                f"- {worker}: `{name}`: {t['n']:,} tasks, p50 {_ms(t['p50'])}, p99 "
+                f"{_ms(t['p99'])}, max {_ms(t['max'])}, {t['sum_s']:.0f} s in all{extra}"
+            )
     lines.append(
         f"- the poller read every playing hand {r['poll']['reads']:,} times, "
         f"p50 {_ms(r['poll']['p50'])} a read"
@@ -615,6 +653,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--hosted-tables", type=int, default=600, help="action pool per run")
     parser.add_argument("--skip-api", action="store_true")
+    parser.add_argument(
+        "--clocks-nice",
+        type=int,
+        default=0,
+        help="run CLOCKS_CMD under `nice -n N` (an experiment: a negative N needs root)",
+    )
     parser.add_argument("--note", default="", help="a remark on the machine's load")
     parser.add_argument("--logs", type=Path, help="copy the processes' logs here")
     parser.add_argument("--body", type=Path, help="also write the section's text here")
@@ -656,7 +700,9 @@ def main() -> None:
             tables = clocks["tables"]
             stack = Stack(db_url, REDIS_URL, workdir, free_port(8811))
             stack.env["LOG_LEVEL"] = "INFO"
-            for name in ("worker", "bots", "beat"):
+            if args.clocks_nice:
+                stack.commands["clocks"] = f"nice -n {args.clocks_nice} {stack.commands['clocks']}"
+            for name in PROCESSES:
                 stack.start(name)
             port = free_port(8812)
             games_bench.PORT = port  # wrk's target
@@ -697,8 +743,7 @@ def main() -> None:
                 measure("without")
                 poller = Poller(tables)
                 poller.start()
-                worker_offset = log_size(stack.log("worker"))
-                bots_offset = log_size(stack.log("bots"))
+                offsets = {n: log_size(stack.log(n)) for n in WORKERS}
                 clocks_began = time.time()
                 period = args.action_seconds + 1.0
                 print(f"dealing {len(tables)} hands over {period:.0f} s", flush=True)
@@ -714,10 +759,7 @@ def main() -> None:
                 clocks_ended = time.time()
                 result["overdue_end"] = overdue_now(tables)
                 result["overdue_max"] = max((n for _, n in poller.overdue), default=0)
-                result["tasks"] = {
-                    **tasks_in(stack.log("worker"), worker_offset),
-                    **tasks_in(stack.log("bots"), bots_offset),
-                }
+                result["tasks"] = {n: tasks_in(stack.log(n), offsets[n]) for n in WORKERS}
                 fell, result["integrity"] = snapshot(tables)
                 off = clocks_off(tables)
                 print(f"clocks taken off {off} hands", flush=True)
@@ -734,7 +776,7 @@ def main() -> None:
                 stack.stop_all()
                 if args.logs:
                     args.logs.mkdir(parents=True, exist_ok=True)
-                    for name in ("worker", "bots", "beat"):
+                    for name in PROCESSES:
                         if stack.log(name).exists():
                             shutil.copy(stack.log(name), args.logs / f"{name}.log")
             stop_all()

@@ -6,8 +6,8 @@ Everything runs on its own: a PostgreSQL 15 cluster created with ``initdb`` in a
 folder (as the ``postgres`` user, port 5441 or the next free one) and a ``redis-server``
 without persistence (as docker-compose.yml runs it; port 6391 or the next free one), so
 restarting them touches nothing else on the machine. On them run the Makefile's WEB_CMD,
-EVENTS_CMD, WORKER_CMD and BEAT_CMD (:class:`bench.soak_stack.Stack`), seeded by
-:func:`bench.soak_stack.seed`.
+EVENTS_CMD, WORKER_CMD, BOTS_CMD, CLOCKS_CMD and BEAT_CMD (:class:`bench.soak_stack.Stack`),
+seeded by :func:`bench.soak_stack.seed`.
 
 Clients play all the time: phones at hosted tables against two bots (long polls, seat
 views, moves with ``Idempotency-Key`` and ``expected_version``, retried with the same key
@@ -26,9 +26,11 @@ Each fault hits that running play, ``--down`` seconds long:
   one phone and two people who never act at each, so that most turns end by their flag and
   the timeout policy's bot plays; the phone moves in time on half its turns (``expected_version``,
   ``Idempotency-Key``, retried after a 503) and lets its flag fall on the others. Faults:
-  ``clocks: worker kill -9`` (the default queue's worker, holding the flags handed to it
-  with an ETA), ``clocks: beat kill -9`` (the sweep) and ``clocks: Redis restart`` (broker,
-  cache and the ETA messages lost).
+  ``clocks: worker kill -9`` (the clocks queue's worker, CLOCKS_CMD, holding the flags
+  handed to it with an ETA; the default queue's worker holds no clock task any more, its
+  kill is the ``worker kill -9`` above), ``clocks: beat kill -9`` (the sweep) and
+  ``clocks: Redis restart`` (broker, cache and the ETA messages lost; the workers that exit
+  on it are started again, as compose's ``restart: unless-stopped`` does).
 
 After each fault the clients go on until the worker has caught up (every bot table moved
 again and the season's standings computed again, at most ``--recover`` seconds), then stop,
@@ -102,8 +104,9 @@ CLOCK_CONTROL = {
     "bot_level": "random",
 }
 CLOCK_RULES = {"variant": "wien", "dealer_contribution": 10, "pot_cap": 300}
-#: A flag due longer ago than this and not fallen is overdue (CLOCK_OVERDUE_SECONDS 2, a
-#: sweep every second, and a margin).
+#: A flag due longer ago than this and not fallen is overdue. A flag whose message was lost
+#: is handed on again once CLOCK_OVERDUE_SECONDS (5) late, by a sweep that resends at most
+#: every CLOCK_RESEND_SECONDS (15): up to about 20 s after its deadline.
 OVERDUE_SECONDS = 5.0
 CLOCK_KINDS = ("clock action", "clock deal", "clock view")
 
@@ -216,6 +219,12 @@ def seen(stats: Stats, phase: str, kinds: tuple[str, ...] | None = None) -> str:
         if p == phase and (kinds is None or kind in kinds):
             counts.update(c)
     return ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "–"
+
+
+def seen_by_kind(stats: Stats, phase: str, kinds: tuple[str, ...]) -> str:
+    """:func:`seen` for each of ``kinds`` apart (``action 200: 3; view 503: 1``)."""
+    parts = [(k.split()[-1], seen(stats, phase, (k,))) for k in kinds]
+    return "; ".join(f"{k} {v}" for k, v in parts if v != "–") or "–"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -563,12 +572,13 @@ def main() -> None:
             return {}
 
         def kill_clock_worker() -> dict[str, Any]:
-            log = stack.log("worker").read_text(errors="replace")
+            # the clocks queue's worker (CLOCKS_CMD): flags and sweeps run nowhere else
+            log = stack.log("clocks").read_text(errors="replace")
             held = in_flight_tasks(log, "games.tasks.clock_flag")
-            stack.kill("worker")
+            stack.kill("clocks")
             time.sleep(args.down)
-            stack.start("worker")
-            return {"held": f"the worker held {held} clock_flag tasks"}
+            stack.start("clocks")
+            return {"held": f"the clocks worker held {held} clock_flag tasks"}
 
         def restart_redis_clocks() -> dict[str, Any]:
             redis.stop()
@@ -677,8 +687,8 @@ def main() -> None:
                     "clock": clock,
                     "counting": f"{counting} of {len(phones)} clocked hands dealt",
                     "clocks_back": since(clocks_back),
-                    "clock_during": seen(stats, f"{key} fault", CLOCK_KINDS),
-                    "clock_after": seen(stats, f"{key} after", CLOCK_KINDS),
+                    "clock_during": seen_by_kind(stats, f"{key} fault", CLOCK_KINDS),
+                    "clock_after": seen_by_kind(stats, f"{key} after", CLOCK_KINDS),
                 }
             )
             print(rows[-1], flush=True)
@@ -765,12 +775,13 @@ def clock_report(
     lines = [
         f"`bench/faults.py --only clock-worker,clock-beat,clock-redis`: the processes and "
         f"services of the faults above (own PostgreSQL 15 cluster and Redis, WEB_CMD, "
-        f"EVENTS_CMD, WORKER_CMD, BOTS_CMD, BEAT_CMD), with {args.clock_tables} hosted tables "
-        f"with a live clock of {control['action_seconds']} s an action (no reserve, lag credit "
-        "1 s, the sweep every second, a flag overdue after 2 s handed on again), each with a "
-        "phone and two people who never act: most turns end by their flag and the timeout "
-        "policy's bot plays; the phone moves in time on half its turns and lets its flag fall on "
-        "the others. The other clients of the faults above play meanwhile. Each service is "
+        f"EVENTS_CMD, WORKER_CMD, BOTS_CMD, CLOCKS_CMD, BEAT_CMD), with {args.clock_tables} "
+        f"hosted tables with a live clock of {control['action_seconds']} s an action (no "
+        "reserve, lag credit 1 s, the sweep every second, a flag overdue by 5 s handed on "
+        "again, at most every 15 s), each with a phone and two people who never act: most "
+        "turns end by their flag and the timeout policy's bot plays; the phone moves in time on "
+        "half its turns and lets its flag fall on the others. The other clients of the faults "
+        "above play meanwhile. Each service is "
         f"down about {args.down:.0f} s. `clocks back`: from the restore until no flag was "
         f"overdue (due more than {OVERDUE_SECONDS:.0f} s ago) in 2 s of reads every 0.2 s. "
         "Lateness: each flag whose deadline (`flag_at`) fell while the service was down, to "
@@ -796,9 +807,10 @@ def clock_report(
         )
     lines += [
         "",
-        "A flag handed to the worker with an ETA is held by it unacknowledged: a killed worker "
-        "or an emptied Redis loses it, and the sweep hands it on again once it is overdue by "
-        "`CLOCK_OVERDUE_SECONDS` (2 s); the compare-and-set on the hand's version lets it fall "
+        "A flag handed to the clocks worker with an ETA is held by it unacknowledged: a killed "
+        "worker or an emptied Redis loses it, and the sweep hands it on again once it is "
+        "overdue by `CLOCK_OVERDUE_SECONDS` (5 s), at most every `CLOCK_RESEND_SECONDS` "
+        "(15 s); the compare-and-set on the hand's version lets it fall "
         "once whatever runs twice (a message Redis redelivers after its visibility timeout "
         "finds the version moved on).",
         "",
