@@ -935,8 +935,8 @@ class ActionInputSerializer(serializers.Serializer[dict[str, Any]]):
         default=0,
         min_value=0,
         max_value=60_000,
-        help_text="At a table with a clock: the network lag the client measured for this "
-        "action, in milliseconds; credited to your clock up to the server's cap "
+        help_text="At a table with a clock: the network lag in milliseconds that the client "
+        "measured for this action; credited to your clock up to the server's cap "
         "(`CLOCK_LAG_CREDIT_MS`, 1000 by default).",
     )
 

@@ -53,6 +53,7 @@ DISPATCHERS = (
     "engine.play",
     "engine.record",
     "engine.solver.analysis",
+    "engine.solver.playout",
     "engine.solver.records",
     "engine.views",
 )
