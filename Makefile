@@ -17,7 +17,7 @@ WEB_CMD := gunicorn config.wsgi:application -k gthread --workers 3 --threads 2 -
 EVENTS_CMD := gunicorn config.asgi:application -k uvicorn.workers.UvicornWorker --workers 1 --timeout 90
 WORKER_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=celery
 BOTS_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=bots
-CLOCKS_CMD := celery -A config worker --loglevel=INFO --concurrency=2 --queues=clocks
+CLOCKS_CMD := celery -A config worker --loglevel=INFO --concurrency=4 --queues=clocks
 BEAT_CMD := celery -A config beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
 
 # Long enough for HS256 JWT signing (>= 32 bytes); for tests and lint only.
