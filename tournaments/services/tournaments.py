@@ -83,7 +83,9 @@ MAX_DEALS = 96
 MAX_ROUND_MINUTES = 30 * 24 * 60
 """A round's clock runs at most 30 days (a club's turn-based tournament through the month)."""
 MAX_CLOCK_TRICKS = 10
-"""Every game the solver plays has 10 tricks (three hands of a 32-card deck)."""
+"""The most tricks a director may let a round's clock end by double dummy. Only a bound on the
+setting: each hand's own tricks left are its rule set's (``engine.solver.playout.tricks_left``),
+and a hand with more left than the setting waits for an adjusted score."""
 BEFORE_ROUNDS = (
     Tournament.Status.DRAFT,
     Tournament.Status.REGISTRATION,
