@@ -31,20 +31,12 @@ from games.services.common import (
 from games.services.hosted import apply_action
 
 
-def bots_to_act(table: Table, state: HandState, hand: Hand | None = None) -> list[str]:
-    """The seats a bot plays that may act now, in playing order (``engine.to_act``): the
-    bots' seats and, with ``hand``, the persons' whose action the timeout policy plays
-    (:func:`games.services.clocks.played_by_policy`)."""
+def bots_to_act(table: Table, state: HandState, hand: Hand) -> list[str]:
+    """The seats a bot plays that may act now in ``hand``, in playing order
+    (``engine.to_act``): the bots' seats and the persons' whose action the timeout policy
+    plays (:func:`games.services.clocks.bot_plays`)."""
     acting = engine.to_act(state)
-    return [
-        s
-        for s in state.seats
-        if s in acting
-        and (
-            seat_at(table, s).kind == Seat.Kind.BOT
-            or (hand is not None and clocks.played_by_policy(table, hand, s))
-        )
-    ]
+    return [s for s in state.seats if s in acting and clocks.bot_plays(table, hand, s)]
 
 
 def level_of(table: Table, seat: str) -> str:
@@ -132,10 +124,6 @@ def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
     )
     for hand in hands.select_related("table").prefetch_related("table__seats"):
         waiting = engine.waiting_for(hand_state(hand.table, hand))
-        if any(
-            seat_at(hand.table, s).kind == Seat.Kind.BOT
-            or clocks.played_by_policy(hand.table, hand, s)
-            for s in waiting
-        ):
+        if any(clocks.bot_plays(hand.table, hand, s) for s in waiting):
             out.append((hand.pk, hand.version))
     return out

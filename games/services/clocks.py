@@ -30,7 +30,7 @@ from games import clock
 from games.errors import TableConflict
 from games.models import Hand, Seat, Table
 from games.rulesets import rule_set_of
-from games.services.common import filler_level
+from games.services.common import filler_level, seat_at
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,12 @@ def played_by_policy(table: Table, hand: Hand, seat: str) -> bool:
     if tc is None or hand.clock is None or seat not in person_seats(table):
         return False
     return seat in hand.clock.get("auto", ()) or clock.is_away(tc, hand.clock, seat)
+
+
+def bot_plays(table: Table, hand: Hand, seat: str) -> bool:
+    """Whether a bot plays ``seat`` of ``hand`` now: a bot's seat, or a person's whose action
+    the timeout policy plays (:func:`played_by_policy`)."""
+    return seat_at(table, seat).kind == Seat.Kind.BOT or played_by_policy(table, hand, seat)
 
 
 def new_clock(table: Table, previous: Hand | None) -> dict[str, Any] | None:

@@ -36,7 +36,6 @@ from games.errors import (
 from games.hands import carry_for, common_part, hand_state, keep_state
 from games.models import (
     Hand,
-    Seat,
     Table,
 )
 from games.permissions import seat_of
@@ -48,7 +47,6 @@ from games.services.common import (
     lock_hand,
     lock_table,
     locked_hand,
-    seat_at,
     write_audit,
     write_ledger,
 )
@@ -123,15 +121,12 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
 
 def after_move(table: Table, hand: Hand, state: HandState, schedule: bool = True) -> None:
     """On commit: wake long-polling clients; if a bot may act (a bot's seat, or a person's
-    whose action the timeout policy plays: :func:`games.services.clocks.played_by_policy`),
-    ask a worker to move."""
+    whose action the timeout policy plays: :func:`games.services.clocks.bot_plays`), ask a
+    worker to move."""
     transaction.on_commit(partial(notify.publish, hand.pk, hand.version))
     live.hand_moved(table, hand, state)  # websockets: the hand, "your turn", a new hand
     acting = engine.to_act(state)
-    if schedule and any(
-        seat_at(table, seat).kind == Seat.Kind.BOT or clocks.played_by_policy(table, hand, seat)
-        for seat in acting
-    ):
+    if schedule and any(clocks.bot_plays(table, hand, seat) for seat in acting):
         # Never fails the committed move: a message the broker missed, beat sends again.
         send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
 
