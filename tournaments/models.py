@@ -439,11 +439,17 @@ class LogEntry(models.Model):
 
 
 class Webhook(models.Model):
-    """A URL a director registered for some of the tournament's events."""
+    """A URL a director registered for some of the events of a tournament, or of a cup."""
 
     EVENTS = ("round_seated", "result_entered", "standings_changed", "tournament_finished")
+    CUP_EVENTS = ("cup_standings_changed", "cup_finished")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="webhooks", null=True, blank=True
+    )
+    cup = models.ForeignKey(
+        "Cup", on_delete=models.CASCADE, related_name="webhooks", null=True, blank=True
+    )
     url = models.URLField(max_length=500)
     events = models.JSONField(help_text="Which events it receives.")
     secret = models.CharField(max_length=64, help_text="The HMAC-SHA256 key (shown once).")
@@ -462,7 +468,14 @@ class Webhook(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ("tournament", "id")
+        ordering = ("tournament", "cup", "id")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tournament__isnull=False, cup__isnull=True)
+                | models.Q(tournament__isnull=True, cup__isnull=False),
+                name="webhook_of_tournament_or_cup",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.url
@@ -508,3 +521,220 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.delivery_id} try {self.number}"
+
+
+# Cups and ranking lists (issue 42, docs/cups.md): the aggregation is the pure
+# :mod:`tournaments.cups`; these rows hold what it reads and what it computed.
+
+
+class Cup(models.Model):
+    """A cup or ranking list over many tournaments: run by its directors (and its club's owners
+    and admins), counting the rule sets it names, aggregated by its ``policy`` and, where it has
+    one, ending in a final (``final``)."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", pgettext_lazy("cup status", "Draft")
+        RUNNING = "running", pgettext_lazy("cup status", "Running")
+        FINISHED = "finished", pgettext_lazy("cup status", "Finished")
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.PROTECT, related_name="cups", null=True, blank=True
+    )
+    name = models.CharField(max_length=150)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    season_starts_on = models.DateField(null=True, blank=True)
+    season_ends_on = models.DateField(null=True, blank=True)
+    rule_sets = models.JSONField(
+        default=list, help_text="The rule sets (variants) whose tournaments it counts."
+    )
+    is_public = models.BooleanField(default=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_cups", blank=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    policy = models.JSONField(help_text="How results become standings (tournaments.cups).")
+    final = models.JSONField(
+        null=True, blank=True, help_text="The final's qualification, carried points and points."
+    )
+    winner = models.ForeignKey(
+        "CupPlayer", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    requested_version = models.PositiveIntegerField(default=0)
+    computed_version = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    computations = models.PositiveIntegerField(default=0)
+    changed_at = models.DateTimeField(
+        auto_now=True, help_text="Last change of anything the public pages show."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CupEvent(models.Model):
+    """A tournament the cup counts: one on this server (proposed by the cup's directors until
+    one of the tournament's directors accepts) or one run elsewhere, imported with its
+    results."""
+
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", pgettext_lazy("cup event kind", "Tournament on this server")
+        IMPORTED = "imported", pgettext_lazy("cup event kind", "Imported tournament")
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", pgettext_lazy("cup event status", "Proposed")
+        ACCEPTED = "accepted", pgettext_lazy("cup event status", "Accepted")
+        DECLINED = "declined", pgettext_lazy("cup event status", "Declined")
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="events")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="cup_events", null=True, blank=True
+    )
+    name = models.CharField(max_length=150)
+    held_on = models.DateField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    is_final = models.BooleanField(default=False)
+    field_size = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Players in the field, where an import gives it."
+    )
+    source = models.JSONField(
+        default=dict, blank=True, help_text="An import's format and the digest of its document."
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("cup", "held_on", "id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("cup", "tournament"),
+                condition=models.Q(tournament__isnull=False),
+                name="cup_event_unique_tournament",
+            ),
+            models.UniqueConstraint(
+                fields=("cup",), condition=models.Q(is_final=True), name="cup_one_final"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.held_on})"
+
+
+class CupPlayer(models.Model):
+    """A player of the cup: an account, or a guest known by name (an imported result's), with
+    the attributes its side rankings read (region, category, club)."""
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="cup_players",
+    )
+    name = models.CharField(max_length=150)
+    attributes = models.JSONField(default=dict, blank=True)
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("cup", "name", "id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("cup", "user"),
+                condition=models.Q(user__isnull=False),
+                name="cup_player_unique_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CupResult(models.Model):
+    """A player's result at an event: placing, the tournament's own score and rounds played
+    (copied from a finished tournament's standings, or imported)."""
+
+    event = models.ForeignKey(CupEvent, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(CupPlayer, on_delete=models.CASCADE, related_name="results")
+    placing = models.PositiveIntegerField()
+    score = models.CharField(
+        max_length=60, blank=True, help_text='Exact: an integer or a fraction ("7/2"); "": none.'
+    )
+    rounds = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ("event", "placing", "id")
+        constraints = [
+            models.UniqueConstraint(fields=("event", "player"), name="cup_result_unique_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.placing}. {self.player_id} at {self.event_id}"
+
+
+class CupStanding(models.Model):
+    """One player's line of a stored ranking (replaced by each computation): ``ranking`` ""
+    is the cup's, ``"<attribute>:<value>"`` a side ranking, ``"final"`` the final's table."""
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(CupPlayer, on_delete=models.CASCADE, related_name="standings")
+    ranking = models.CharField(max_length=120, blank=True)
+    position = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    points = models.CharField(max_length=60)
+    counted = models.PositiveSmallIntegerField(default=0)
+    played = models.PositiveSmallIntegerField(default=0)
+    rounds = models.PositiveIntegerField(default=0)
+    average = models.CharField(max_length=60, blank=True)
+    ranked = models.BooleanField(default=True)
+    qualified = models.BooleanField(default=False)
+    details = models.JSONField(default=list, blank=True)
+    history = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("cup", "ranking", "position")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("cup", "ranking", "player"), name="cup_standing_unique_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player_id}"
+
+
+class CupLogEntry(models.Model):
+    """The cup's audit trail: who did what, when, with what."""
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="log")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("cup", "at", "id")
+        verbose_name = "cup log entry"
+        verbose_name_plural = "cup log entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} at {self.at:%Y-%m-%d %H:%M}"
