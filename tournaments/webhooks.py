@@ -1,5 +1,6 @@
-"""Tournament webhooks: a director registers URLs for some of the tournament's events, and
-every event is POSTed to them as signed JSON (``docs/webhooks.md``).
+"""Webhooks of a tournament or of a cup (the webhook's *owner*): a director registers URLs for
+some of the owner's events, and every event is POSTed to them as signed JSON
+(``docs/webhooks.md``).
 
 Terms: a *webhook* is a URL with its events and secret; a *delivery* is one event sent to one
 webhook, identified by a UUID the receiver sees (``X-Preference-Delivery``, and ``id`` in the
@@ -8,8 +9,9 @@ exponential back-off (:mod:`tournaments.tasks_webhooks`) until the receiver answ
 (``delivered``) or ``WEBHOOK_MAX_ATTEMPTS`` tries have failed (``failed``). A replay sends the
 same delivery (same id, same body) again with a fresh allowance of tries.
 
-The tournament services call :func:`emit` inside their transaction; the sends start after the
-commit. The body is the envelope ``{"id", "event", "tournament", "created_at", "data"}``
+The tournament services call :func:`emit` (the cup services :func:`emit_cup`) inside their
+transaction; the sends start after the commit. The body is the envelope ``{"id", "event",
+"tournament", "created_at", "data"}`` (a cup's names ``"cup"`` instead of ``"tournament"``)
 serialised compactly with sorted keys. ``Preference-Signature`` is
 ``t=<unix seconds>,v1=<hex>``: the HMAC-SHA256 of ``"<t>." + body`` under the webhook's secret,
 so a receiver can refuse an old (replayed) request (see :func:`sign`). After a director rotates
@@ -44,18 +46,32 @@ from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import User
+from clubs.models import Membership, User
+from clubs.permissions import AnyUser
 from config import outbound
 from config.tasks import send_after_commit
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
-from tournaments.models import Attempt, Delivery, LogEntry, Tournament, Webhook
+from tournaments.models import (
+    Attempt,
+    Cup,
+    CupLogEntry,
+    Delivery,
+    LogEntry,
+    Tournament,
+    Webhook,
+)
 from tournaments.permissions import is_director
+
+#: What a webhook belongs to: a tournament or a cup (exactly one, ``Webhook`` checks it).
+Owner = Tournament | Cup
 
 #: The event a director sends to one webhook to try it out (``POST …/test/``); never
 #: subscribed to.
 PING = "ping"
 #: Every event a delivery can carry: the ones a webhook subscribes to, and ``PING``.
 DELIVERY_EVENTS = (*Webhook.EVENTS, PING)
+#: Every event a delivery of a cup's webhook can carry.
+CUP_DELIVERY_EVENTS = (*Webhook.CUP_EVENTS, PING)
 USER_AGENT = "preference-webhooks/1"
 SIGNATURE_HEADER = "Preference-Signature"
 LEGACY_SIGNATURE_HEADER = "X-Preference-Signature"
@@ -139,17 +155,18 @@ def signing_secrets(webhook: Webhook, now: datetime) -> list[str]:
 # validation
 
 
-def _events(events: Iterable[str]) -> list[str]:
-    """The events, each once, in the given order; refuses unknown names with a sentence that
-    names the allowed ones."""
+def _events(events: Iterable[str], allowed_events: Sequence[str]) -> list[str]:
+    """The events, each once, in the given order; refuses names not in ``allowed_events``
+    (the owner's: ``Webhook.EVENTS`` or ``Webhook.CUP_EVENTS``) with a sentence that names
+    the allowed ones."""
     if isinstance(events, str) or not isinstance(events, Iterable):
         raise InvalidInput(
             _("Give the events as a list of names."), fields={"events": [_("Expected a list.")]}
         )
     out: list[str] = []
     for name in events:
-        if name not in Webhook.EVENTS:
-            allowed = ", ".join(Webhook.EVENTS)
+        if name not in allowed_events:
+            allowed = ", ".join(allowed_events)
             message = _("{name} is not an event; choose from {allowed}.").format(
                 name=repr(name), allowed=allowed
             )
@@ -158,7 +175,7 @@ def _events(events: Iterable[str]) -> list[str]:
             out.append(name)
     if not out:
         message = _("Subscribe to at least one event: {events}.").format(
-            events=", ".join(Webhook.EVENTS)
+            events=", ".join(allowed_events)
         )
         raise InvalidInput(message, fields={"events": [message]})
     return out
@@ -181,29 +198,82 @@ def _url(url: str) -> str:
     return url
 
 
-def _require_director(user: User, tournament: Tournament) -> None:
-    if not is_director(user, tournament):
+def is_cup_director(user: AnyUser, cup: Cup) -> bool:
+    """A director of the cup, an owner or admin of its club, or staff."""
+    # TODO(hooks): tournaments.cup_permissions.is_cup_director once it lands.
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_staff", False) or cup.directors.filter(pk=user.pk).exists():
+        return True
+    return (
+        cup.club_id is not None
+        and Membership.objects.filter(
+            club_id=cup.club_id, user_id=user.pk, role__in=Membership.MANAGERS
+        ).exists()
+    )
+
+
+def owner_of(webhook: Webhook) -> Owner:
+    """The tournament or the cup the webhook belongs to."""
+    owner = webhook.tournament if webhook.tournament_id is not None else webhook.cup
+    assert owner is not None, "a webhook belongs to a tournament or a cup"
+    return owner
+
+
+def events_of(owner: Owner) -> tuple[str, ...]:
+    """The events the owner's webhooks may subscribe to."""
+    return Webhook.CUP_EVENTS if isinstance(owner, Cup) else Webhook.EVENTS
+
+
+def _owned(owner: Owner) -> dict[str, Owner]:
+    """The webhook's owner field and value: ``{"cup": cup}`` or ``{"tournament": t}``."""
+    return {"cup": owner} if isinstance(owner, Cup) else {"tournament": owner}
+
+
+def _one_owner(tournament: Tournament | None, cup: Cup | None) -> Owner:
+    owner = tournament if cup is None else cup
+    if owner is None or (tournament is not None and cup is not None):
+        raise TypeError("name the tournament or the cup")
+    return owner
+
+
+def _require_director(user: User, owner: Owner) -> None:
+    if isinstance(owner, Cup):
+        if not is_cup_director(user, owner):
+            raise NotAllowed(_("Only the cup's directors may do that."))
+    elif not is_director(user, owner):
         raise NotAllowed()
 
 
-def _log(tournament_id: int, user: User | None, action: str, **detail: Any) -> None:
-    """Audit a webhook command (never the secret). Unlike the tournament commands it leaves
-    the public pages' ``changed_at`` alone: nothing public changed."""
-    LogEntry.objects.create(tournament_id=tournament_id, user=user, action=action, detail=detail)
+def _log(hook: Webhook, user: User | None, action: str, /, **detail: Any) -> None:
+    """Audit a webhook command in its owner's log (a cup's: ``CupLogEntry``), never the
+    secret. Unlike the tournament commands it leaves the public pages' ``changed_at`` alone:
+    nothing public changed."""
+    if hook.tournament_id is not None:
+        LogEntry.objects.create(
+            tournament_id=hook.tournament_id, user=user, action=action, detail=detail
+        )
+    elif hook.cup_id is not None:
+        CupLogEntry.objects.create(cup_id=hook.cup_id, user=user, action=action, detail=detail)
 
 
 # ---------------------------------------------------------------------------------------------
 # reads
 
 
-def webhooks_for(*, tournament: Tournament) -> QuerySet[Webhook]:
-    """A tournament's webhooks, oldest first."""
-    return Webhook.objects.filter(tournament=tournament).order_by("id")
+def webhooks_for(
+    *, tournament: Tournament | None = None, cup: Cup | None = None
+) -> QuerySet[Webhook]:
+    """A tournament's webhooks, or a cup's, oldest first."""
+    owned = _owned(_one_owner(tournament, cup))
+    return Webhook.objects.filter(**owned).order_by("id")
 
 
-def webhook_for(*, tournament: Tournament, webhook_id: int) -> Webhook:
-    """One webhook of the tournament; 404 otherwise."""
-    webhook = webhooks_for(tournament=tournament).filter(pk=webhook_id).first()
+def webhook_for(
+    *, tournament: Tournament | None = None, cup: Cup | None = None, webhook_id: int
+) -> Webhook:
+    """One webhook of the tournament (or of the cup); 404 otherwise."""
+    webhook = webhooks_for(tournament=tournament, cup=cup).filter(pk=webhook_id).first()
     if webhook is None:
         raise TournamentNotFound(_("There is no such webhook."))
     return webhook
@@ -231,22 +301,25 @@ def delivery_for(*, webhook: Webhook, delivery_id: uuid.UUID | str) -> Delivery:
 
 
 def webhook_create(
-    *, user: User, tournament: Tournament, url: str, events: Iterable[str]
+    *,
+    user: User,
+    tournament: Tournament | None = None,
+    cup: Cup | None = None,
+    url: str,
+    events: Iterable[str],
 ) -> Webhook:
-    """Register ``url`` for ``events`` (names from ``Webhook.EVENTS``) with a new random
-    secret (64 hex characters), which only this answer shows."""
-    _require_director(user, tournament)
+    """Register ``url`` for ``events`` of the tournament (names from ``Webhook.EVENTS``) or
+    of the cup (``Webhook.CUP_EVENTS``) with a new random secret (64 hex characters), which
+    only this answer shows."""
+    owner = _one_owner(tournament, cup)
+    _require_director(user, owner)
     url = _url(url)
-    wanted = _events(events)
+    wanted = _events(events, events_of(owner))
     with transaction.atomic():
         webhook = Webhook.objects.create(
-            tournament=tournament,
-            url=url,
-            events=wanted,
-            secret=secrets.token_hex(32),
-            created_by=user,
+            **_owned(owner), url=url, events=wanted, secret=secrets.token_hex(32), created_by=user
         )
-        _log(tournament.pk, user, "webhook_create", webhook=webhook.pk, url=url, events=wanted)
+        _log(webhook, user, "webhook_create", webhook=webhook.pk, url=url, events=wanted)
     return webhook
 
 
@@ -259,12 +332,13 @@ def webhook_update(*, user: User, webhook: Webhook, **changes: Any) -> Webhook:
             _("Only url, events and is_active can be changed."),
             fields={name: [_("Cannot be changed.")] for name in unknown},
         )
-    _require_director(user, webhook.tournament)
+    owner = owner_of(webhook)
+    _require_director(user, owner)
     values: dict[str, Any] = {}
     if "url" in changes:
         values["url"] = _url(changes["url"])
     if "events" in changes:
-        values["events"] = _events(changes["events"])
+        values["events"] = _events(changes["events"], events_of(owner))
     if "is_active" in changes:
         values["is_active"] = bool(changes["is_active"])
     if not values:
@@ -276,7 +350,7 @@ def webhook_update(*, user: User, webhook: Webhook, **changes: Any) -> Webhook:
             setattr(locked, name, value)
         locked.save(update_fields=list(values))
         _log(
-            locked.tournament_id,
+            locked,
             user,
             "webhook_update",
             webhook=locked.pk,
@@ -292,7 +366,7 @@ def webhook_rotate_secret(*, user: User, webhook: Webhook, now: datetime | None 
     delivery is signed with both (two ``v1=`` in ``Preference-Signature``), so the receiver can
     switch to the new secret whenever it likes in that window. Rotating again within the
     window drops the older one at once (only the secret being replaced overlaps)."""
-    _require_director(user, webhook.tournament)
+    _require_director(user, owner_of(webhook))
     now = now or timezone.now()
     overlap = timedelta(hours=float(settings.WEBHOOK_SECRET_OVERLAP_HOURS))
     with transaction.atomic():
@@ -302,7 +376,7 @@ def webhook_rotate_secret(*, user: User, webhook: Webhook, now: datetime | None 
         locked.secret = secrets.token_hex(32)
         locked.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
         _log(
-            locked.tournament_id,
+            locked,
             user,
             "webhook_rotate_secret",
             webhook=locked.pk,
@@ -313,9 +387,9 @@ def webhook_rotate_secret(*, user: User, webhook: Webhook, now: datetime | None 
 
 def webhook_delete(*, user: User, webhook: Webhook) -> None:
     """Remove a webhook with its deliveries and their attempts."""
-    _require_director(user, webhook.tournament)
+    _require_director(user, owner_of(webhook))
     with transaction.atomic():
-        _log(webhook.tournament_id, user, "webhook_delete", webhook=webhook.pk, url=webhook.url)
+        _log(webhook, user, "webhook_delete", webhook=webhook.pk, url=webhook.url)
         webhook.delete()
 
 
@@ -328,26 +402,32 @@ def _send_on_commit(delivery: Delivery) -> None:
     send_after_commit(deliver_webhook, str(delivery.pk))
 
 
-def _deliveries(
-    webhooks: Iterable[Webhook], tournament_id: int, event: str, data: Any
-) -> list[Delivery]:
-    """One pending delivery per webhook, its envelope built now, each sent after commit."""
+def _deliveries(webhooks: Iterable[Webhook], event: str, data: Any) -> list[Delivery]:
+    """One pending delivery per webhook, its envelope built now (naming the webhook's
+    tournament, or its cup), each sent after commit."""
     data = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
     created_at = timezone.now().isoformat()
     out = []
     for webhook in webhooks:
         pk = uuid.uuid4()
-        payload = {
-            "id": str(pk),
-            "event": event,
-            "tournament": tournament_id,
-            "created_at": created_at,
-            "data": data,
-        }
+        owner: dict[str, int | None] = (
+            {"cup": webhook.cup_id}
+            if webhook.cup_id is not None
+            else {"tournament": webhook.tournament_id}
+        )
+        payload = {"id": str(pk), "event": event, **owner, "created_at": created_at, "data": data}
         delivery = Delivery.objects.create(id=pk, webhook=webhook, event=event, payload=payload)
         _send_on_commit(delivery)
         out.append(delivery)
     return out
+
+
+def _emit(hooks: QuerySet[Webhook], event: str, data: dict[str, Any]) -> None:
+    """One delivery to each of ``hooks`` that is active and subscribed to ``event``."""
+    subscribed = [hook for hook in hooks.filter(is_active=True) if event in (hook.events or [])]
+    if subscribed:
+        with transaction.atomic():
+            _deliveries(subscribed, event, data)
 
 
 def emit(*, tournament_id: int, event: str, data: dict[str, Any]) -> None:
@@ -356,31 +436,30 @@ def emit(*, tournament_id: int, event: str, data: dict[str, Any]) -> None:
     never if it rolls back). ``data`` is the event's own part of the envelope."""
     if event not in Webhook.EVENTS:
         raise ValueError(f"unknown webhook event {event!r}")
-    hooks = [
-        hook
-        for hook in Webhook.objects.filter(tournament_id=tournament_id, is_active=True)
-        if event in (hook.events or [])
-    ]
-    if hooks:
-        with transaction.atomic():
-            _deliveries(hooks, tournament_id, event, data)
+    _emit(Webhook.objects.filter(tournament_id=tournament_id), event, data)
+
+
+def emit_cup(*, cup_id: int, event: str, data: dict[str, Any]) -> None:
+    """Tell the cup's active webhooks subscribed to ``event`` (one of ``Webhook.CUP_EVENTS``),
+    as :func:`emit` does a tournament's; the envelope names the cup (``"cup"``)."""
+    if event not in Webhook.CUP_EVENTS:
+        raise ValueError(f"unknown cup webhook event {event!r}")
+    _emit(Webhook.objects.filter(cup_id=cup_id), event, data)
 
 
 def webhook_ping(*, user: User, webhook: Webhook) -> Delivery:
     """Send a ``ping`` delivery to this webhook alone (whatever its events), to try the
     receiver and its signature check."""
-    _require_director(user, webhook.tournament)
+    _require_director(user, owner_of(webhook))
     if not webhook.is_active:
         raise TournamentConflict(
             _("The webhook is inactive: activate it before sending to it."),
             code="webhook_inactive",
         )
     with transaction.atomic():
-        (delivery,) = _deliveries(
-            [webhook], webhook.tournament_id, PING, {"webhook": webhook.pk, "url": webhook.url}
-        )
+        (delivery,) = _deliveries([webhook], PING, {"webhook": webhook.pk, "url": webhook.url})
         _log(
-            webhook.tournament_id,
+            webhook,
             user,
             "webhook_test",
             webhook=webhook.pk,
@@ -393,7 +472,7 @@ def delivery_replay(*, user: User, delivery: Delivery) -> Delivery:
     """Send a delivery again now, whatever its state: the same id and body, the attempts
     numbered on, and a fresh allowance of ``WEBHOOK_MAX_ATTEMPTS`` tries with back-off."""
     webhook = delivery.webhook
-    _require_director(user, webhook.tournament)
+    _require_director(user, owner_of(webhook))
     if not webhook.is_active:
         raise TournamentConflict(
             _("The webhook is inactive: activate it before replaying its deliveries."),
@@ -407,7 +486,7 @@ def delivery_replay(*, user: User, delivery: Delivery) -> Delivery:
         locked.delivered_at = None
         locked.save(update_fields=["status", "attempts", "delivered_at"])
         _log(
-            webhook.tournament_id,
+            webhook,
             user,
             "webhook_replay",
             webhook=webhook.pk,
