@@ -30,3 +30,25 @@ class TournamentConflict(Conflict):
     (``wrong_state``, ``round_open``, ``unsplittable``, ...)."""
 
     code = "tournament_conflict"
+
+
+class CupNotFound(DomainError):
+    """The cup (or a thing in it: an event, a player) does not exist for this caller (HTTP
+    404): drafts and private cups do not exist for those who may not see them
+    (``tournaments.cup_permissions``)."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+    code = "not_found"
+    default_message = gettext_lazy("There is no such cup.")
+
+
+class CupConflict(Conflict):
+    """The cup's state does not allow this now (HTTP 409); ``code`` says why: ``wrong_state``
+    (a step out of order), ``event_not_accepted`` (a tournament's directors have not accepted
+    it), ``event_exists`` (the tournament is in the cup already), ``duplicate_result`` (two
+    players to merge both have a result at one event), ``final_exists`` (the cup has a final
+    event already), ``final_missing`` (a cup with a final finishes once the final's results
+    are in), ``rule_set`` (a tournament of a rule set the cup does not count), ``account_taken``
+    (another player of the cup has that account), ``has_results`` (a player with results)."""
+
+    code = "cup_conflict"
