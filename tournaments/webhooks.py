@@ -46,10 +46,10 @@ from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Membership, User
-from clubs.permissions import AnyUser
+from clubs.models import User
 from config import outbound
 from config.tasks import send_after_commit
+from tournaments.cup_permissions import is_cup_director
 from tournaments.errors import InvalidInput, NotAllowed, TournamentConflict, TournamentNotFound
 from tournaments.models import (
     Attempt,
@@ -196,21 +196,6 @@ def _url(url: str) -> str:
     if refused is not None:
         raise InvalidInput(refused, fields={"url": [refused]}, code="private_address")
     return url
-
-
-def is_cup_director(user: AnyUser, cup: Cup) -> bool:
-    """A director of the cup, an owner or admin of its club, or staff."""
-    # TODO(hooks): tournaments.cup_permissions.is_cup_director once it lands.
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_staff", False) or cup.directors.filter(pk=user.pk).exists():
-        return True
-    return (
-        cup.club_id is not None
-        and Membership.objects.filter(
-            club_id=cup.club_id, user_id=user.pk, role__in=Membership.MANAGERS
-        ).exists()
-    )
 
 
 def owner_of(webhook: Webhook) -> Owner:

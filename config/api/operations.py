@@ -53,7 +53,11 @@ TAGS: dict[str, str] = {
     "tournament rounds": "A tournament's rounds: seating, starting, closing and boards.",
     "tournament tables": "The tables of a tournament round and who sits where.",
     "totals": "Table totals entered and confirmed in a tournament round.",
+    "cups": "Cups and ranking lists over many tournaments: the cup, its directors and "
+    "lifecycle, its events (tournaments on this server and imported ones) and their results, "
+    "its players and their histories, standings, the final, exports and your own cups.",
     "webhooks": "Notifications of tournament events to other servers.",
+    "cup webhooks": "Notifications of a cup's events (new standings, the end) to other servers.",
     "root": "The API's entry point.",
     "pings": "A round trip through a worker, to see that the service works.",
 }
@@ -73,7 +77,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "calendars": ("calendar_feeds",),
     "attendance": ("attendances", "check_ins"),
     "webhooks": ("webhook_deliveries",),
+    "cup webhooks": ("cup_webhook_deliveries",),
     "devices": ("inbox", "web_push_key"),
+    "cups": ("cup_events", "cup_players", "my_cups"),
 }
 
 _CLUB = "/api/v1/clubs/{club_id}"
@@ -81,6 +87,11 @@ _EVENING = _CLUB + "/evenings/{evening_id}"
 _TABLE = "/api/v1/tables/{table_id}"
 _TOURNAMENT = "/api/v1/tournaments/{tournament_id}"
 _ROUND = _TOURNAMENT + "/rounds/{round_number}"
+_CUP = "/api/v1/cups/{cup_id}"
+_CUP_EVENT = _CUP + "/events/{event_id}"
+_CUP_PLAYER = _CUP + "/players/{player_id}"
+_CUP_WEBHOOKS = "/api/v1/cups/{cup_id}/webhooks/"
+_CUP_WEBHOOK = _CUP_WEBHOOKS + "{webhook_id}/"
 
 #: (method, path) → (operationId, tag).
 OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
@@ -315,6 +326,51 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
         "webhook_deliveries_replay",
         "webhooks",
     ),
+    # A cup's webhooks (the same endpoints as a tournament's).
+    ("GET", _CUP_WEBHOOKS): ("cup_webhooks_list", "cup webhooks"),
+    ("POST", _CUP_WEBHOOKS): ("cup_webhooks_create", "cup webhooks"),
+    ("GET", _CUP_WEBHOOK): ("cup_webhooks_get", "cup webhooks"),
+    ("PATCH", _CUP_WEBHOOK): ("cup_webhooks_update", "cup webhooks"),
+    ("DELETE", _CUP_WEBHOOK): ("cup_webhooks_delete", "cup webhooks"),
+    ("POST", _CUP_WEBHOOK + "test/"): ("cup_webhooks_test", "cup webhooks"),
+    ("POST", _CUP_WEBHOOK + "rotate-secret/"): ("cup_webhooks_rotate_secret", "cup webhooks"),
+    ("GET", _CUP_WEBHOOK + "deliveries/"): ("cup_webhook_deliveries_list", "cup webhooks"),
+    ("POST", _CUP_WEBHOOK + "deliveries/{delivery_id}/replay/"): (
+        "cup_webhook_deliveries_replay",
+        "cup webhooks",
+    ),
+    # Cups and ranking lists.
+    ("GET", "/api/v1/cups/"): ("cups_list", "cups"),
+    ("POST", "/api/v1/cups/"): ("cups_create", "cups"),
+    ("GET", _CUP + "/"): ("cups_get", "cups"),
+    ("PATCH", _CUP + "/"): ("cups_update", "cups"),
+    ("DELETE", _CUP + "/"): ("cups_delete", "cups"),
+    ("POST", _CUP + "/open/"): ("cups_open", "cups"),
+    ("POST", _CUP + "/finish/"): ("cups_finish", "cups"),
+    ("POST", _CUP + "/reopen/"): ("cups_reopen", "cups"),
+    ("POST", _CUP + "/directors/"): ("cups_add_director", "cups"),
+    ("DELETE", _CUP + "/directors/{user_id}/"): ("cups_remove_director", "cups"),
+    ("GET", _CUP + "/log/"): ("cups_list_log", "cups"),
+    ("GET", _CUP + "/standings/"): ("cups_get_standings", "cups"),
+    ("GET", _CUP + "/standings/print/"): ("cups_print_standings", "cups"),
+    ("GET", _CUP + "/final/"): ("cups_get_final", "cups"),
+    ("GET", _CUP + "/export/standings.json"): ("cups_export_standings", "cups"),
+    ("GET", _CUP + "/export/standings.csv"): ("cups_export_standings_csv", "cups"),
+    ("POST", _CUP + "/imports/"): ("cup_events_import", "cups"),
+    ("GET", _CUP + "/events/"): ("cup_events_list", "cups"),
+    ("POST", _CUP + "/events/"): ("cup_events_create", "cups"),
+    ("GET", _CUP_EVENT + "/"): ("cup_events_get", "cups"),
+    ("DELETE", _CUP_EVENT + "/"): ("cup_events_delete", "cups"),
+    ("POST", _CUP_EVENT + "/accept/"): ("cup_events_accept", "cups"),
+    ("POST", _CUP_EVENT + "/decline/"): ("cup_events_decline", "cups"),
+    ("GET", _CUP_EVENT + "/results/"): ("cup_events_list_results", "cups"),
+    ("PUT", _CUP_EVENT + "/results/"): ("cup_events_replace_results", "cups"),
+    ("GET", _CUP + "/players/"): ("cup_players_list", "cups"),
+    ("GET", _CUP_PLAYER + "/"): ("cup_players_get", "cups"),
+    ("PATCH", _CUP_PLAYER + "/"): ("cup_players_update", "cups"),
+    ("POST", _CUP_PLAYER + "/merge/"): ("cup_players_merge", "cups"),
+    ("GET", _CUP_PLAYER + "/history/"): ("cup_players_get_history", "cups"),
+    ("GET", "/api/v1/me/cups/"): ("my_cups_list", "cups"),
     # Pings.
     ("GET", "/api/v1/pings/"): ("pings_list", "pings"),
     ("POST", "/api/v1/pings/"): ("pings_create", "pings"),

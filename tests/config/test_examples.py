@@ -27,7 +27,7 @@ from tests.factories import UserFactory
 from tests.openapi import committed_schema
 from tests.tournaments.setup import RULES, make_field, play, seat
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round, RoundTable
+from tournaments.models import Cup, Entry, Round, RoundTable
 
 pytestmark = pytest.mark.django_db
 
@@ -419,6 +419,19 @@ def test_the_tournament_and_webhook_examples_are_accepted(
     )
 
 
+@pytest.mark.usefixtures("eager_tasks")
+def test_the_cup_webhook_examples_are_accepted(schema: dict[str, Any], settings: Any) -> None:
+    """A cup's director registers the documented webhook and changes it by each example."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True  # no DNS lookups of example.org here
+    director = UserFactory.create(username="cuppa")
+    cup = Cup.objects.create(name="Tarock-Cup", slug="tarock-cup", status="running", policy={})
+    cup.directors.add(director)
+    client = signed_in(director)
+    base = f"/api/v1/cups/{cup.pk}/webhooks/"
+    (hook,) = every(schema, client, "post", CUP_WEBHOOKS, base, 201)
+    every(schema, client, "patch", CUP_WEBHOOKS + "{webhook_id}/", base + f"{hook['id']}/", 200)
+
+
 def test_the_device_examples_register_and_again_are_the_same_devices(
     schema: dict[str, Any],
 ) -> None:
@@ -435,6 +448,7 @@ CLUB = "/api/v1/clubs/{club_id}/"
 EVENING = CLUB + "evenings/{evening_id}/"
 TOURNAMENT = "/api/v1/tournaments/{tournament_id}/"
 ROUND_TABLE = TOURNAMENT + "rounds/{round_number}/tables/{table_number}/"
+CUP_WEBHOOKS = "/api/v1/cups/{cup_id}/webhooks/"
 
 
 def test_every_request_example_of_the_schema_is_sent_by_these_tests(
@@ -496,6 +510,8 @@ SENT = {
     ("post", TOURNAMENT + "reopen/"),
     ("put", ROUND_TABLE + "totals/"),
     ("post", ROUND_TABLE + "totals/confirm/"),
+    ("post", CUP_WEBHOOKS),
+    ("patch", CUP_WEBHOOKS + "{webhook_id}/"),
 }
 
 
