@@ -180,6 +180,7 @@ def hook(
 def one_delivery(webhook: Webhook, event: str = "round_seated") -> Delivery:
     """Emit ``event`` without sending it (the callbacks are dropped): the pending delivery."""
     with transaction.atomic():
+        assert webhook.tournament_id is not None
         webhooks.emit(tournament_id=webhook.tournament_id, event=event, data={"round": 1})
     return Delivery.objects.filter(webhook=webhook).latest("created_at")
 
