@@ -27,6 +27,12 @@ from django.utils.translation import gettext_lazy
 from clubs.models import User
 from clubs.privacy import Erasure, Keeper, Obstacle, Scope, as_json, register
 from tournaments.models import (
+    Cup,
+    CupEvent,
+    CupLogEntry,
+    CupPlayer,
+    CupResult,
+    CupStanding,
     Delivery,
     Entry,
     HandAdjustment,
@@ -100,7 +106,7 @@ STANDING_FIELDS = (
 
 
 def register_keeper() -> None:
-    """Register the tournaments' keeper (``TournamentsConfig.ready``)."""
+    """Register the tournaments' keeper and the cups' (``TournamentsConfig.ready``)."""
     register(
         Keeper(
             section=SECTION,
@@ -109,6 +115,16 @@ def register_keeper() -> None:
             erase=erase,
             order=ORDER,
             obstacles=obstacles,
+        )
+    )
+    register(
+        Keeper(
+            section=CUP_SECTION,
+            models=CUP_MODELS,
+            export=export_cups,
+            erase=erase_cups,
+            order=ORDER,
+            obstacles=cup_obstacles,
         )
     )
 
@@ -371,22 +387,26 @@ def _log(user: User, scope: Scope, entry_ids: list[int]) -> list[dict[str, Any]]
 
 def _webhooks(user: User, scope: Scope) -> list[dict[str, Any]]:
     found = (
-        Webhook.objects.filter(created_by=user)
+        Webhook.objects.filter(created_by=user, tournament__isnull=False)
         .select_related("tournament__club")
         .order_by("created_at", "id")
     )
-    return [
-        {
-            "id": hook.pk,
-            "tournament": _about(hook.tournament),
-            "url": hook.url,
-            "events": hook.events,
-            "is_active": hook.is_active,
-            "created_at": hook.created_at.isoformat(),
-        }
-        for hook in found
-        if scope.covers(hook.tournament.club_id)
-    ]
+    out = []
+    for hook in found:
+        t = hook.tournament  # a cup's webhooks are in the cups' section
+        if t is None or not scope.covers(t.club_id):
+            continue
+        out.append(
+            {
+                "id": hook.pk,
+                "tournament": _about(t),
+                "url": hook.url,
+                "events": hook.events,
+                "is_active": hook.is_active,
+                "created_at": hook.created_at.isoformat(),
+            }
+        )
+    return out
 
 
 # --- erasure ---------------------------------------------------------------------------------
@@ -471,3 +491,242 @@ def scrub(erasure: Erasure, value: Any, field: str | None = None) -> Any:
     if isinstance(value, str) and field in MACHINE_FIELDS:
         return value
     return erasure.scrub(value)
+
+
+# --- cups (issue 42) -------------------------------------------------------------------------
+#
+# A person appears in a cup as its creator or a director, as a cup player (with their account:
+# its name, attributes, results and standings rows; guests merged into it carry a name of
+# theirs too), as the one who added or decided on an event, in the cup's log, and as the one
+# who registered a cup's webhook. Erasure keeps the rows (other players' standings need
+# them): the cup players' names become the pseudonym, they direct no cup any more, and the
+# names in the log's details are scrubbed.
+
+CUP_SECTION = "cups"
+CUP_MODELS = frozenset(
+    {"tournaments.Cup", "tournaments.CupEvent", "tournaments.CupPlayer", "tournaments.CupLogEntry"}
+)
+CUP_STANDING_FIELDS = (
+    "ranking",
+    "position",
+    "rank",
+    "points",
+    "counted",
+    "played",
+    "rounds",
+    "average",
+    "ranked",
+    "qualified",
+    "details",
+    "history",
+)
+
+LAST_CUP_DIRECTOR = gettext_lazy(
+    "You alone direct {cups}, which belong to no club and have not finished. Add another "
+    "director first (POST /api/v1/cups/{{cup_id}}/directors/), or finish or delete them; then "
+    "your account can be erased."
+)
+
+
+def cup_obstacles(user: User) -> list[Obstacle]:
+    """A cup of no club that ``user`` alone directs and that has not finished would be left
+    to the site's staff: ``last_cup_director`` until another director is added."""
+    alone = [
+        cup
+        for cup in Cup.objects.filter(directors=user, club__isnull=True)
+        .exclude(status=Cup.Status.FINISHED)
+        .order_by("name", "id")
+        if not cup.directors.exclude(pk=user.pk).exists()
+    ]
+    if not alone:
+        return []
+    names = ", ".join(cup.name for cup in alone)
+    return [Obstacle("last_cup_director", str(LAST_CUP_DIRECTOR).format(cups=names))]
+
+
+def _cup(cup: Cup) -> dict[str, Any]:
+    """A cup as the export names it."""
+    return {
+        "id": cup.pk,
+        "name": cup.name,
+        "club": None if cup.club is None else {"id": cup.club.pk, "name": cup.club.name},
+    }
+
+
+def export_cups(user: User, scope: Scope) -> dict[str, Any]:
+    """The ``cups`` section of ``user``'s export: the cups they created or direct, their cup
+    players (name, attributes, every result and standings row, with their rank over time),
+    the events they added or decided on, the log entries made by them or about them, and the
+    cups' webhooks they registered (never a secret). Only cups of the scope's club when a
+    club asks. Other players appear by their ids, never by name."""
+    players = [
+        p
+        for p in CupPlayer.objects.filter(user=user).select_related("cup__club").order_by("id")
+        if scope.covers(p.cup.club_id)
+    ]
+    return {
+        "cups": _cups(user, scope),
+        "players": [_cup_player(p) for p in players],
+        "events": _cup_events(user, scope),
+        "log": _cup_log(user, scope, [p.pk for p in players]),
+        "webhooks": _cup_webhooks(user, scope),
+    }
+
+
+def _cups(user: User, scope: Scope) -> list[dict[str, Any]]:
+    found = (
+        Cup.objects.filter(Q(created_by=user) | Q(directors=user))
+        .select_related("club")
+        .distinct()
+        .order_by("created_at", "id")
+    )
+    directed = set(user.directed_cups.values_list("pk", flat=True))
+    return [
+        {
+            **_cup(cup),
+            "status": cup.status,
+            "created_at": cup.created_at.isoformat(),
+            "created": cup.created_by_id == user.pk,
+            "directs": cup.pk in directed,
+        }
+        for cup in found
+        if scope.covers(cup.club_id)
+    ]
+
+
+def _cup_player(player: CupPlayer) -> dict[str, Any]:
+    merged = list(
+        CupPlayer.objects.filter(merged_into=player).order_by("id").values_list("pk", "name")
+    )
+    results = (
+        CupResult.objects.filter(player=player)
+        .select_related("event")
+        .order_by("event__held_on", "event_id")
+    )
+    standings = CupStanding.objects.filter(player=player).order_by("ranking")
+    return {
+        "id": player.pk,
+        "cup": _cup(player.cup),
+        "name": player.name,
+        "attributes": player.attributes,
+        "merged_from": [{"id": pk, "name": name} for pk, name in merged],
+        "created_at": player.created_at.isoformat(),
+        "results": [
+            {
+                "event": {
+                    "id": r.event_id,
+                    "name": r.event.name,
+                    "held_on": r.event.held_on.isoformat(),
+                    "tournament": r.event.tournament_id,
+                },
+                "placing": r.placing,
+                "score": r.score,
+                "rounds": r.rounds,
+            }
+            for r in results
+        ],
+        "standings": list(standings.values(*CUP_STANDING_FIELDS)),
+    }
+
+
+def _cup_events(user: User, scope: Scope) -> list[dict[str, Any]]:
+    found = (
+        CupEvent.objects.filter(Q(added_by=user) | Q(decided_by=user))
+        .select_related("cup__club")
+        .order_by("created_at", "id")
+    )
+    return [
+        {
+            "id": e.pk,
+            "cup": _cup(e.cup),
+            "name": e.name,
+            "kind": e.kind,
+            "status": e.status,
+            "tournament": e.tournament_id,
+            "added_by_them": e.added_by_id == user.pk,
+            "decided_by_them": e.decided_by_id == user.pk,
+            **as_json({"created_at": e.created_at, "decided_at": e.decided_at}),
+        }
+        for e in found
+        if scope.covers(e.cup.club_id)
+    ]
+
+
+def _cup_log(user: User, scope: Scope, player_ids: list[int]) -> list[dict[str, Any]]:
+    """Log entries made by the person or about them (one of their cup players, or them as a
+    director), with the details as stored."""
+    about = Q(user=user) | Q(detail__director=user.pk)
+    if player_ids:
+        about |= Q(detail__player__in=player_ids) | Q(detail__into__in=player_ids)
+    found = CupLogEntry.objects.filter(about).select_related("cup__club").order_by("at", "id")
+    return [
+        {
+            "cup": _cup(row.cup),
+            "action": row.action,
+            "at": row.at.isoformat(),
+            "by_them": row.user_id == user.pk,
+            "detail": row.detail,
+        }
+        for row in found
+        if scope.covers(row.cup.club_id)
+    ]
+
+
+def _cup_webhooks(user: User, scope: Scope) -> list[dict[str, Any]]:
+    found = (
+        Webhook.objects.filter(created_by=user, cup__isnull=False)
+        .select_related("cup__club")
+        .order_by("created_at", "id")
+    )
+    out = []
+    for hook in found:
+        cup = hook.cup
+        if cup is None or not scope.covers(cup.club_id):
+            continue
+        out.append(
+            {
+                "id": hook.pk,
+                "cup": _cup(cup),
+                "url": hook.url,
+                "events": hook.events,
+                "is_active": hook.is_active,
+                "created_at": hook.created_at.isoformat(),
+            }
+        )
+    return out
+
+
+def erase_cups(erasure: Erasure) -> None:
+    """Erase the person from the cups (inside ``clubs.privacy.erase``'s transaction): their
+    cup players, and the guests merged into them, carry the pseudonym as their name (the
+    rows stay, with their results and standings, for everyone else's ranks); they direct no
+    cup any more; the names in the cups' log details become the pseudonym. The cups' public
+    pages change their ETags."""
+    user = erasure.user
+    stand_in = erasure.pseudonym
+    mine = list(CupPlayer.objects.filter(user=user).values_list("pk", "cup_id", "name"))
+    ids = [pk for pk, _, _ in mine]
+    merged = list(CupPlayer.objects.filter(merged_into_id__in=ids).values_list("pk", "name"))
+    # an import or a director may have named them in their own way
+    erasure = replace(
+        erasure,
+        names=erasure.names
+        | {name.casefold() for name in (n for *_, n in mine) if name.strip()}
+        | {name.casefold() for _, name in merged if name.strip()},
+    )
+    played = {cup_id for _, cup_id, _ in mine}
+    CupPlayer.objects.filter(pk__in=ids + [pk for pk, _ in merged]).update(name=stand_in)
+    directed = list(Cup.objects.filter(directors=user).values_list("pk", flat=True))
+    for cup in Cup.objects.filter(pk__in=directed):
+        cup.directors.remove(user)
+        CupLogEntry.objects.create(cup=cup, action="director_erased", detail={"director": user.pk})
+    touched = played | set(directed)
+    rows = CupLogEntry.objects.filter(Q(cup_id__in=touched) | Q(user=user))
+    changed = []
+    for row in rows.only("pk", "detail").iterator():
+        scrubbed = scrub(erasure, row.detail)
+        if scrubbed != row.detail:
+            row.detail = scrubbed
+            changed.append(row)
+    CupLogEntry.objects.bulk_update(changed, ["detail"], batch_size=500)
+    Cup.objects.filter(pk__in=touched).update(changed_at=timezone.now())
