@@ -250,7 +250,9 @@ OWN_WORDS = frozenset(
         *("totals", "unit", "mode", "kind", "level", "type", "value", "base", "help"),
         # a cup's counted events (tournaments/cups.py Row.counted, CupStanding.counted, a
         # standings detail's status)
-        "counted",
+        *("counted", "winner", "needs", "category"),
+        # and its winner, what each contender needs in its final, a player's category (women,
+        # seniors) for a side ranking
     )
 )
 #: (file, word) → why it may stay; ``*``: every word of the file. The schema's examples are
