@@ -97,6 +97,12 @@ def cup_for_director(*, user: AnyUser, cup_id: int) -> Cup:
     return cup
 
 
+def club_by_id(*, club_id: int) -> Club | None:
+    """The club ``club_id`` for a new cup, if any (the service decides whether the caller
+    may see it and organise for it)."""
+    return Club.objects.filter(pk=club_id).first()
+
+
 def log_of(*, cup: Cup) -> QuerySet[CupLogEntry]:
     """The cup's audit log, newest first."""
     return CupLogEntry.objects.filter(cup=cup).select_related("user").order_by("-at", "-id")
@@ -177,6 +183,11 @@ def event_for_decision(*, user: AnyUser, cup_id: int, event_id: int) -> CupEvent
     if not cup_permissions.may_accept(user, event):
         raise NotAllowed(_("Only the tournament's directors may accept or decline it."))
     return event
+
+
+def final_event_of(*, cup: Cup) -> CupEvent | None:
+    """The cup's final event, once added."""
+    return CupEvent.objects.filter(cup=cup, is_final=True).first()
 
 
 def results_of(*, event: CupEvent) -> QuerySet[CupResult]:
