@@ -25,6 +25,13 @@ def recompute_standings(tournament_id: int, version: int) -> bool:
 
 
 @shared_task
+def recompute_cup(cup_id: int, version: int) -> bool:
+    """Refresh a cup's results and store its standings if ``version`` is still the newest
+    request (``services.cup_recompute``)."""
+    return services.cup_recompute(cup_id=cup_id, version=version)
+
+
+@shared_task
 def table_changed(table_id: int) -> None:
     """A tournament table's hands changed: standings, boards, webhooks."""
     services.table_hands_changed(table_id=table_id)

@@ -391,6 +391,7 @@ def tournament_recompute(*, tournament_id: int, version: int | None = None) -> b
     only the newest would starve while results keep coming in; None: always). Answers whether
     it computed; safe to run twice."""
     from tournaments import webhooks
+    from tournaments.services import cups
 
     with transaction.atomic():
         t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
@@ -415,6 +416,7 @@ def tournament_recompute(*, tournament_id: int, version: int | None = None) -> b
         live.tournament_changed(t.pk, "standings_changed", standings_version=target)
         if t.status == Tournament.Status.FINISHED and target == t.requested_version:
             _tell_final(t)
+        cups.tournament_standings_changed(t.pk)
     return True
 
 
