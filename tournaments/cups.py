@@ -89,22 +89,29 @@ from typing import Any
 
 # --- errors ------------------------------------------------------------------------------
 
+
+def gettext_noop(message: str) -> str:
+    """Marks an English sentence for the translation catalogs (``make messages`` finds it by
+    this name); the Django layer translates it by its code (this module imports no Django)."""
+    return message
+
+
 MESSAGES: dict[str, str] = {
-    "not_an_object": "This must be an object.",
-    "not_a_list": "This must be a list.",
-    "unknown_key": "This is not a known setting.",
-    "required": "This setting is required.",
-    "not_an_integer": "This must be a whole number.",
-    "too_small": "This must be at least {minimum}.",
-    "too_long": "This list may have at most {maximum} entries.",
-    "empty": "This list must not be empty.",
-    "rising": "A worse placing may not earn more points than a better one.",
-    "points_kind": "Give exactly one of: table, stages, field, score.",
-    "stages_order": "Stages must start at a field of 1 and rise strictly.",
-    "not_a_name": "This must be a non-empty name without a colon.",
-    "duplicate": "This appears twice.",
-    "unknown_tiebreak": "This is not a known tiebreak.",
-    "final_score": "The final's points must come from placings, not from the score.",
+    "not_an_object": gettext_noop("This must be an object."),
+    "not_a_list": gettext_noop("This must be a list."),
+    "unknown_key": gettext_noop("This is not a known setting."),
+    "required": gettext_noop("This setting is required."),
+    "not_an_integer": gettext_noop("This must be a whole number."),
+    "too_small": gettext_noop("This must be at least {minimum}."),
+    "too_long": gettext_noop("This list may have at most {maximum} entries."),
+    "empty": gettext_noop("This list must not be empty."),
+    "rising": gettext_noop("A worse placing may not earn more points than a better one."),
+    "points_kind": gettext_noop("Give exactly one of: table, stages, field, score."),
+    "stages_order": gettext_noop("Stages must start at a field of 1 and rise strictly."),
+    "not_a_name": gettext_noop("This must be a non-empty name without a colon."),
+    "duplicate": gettext_noop("This appears twice."),
+    "unknown_tiebreak": gettext_noop("This is not a known tiebreak."),
+    "final_score": gettext_noop("The final's points must come from placings, not from the score."),
 }
 """Every :class:`PolicyError` code and its English message template (``{minimum}`` and
 ``{maximum}`` are filled from the error's ``params``); the Django layer translates by code."""
