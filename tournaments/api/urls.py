@@ -1,5 +1,5 @@
 """Tournament routes: tournaments and entries, rounds and tables, standings and exports,
-webhooks. Each resource module keeps its own ``urlpatterns``."""
+webhooks, cups. Each resource module keeps its own ``urlpatterns``."""
 
 from django.urls import include, path
 
@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("tournaments.api.public")),
     path("", include("tournaments.api.webhooks")),
     path("", include("tournaments.api.invitations")),
+    path("", include("tournaments.api.cups")),
 ]
