@@ -27,7 +27,7 @@ from tests.factories import UserFactory
 from tests.openapi import committed_schema
 from tests.tournaments.setup import RULES, make_field, play, seat
 from tournaments import services as tournament_services
-from tournaments.models import Cup, Entry, Round, RoundTable
+from tournaments.models import Cup, CupPlayer, Entry, Round, RoundTable, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -432,6 +432,53 @@ def test_the_cup_webhook_examples_are_accepted(schema: dict[str, Any], settings:
     every(schema, client, "patch", CUP_WEBHOOKS + "{webhook_id}/", base + f"{hook['id']}/", 200)
 
 
+@pytest.mark.usefixtures("eager_tasks")
+def test_the_cup_examples_are_accepted(schema: dict[str, Any]) -> None:
+    """Both documented cups (a season with a final, a rolling list); the season changed, user
+    7 made its director, opened, tournament 12 added (its director is the cup's), both
+    imports, a correction, a player's attributes, a duplicate merged into player 42; the
+    rolling list finished and reopened with the reason."""
+    olga = UserFactory.create(username="olga")
+    seven = User.objects.filter(pk=7).first() or UserFactory.create(pk=7, username="example-7")
+    ids_past(User)
+    client = signed_in(olga)
+    season, rolling = every(schema, client, "post", "/api/v1/cups/", "/api/v1/cups/", 201)
+    base = f"/api/v1/cups/{season['id']}/"
+    every(schema, client, "patch", CUP, base, 200)
+    (changed,) = every(schema, client, "post", CUP + "directors/", base + "directors/", 200)
+    assert seven.pk in changed["directors"]
+    send(client, "post", base + "open/", None, 200)
+    t = Tournament.objects.create(
+        pk=12,
+        name="Grazer Open",
+        slug="grazer-open",
+        rules=engine.house_rules(),  # the examples' rule set
+        status="registration",
+    )
+    t.directors.add(olga)
+    ids_past(Tournament)
+    (event,) = every(schema, client, "post", CUP + "events/", base + "events/", 201)
+    assert event["tournament"] == 12 and event["status"] == "accepted"
+    imported = every(schema, client, "post", CUP + "imports/", base + "imports/", 201)
+    path = CUP + "events/{event_id}/results/"
+    every(schema, client, "put", path, base + f"events/{imported[-1]['id']}/results/", 200)
+    player = CupPlayer.objects.filter(cup_id=season["id"], name="Sepp Moser").get()
+    CupPlayer.objects.create(pk=42, cup_id=season["id"], name="Sepp Moser (Konto)")
+    ids_past(CupPlayer)
+    path = CUP + "players/{player_id}/"
+    every(schema, client, "patch", path, base + f"players/{player.pk}/", 200)
+    merge = base + f"players/{player.pk}/merge/"
+    (kept,) = every(schema, client, "post", path + "merge/", merge, 200)
+    assert kept["id"] == 42
+    other = f"/api/v1/cups/{rolling['id']}/"
+    send(client, "post", other + "open/", None, 200)
+    season_results = {"results": [{"placing": 1, "name": "Anna", "score": "50", "rounds": 36}]}
+    played = {"name": "Saison", "held_on": "2027-05-01", "format": "json", "data": season_results}
+    send(client, "post", other + "imports/", played, 201)
+    send(client, "post", other + "finish/", None, 200)
+    every(schema, client, "post", CUP + "reopen/", other + "reopen/", 200)
+
+
 def test_the_device_examples_register_and_again_are_the_same_devices(
     schema: dict[str, Any],
 ) -> None:
@@ -449,6 +496,7 @@ EVENING = CLUB + "evenings/{evening_id}/"
 TOURNAMENT = "/api/v1/tournaments/{tournament_id}/"
 ROUND_TABLE = TOURNAMENT + "rounds/{round_number}/tables/{table_number}/"
 CUP_WEBHOOKS = "/api/v1/cups/{cup_id}/webhooks/"
+CUP = "/api/v1/cups/{cup_id}/"
 
 
 def test_every_request_example_of_the_schema_is_sent_by_these_tests(
@@ -512,6 +560,15 @@ SENT = {
     ("post", ROUND_TABLE + "totals/confirm/"),
     ("post", CUP_WEBHOOKS),
     ("patch", CUP_WEBHOOKS + "{webhook_id}/"),
+    ("post", "/api/v1/cups/"),
+    ("patch", CUP),
+    ("post", CUP + "directors/"),
+    ("post", CUP + "reopen/"),
+    ("post", CUP + "events/"),
+    ("post", CUP + "imports/"),
+    ("put", CUP + "events/{event_id}/results/"),
+    ("patch", CUP + "players/{player_id}/"),
+    ("post", CUP + "players/{player_id}/merge/"),
 }
 
 
