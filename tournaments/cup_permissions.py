@@ -13,14 +13,23 @@
   tournament's, :func:`tournaments.permissions.is_director`) accepts it: the cup's directors
   propose, the tournament's decide (:func:`may_accept`). A cup director who directs the
   tournament too adds it accepted at once.
+- Nobody is linked to a cup without playing with its directors: a director makes directors,
+  links a player to an account and names accounts in an import only of people who already
+  play with them (:func:`may_name`: themselves, members of the cup's club, anyone who shares a
+  club with the director, and accounts that are players of the cup already, through a
+  tournament of this server). Any other id answers exactly as an id nobody uses.
 - A signed-in user creates a cup of no club (a group of organisers, its creator its first
   director); a club's cup is created by that club's owners and admins (:func:`may_create_for`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.db.models import Q
+
 from clubs import permissions as clubs
-from clubs.models import Club, Membership
+from clubs.models import Club, Membership, User
 from clubs.permissions import AnyUser
 from tournaments.models import Cup, CupEvent, CupPlayer
 from tournaments.permissions import is_director
@@ -76,3 +85,22 @@ def may_see_club(user: AnyUser, club: Club) -> bool:
     """Whether the club exists for ``user`` (public, theirs, or staff): a club nobody may
     see answers like an id nobody uses."""
     return clubs.can_see(user, club)
+
+
+def may_name(user: AnyUser, cup: Cup, person_ids: Iterable[int]) -> set[int]:
+    """Which of ``person_ids`` the cup director ``user`` may make a director, link a player to,
+    or name in an import: active accounts of themselves, of members of the cup's club, of
+    people who share a club with them, and accounts already playing in the cup. Every other id
+    (an unknown one too) is left out, so the answer never tells whether an account exists."""
+    wanted = set(person_ids)
+    if not wanted or not user.is_authenticated:
+        return set()
+    mine = Membership.objects.filter(user_id=user.pk).values("club_id")
+    near = Q(pk=user.pk) | Q(memberships__club_id__in=mine) | Q(cup_players__cup_id=cup.pk)
+    if cup.club_id is not None:
+        near |= Q(memberships__club_id=cup.club_id)
+    return set(
+        User.objects.filter(near, pk__in=wanted, is_active=True)
+        .values_list("pk", flat=True)
+        .distinct()
+    )

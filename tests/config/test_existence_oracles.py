@@ -25,7 +25,7 @@ from games.models import TableSeries
 from tests.factories import UserFactory
 from tests.openapi import generated_schema
 from tournaments import services as tournaments
-from tournaments.models import Entry, Tournament
+from tournaments.models import Cup, CupPlayer, Entry, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -51,6 +51,8 @@ class World:
     hidden_guest: Guest
     hidden_entry: Entry
     stranger: User
+    cup: Cup
+    cup_player: CupPlayer
 
     def client(self, anonymous: bool = False) -> APIClient:
         client = APIClient()
@@ -94,6 +96,22 @@ def world() -> World:
     tournaments.tournament_open_registration(user=gustav, tournament=hidden_t)
     hidden_entry = tournaments.entry_add(user=gustav, tournament=hidden_t, player_id=stranger.pk)
     assert hidden_entry is not None
+    cup = tournaments.cup_create(
+        user=mallory,
+        club=None,
+        name="Mallorys Cup",
+        rule_sets=[RULES["variant"]],
+        policy={"points": {"table": [3, 2, 1]}},
+        final=None,
+    )
+    tournaments.event_import(
+        user=mallory,
+        cup=cup,
+        name="Auswärts",
+        held_on=dt.date(2026, 5, 1),
+        data={"results": [{"placing": 1, "name": "Gast"}]},
+        format="json",
+    )
     return World(
         mallory=mallory,
         club=club,
@@ -105,6 +123,8 @@ def world() -> World:
         hidden_guest=hidden_guest,
         hidden_entry=hidden_entry,
         stranger=stranger,
+        cup=cup,
+        cup_player=CupPlayer.objects.get(cup=cup),
     )
 
 
@@ -166,6 +186,20 @@ V1 = "/api/v1/"
 CLUB = V1 + "clubs/{club_id}/"
 EVENING = CLUB + "evenings/{evening_id}/"
 T = V1 + "tournaments/{tournament_id}/"
+CUP = V1 + "cups/{cup_id}/"
+
+
+def at_cup(w: World) -> str:
+    return f"{V1}cups/{w.cup.pk}/"
+
+
+def cup_body(w: World, club: Any) -> dict[str, Any]:
+    return {
+        "name": "Cup",
+        "rule_sets": [RULES["variant"]],
+        "policy": {"points": {"table": [3, 2, 1]}},
+        "club": club,
+    }
 
 
 def at_club(w: World) -> str:
@@ -173,6 +207,55 @@ def at_club(w: World) -> str:
 
 
 CASES = [
+    # cups
+    Case(
+        "GET",
+        V1 + "cups/",
+        "query",
+        "club",
+        lambda w: w.hidden_club.pk,
+        lambda: unused(Club),
+        get(lambda w: V1 + "cups/", "club"),
+        anonymous_too=True,
+    ),
+    Case(
+        "POST",
+        V1 + "cups/",
+        "body",
+        "club",
+        lambda w: w.hidden_club.pk,
+        lambda: unused(Club),
+        post(lambda w: V1 + "cups/", cup_body),
+    ),
+    Case(
+        "POST",
+        CUP + "events/",
+        "body",
+        "tournament",
+        lambda w: w.hidden_entry.tournament_id,
+        lambda: unused(Tournament),
+        post(lambda w: at_cup(w) + "events/", lambda w, v: {"tournament": v}),
+    ),
+    Case(
+        "POST",
+        CUP + "directors/",
+        "body",
+        "user",
+        lambda w: w.stranger.pk,
+        lambda: unused(User),
+        post(lambda w: at_cup(w) + "directors/", lambda w, v: {"user": v}),
+    ),
+    Case(
+        "PATCH",
+        CUP + "players/{player_id}/",
+        "body",
+        "user",
+        lambda w: w.stranger.pk,
+        lambda: unused(User),
+        lambda w, c, v: c.patch(
+            f"{at_cup(w)}players/{w.cup_player.pk}/", {"user": v}, format="json"
+        ),
+    ),
     # query filters
     Case(
         "GET",

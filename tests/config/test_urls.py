@@ -61,7 +61,7 @@ def test_each_app_is_entered_only_by_its_first_segments() -> None:
     }
     assert guards["clubs"].heads == {"auth", "me", "clubs", "invitations", "calendar", "push"}
     assert guards["games"].heads == {"rules", "tables", "series", "pings"}
-    assert guards["tournaments"].heads == {"tournaments", "me"}
+    assert guards["tournaments"].heads == {"tournaments", "me", "cups"}
     assert guards["games"].match("tournaments/7/standings/") is None
     assert guards["games"].match("tables/7/") == ("tables/7/", (), {})
 

@@ -22,6 +22,7 @@ import datetime as dt
 from dataclasses import replace
 from typing import Any
 
+from clubs.models import Club, Membership
 from tests.factories import UserFactory
 from tests.tournaments.world import RULES, Row, TournamentWorld, statuses, with_status
 from tournaments import services as tournament_services
@@ -34,6 +35,11 @@ POLICY = {"points": {"table": [10, 8, 6]}, "side_rankings": ["region"]}
 def _cup(w: TournamentWorld, *, public: bool = True, running: bool = True) -> None:
     admin, director, player = w.users["club_admin"], w.users["director"], w.users["player"]
     cupdir = UserFactory.create(username="cupdir")
+    # the cup's own director plays with the club's admin elsewhere (a director names only
+    # people they play with: tournaments.cup_permissions.may_name)
+    elsewhere = Club.objects.create(name="Stammtisch", slug="stammtisch-cupdir")
+    for person in (admin, cupdir, player):
+        Membership.objects.create(club=elsewhere, user=person)
     cup = cups.cup_create(
         user=admin,
         club=w.club,

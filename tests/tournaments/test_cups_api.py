@@ -96,6 +96,10 @@ def season(django_capture_on_commit_callbacks: Any) -> Iterator[Season]:
     club = Club.objects.create(name="Kartenrunde Graz", slug="kartenrunde-graz")
     Membership.objects.create(club=club, user=olga, role=Membership.Role.OWNER)
     Membership.objects.create(club=club, user=member, role=Membership.Role.MEMBER)
+    # Maria plays with Olga at another club (a director names only people they play with)
+    elsewhere = Club.objects.create(name="Stammtisch Leoben", slug="stammtisch-leoben")
+    for person in (olga, maria):
+        Membership.objects.create(club=elsewhere, user=person)
 
     def run() -> AbstractContextManager[Any]:
         return django_capture_on_commit_callbacks(execute=True)

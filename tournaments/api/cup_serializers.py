@@ -43,6 +43,8 @@ RANKING_HELP = (
     "`<attribute>:<value>` (`region:Tirol`)."
 )
 DETAIL_STATUSES = ("counted", "dropped")
+#: Why a result is dropped ("" where it counts).
+DETAIL_REASONS = ("", "not_best", "outside_window", "final")
 """Whether a result counts in a player's cup points (a history's ``status``)."""
 ATTRIBUTES = {"type": "object", "additionalProperties": {"type": "string", "maxLength": 120}}
 
@@ -356,7 +358,7 @@ class CupHistoryEventSerializer(serializers.Serializer[dict[str, Any]]):
     points = ExactField()
     status = serializers.ChoiceField(choices=DETAIL_STATUSES)
     reason = serializers.ChoiceField(
-        choices=("", "not_best", "outside_window", "final"),
+        choices=DETAIL_REASONS,
         help_text="Why a result is dropped: `not_best` (not among the best counted), "
         "`outside_window` (before the rolling window), `final` (the final's own result).",
     )

@@ -40,7 +40,7 @@ from django.core.validators import validate_slug
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 import engine
@@ -578,14 +578,19 @@ def cup_finish(*, user: User, cup: Cup) -> Cup:
     return c
 
 
+NO_ACCOUNT = gettext_lazy("There is no such account among the people you play with.")
+"""The one answer for an account id a director may not name (``cup_permissions.may_name``)
+and for one nobody uses."""
+
+
 def cup_director_add(*, user: User, cup: Cup, director_id: int) -> None:
     """Make the account ``director_id`` a director of the cup."""
     with transaction.atomic():
         c = _lock(cup.pk)
         _require_director(user, c)
-        person = User.objects.filter(pk=director_id, is_active=True).first()
-        if person is None:
-            raise InvalidInput.about("director_id", _("There is no such account."))
+        if director_id not in cup_permissions.may_name(user, c, [director_id]):
+            raise InvalidInput.about("director_id", str(NO_ACCOUNT))
+        person = User.objects.get(pk=director_id)
         if c.directors.filter(pk=person.pk).exists():
             return
         c.directors.add(person)
@@ -734,14 +739,16 @@ def _digest(data: dict[str, Any] | str | bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _check_accounts(rows: Iterable[cups_import.Row], format: str) -> None:
-    """Every account id of the rows names an active account."""
+def _check_accounts(user: User, cup: Cup, rows: Iterable[cups_import.Row], format: str) -> None:
+    """Every account id of the rows names an account the director may name
+    (:func:`tournaments.cup_permissions.may_name`; any other id answers as one nobody uses)."""
     rows = list(rows)
-    wanted = {row.user for row in rows if row.user is not None}
-    found = set(User.objects.filter(pk__in=wanted, is_active=True).values_list("pk", flat=True))
+    found = cup_permissions.may_name(user, cup, {row.user for row in rows if row.user})
     for row in rows:
         if row.user is not None and row.user not in found:
-            problem = _("there is no account {user}").format(user=row.user)
+            problem = _("there is no account {user} among the people you play with").format(
+                user=row.user
+            )
             raise InvalidInput.about(
                 _row_field(row, format, "user"),
                 _row_at(row, format, problem),
@@ -783,11 +790,11 @@ def event_import(
         raise InvalidInput.about("held_on", _("Give a date."))
     rows = _rows(data, format)
     size = _field_size(field_size, len(rows))
-    _check_accounts(rows, format)
     with transaction.atomic():
         c = _lock(cup.pk)
         _require_director(user, c)
         _require_status(c, OPEN, "import")
+        _check_accounts(user, c, rows, format)
         if is_final:
             _check_final_event(c)
         digest = _digest(data)
@@ -827,11 +834,11 @@ def event_replace_results(
 ) -> CupEvent:
     """Correct an imported event: its results are replaced by those of the document."""
     rows = _rows(data, format)
-    _check_accounts(rows, format)
     with transaction.atomic():
         c, e = _event_of(event)
         _require_director(user, c)
         _require_status(c, OPEN, "correct")
+        _check_accounts(user, c, rows, format)
         if e.kind != CupEvent.Kind.IMPORTED:
             raise CupConflict(
                 _(
@@ -1018,8 +1025,8 @@ def player_update(
         if user_id is not None and user_id != p.user_id:
             if p.user_id is not None:
                 raise CupConflict(_("The player is an account already."), code="account_taken")
-            if not User.objects.filter(pk=user_id, is_active=True).exists():
-                raise InvalidInput.about("user_id", _("There is no such account."))
+            if user_id not in cup_permissions.may_name(user, c, [user_id]):
+                raise InvalidInput.about("user_id", str(NO_ACCOUNT))
             if CupPlayer.objects.filter(cup=c, user_id=user_id).exists():
                 raise CupConflict(
                     _("Another player of the cup has that account: merge the two."),
