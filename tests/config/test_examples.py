@@ -441,6 +441,11 @@ def test_the_cup_examples_are_accepted(schema: dict[str, Any]) -> None:
     olga = UserFactory.create(username="olga")
     seven = User.objects.filter(pk=7).first() or UserFactory.create(pk=7, username="example-7")
     ids_past(User)
+    # user 7 plays in a club with olga, who may therefore make them a director (a cup's
+    # director names only people they play with: tournaments.cup_permissions.may_name)
+    club = Club.objects.create(name="Kartenrunde Lienz", slug="kartenrunde-lienz")
+    for person in (olga, seven):
+        Membership.objects.create(club=club, user=person)
     client = signed_in(olga)
     season, rolling = every(schema, client, "post", "/api/v1/cups/", "/api/v1/cups/", 201)
     base = f"/api/v1/cups/{season['id']}/"

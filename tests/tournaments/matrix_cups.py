@@ -218,11 +218,21 @@ ROWS = [
     row("post", C + "open/", with_status(CUP_DIRECTORS, 409), label="running"),
     row("post", C + "finish/", with_status(CUP_DIRECTORS, 200)),
     row("post", C + "reopen/", with_status(CUP_DIRECTORS, 409), body=body(reason="Correction")),
+    # the player plays with the club's admin and the cup director at the Stammtisch (and in
+    # the cup): a director may make them a director; the outsider, a stranger to both, is
+    # refused as an id nobody uses would be (tournaments.cup_permissions.may_name)
     row(
         "post",
         C + "directors/",
         CUP_DIRECTORS,
+        body=lambda w, role: {"user": w.users["player"].pk},
+    ),
+    row(
+        "post",
+        C + "directors/",
+        with_status(CUP_DIRECTORS, 400),
         body=lambda w, role: {"user": w.users["outsider"].pk},
+        label="a stranger",
     ),
     row("delete", C + "directors/{cupdir}/", with_status(CUP_DIRECTORS, 204)),
     row("get", C + "log/", CUP_DIRECTORS),

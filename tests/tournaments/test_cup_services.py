@@ -47,12 +47,16 @@ Capture = Callable[..., AbstractContextManager[list[Callable[[], None]]]]
 @dataclass
 class World:
     """The cup's director, a club running tournaments (its admin directs them), its members
-    who play, and an outsider."""
+    who play, and an outsider. The boss plays with the host, Anna and Bert at a Stammtisch
+    (``fellows``), so may name them in the cup (a director names only people they play with:
+    ``tournaments.cup_permissions.may_name``); the other members and the outsider play with
+    the boss nowhere."""
 
     boss: User
     host: User
     outsider: User
     club: Club
+    fellows: Club
     members: list[User] = field(default_factory=list)
     capture: Capture | None = None
 
@@ -131,11 +135,14 @@ def w(django_capture_on_commit_callbacks: Capture) -> Iterator[World]:
     outsider = UserFactory.create(username="outsider")
     club = Club.objects.create(name="Wiener Runde", slug="wiener-runde", default_rules=RULES)
     Membership.objects.create(club=club, user=host, role=Membership.Role.ADMIN)
-    world = World(boss, host, outsider, club, capture=django_capture_on_commit_callbacks)
+    fellows = Club.objects.create(name="Stammtisch", slug="stammtisch")
+    world = World(boss, host, outsider, club, fellows, capture=django_capture_on_commit_callbacks)
     for name in ("anna", "bert", "carl", "dora", "emil", "fritz"):
         member = UserFactory.create(username=name)
         Membership.objects.create(club=club, user=member, role=Membership.Role.MEMBER)
         world.members.append(member)
+    for person in (boss, host, *world.members[:2]):
+        Membership.objects.create(club=fellows, user=person)
     yield world
 
 
@@ -271,6 +278,8 @@ def test_only_a_draft_is_deleted(w: World) -> None:
 
 def test_directors_are_added_and_a_cup_of_no_club_keeps_one(w: World) -> None:
     cup = w.cup()
+    # the outsider joins the boss's Stammtisch: the boss may name them now
+    Membership.objects.create(club=w.fellows, user=w.outsider)
     services.cup_director_add(user=w.boss, cup=cup, director_id=w.outsider.pk)
     services.cup_update(user=w.outsider, cup=cup, name="Neuer Name")
     services.cup_director_remove(user=w.outsider, cup=cup, director_id=w.boss.pk)
@@ -671,6 +680,113 @@ def test_a_guest_is_linked_to_an_account_and_an_account_merged_into_a_guest(w: W
         )
     with pytest.raises(NotAllowed):
         services.player_update(user=w.outsider, player=guest, name="X")
+
+
+# ---------------------------------------------------------------------------------------------
+# whom a director may name
+
+
+Answer = tuple[str, str, dict[str, list[str]]]
+
+
+def refusal(call: Callable[[], object]) -> Answer:
+    """The (code, message, fields) of the input refusal ``call`` ends in."""
+    with pytest.raises(InvalidInput) as caught:
+        call()
+    return caught.value.code, caught.value.message, dict(caught.value.fields)
+
+
+def blanked(person: int, answers: list[Answer]) -> list[Answer]:
+    """``answers`` with the id ``person`` blanked where a sentence names it."""
+
+    def blank(text: str) -> str:
+        return text.replace(f"account {person} ", "account ? ")
+
+    return [(c, blank(m), {k: [blank(x) for x in v] for k, v in f.items()}) for c, m, f in answers]
+
+
+def test_a_stranger_s_account_is_refused_exactly_like_an_id_nobody_uses(w: World) -> None:
+    """Making a director, linking a player and naming an account in an import: an account of
+    someone the boss plays with nowhere answers as an unused id does, so a director cannot
+    probe which accounts exist; nothing changes."""
+    cup = w.running_cup()
+    services.event_import(
+        user=w.boss, cup=cup, name="Grazer Open", held_on=dt.date(2026, 2, 1), data=CSV,
+        format="csv",
+    )  # fmt: skip
+    guest = CupPlayer.objects.get(cup=cup, name="Anna Berger")
+    gone = UserFactory.create(username="gone", is_active=False)
+    Membership.objects.create(club=w.fellows, user=gone)  # a fellow, but no longer an account
+    unused = max(User.objects.values_list("pk", flat=True)) + 1000
+
+    def answers(person: int) -> list[Answer]:
+        def director() -> None:
+            services.cup_director_add(user=w.boss, cup=cup, director_id=person)
+
+        def link() -> None:
+            services.player_update(user=w.boss, player=guest, user_id=person)
+
+        def name() -> None:
+            rows = {"results": [{"placing": 1, "name": "Anna", "user": person}]}
+            services.event_import(
+                user=w.boss, cup=cup, name="Villacher Open", held_on=dt.date(2026, 3, 1),
+                data=rows, format="json",
+            )  # fmt: skip
+
+        return [refusal(director), refusal(link), refusal(name)]
+
+    nobody = answers(unused)
+    sentence = "There is no such account among the people you play with."
+    assert nobody[:2] == [
+        ("validation_error", sentence, {"director_id": [sentence]}),
+        ("validation_error", sentence, {"user_id": [sentence]}),
+    ]
+    code, message, fields = nobody[2]
+    assert code == "unknown_account"
+    assert message.endswith(f"there is no account {unused} among the people you play with")
+    # the outsider; Carl, who plays in the host's club but not with the boss; a fellow gone
+    for stranger in (w.outsider, w.members[2], gone):
+        theirs = answers(stranger.pk)
+        assert blanked(stranger.pk, theirs) == blanked(unused, nobody), stranger.username
+    assert list(cup.directors.all()) == [w.boss]
+    guest.refresh_from_db()
+    assert guest.user_id is None
+    assert CupEvent.objects.filter(cup=cup).count() == 1
+    assert actions(cup) == ["cup_create", "cup_open", "event_import"]
+
+
+def test_an_account_playing_in_the_cup_may_be_named_by_its_directors(w: World) -> None:
+    """Carl plays with the boss nowhere, until a finished tournament of this server puts him
+    in the boss's cup: then the boss may name him (make him a director, link him, import his
+    results), as one of the cup's players."""
+    cup = w.running_cup()
+    carl = w.members[2]
+    services.event_import(
+        user=w.boss, cup=cup, name="Grazer Open", held_on=dt.date(2026, 2, 1),
+        data="placing,name\n1,C. Maier\n", format="csv",
+    )  # fmt: skip
+    guest = CupPlayer.objects.get(cup=cup, name="C. Maier")
+    with pytest.raises(InvalidInput):
+        services.player_update(user=w.boss, player=guest, user_id=carl.pk)
+    t = w.tournament()
+    event = services.event_add_tournament(user=w.boss, cup=cup, tournament_id=t.pk)
+    services.event_accept(user=w.host, event=event)
+    w.play(t, [[30, -5, -25], [20, -2, -18]])
+    with w.after_commit():
+        services.tournament_finish(user=w.host, tournament=t)
+    playing = CupPlayer.objects.get(cup=cup, user=carl)
+    # linking the guest to Carl now finds his player: the answer is to merge the two
+    with pytest.raises(CupConflict) as caught:
+        services.player_update(user=w.boss, player=guest, user_id=carl.pk)
+    assert caught.value.code == "account_taken"
+    assert caught.value.message == "Another player of the cup has that account: merge the two."
+    imported = services.event_import(
+        user=w.boss, cup=cup, name="Villacher Open", held_on=dt.date(2026, 3, 1),
+        data=f"placing,name,user\n1,Carl,{carl.pk}\n", format="csv",
+    )  # fmt: skip
+    assert CupResult.objects.get(event=imported).player_id == playing.pk
+    services.cup_director_add(user=w.boss, cup=cup, director_id=carl.pk)
+    assert set(cup.directors.all()) == {w.boss, carl}
 
 
 # ---------------------------------------------------------------------------------------------
