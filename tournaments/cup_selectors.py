@@ -14,11 +14,14 @@ their own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
@@ -45,6 +48,48 @@ INSIDER = "insider"
 PUBLISH = "publish"
 CONSENT = "consent"
 BASES = (CONSENT, PUBLISH, INSIDER)
+
+
+# ---------------------------------------------------------------------------------------------
+# what phones poll: kept by this process for a moment
+
+_POLLED: dict[tuple[Any, ...], tuple[float, Any]] = {}
+_POLLED_LOCK = threading.Lock()
+POLLED_CACHE_SIZE = 1024
+
+
+def polled(key: tuple[Any, ...], load: Callable[[], Any]) -> Any:
+    """``load()``, as this process read it up to ``PUBLIC_POLL_CACHE_SECONDS`` ago under
+    ``key``: however many phones poll a cup's public standings, each process reads the cup
+    and whose names it may show at most once a second (as the tournaments' standings do,
+    :func:`tournaments.selectors.tournament_listed`)."""
+    keep = settings.PUBLIC_POLL_CACHE_SECONDS
+    now = time.monotonic()
+    if keep > 0:
+        with _POLLED_LOCK:
+            cached = _POLLED.get(key)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+    value = load()
+    if keep > 0:
+        with _POLLED_LOCK:
+            if len(_POLLED) >= POLLED_CACHE_SIZE:
+                _POLLED.clear()
+            _POLLED[key] = (now + keep, value)
+    return value
+
+
+def cup_listed(*, cup_id: int) -> Cup | None:
+    """The cup with its club if anyone may see it (public, out of the draft state), as this
+    process read it up to ``PUBLIC_POLL_CACHE_SECONDS`` ago (:func:`polled`); None otherwise
+    (the caller then answers the ordinary way)."""
+
+    def load() -> Cup | None:
+        cup = Cup.objects.select_related("club").filter(pk=cup_id).first()
+        return cup if cup is not None and cup_permissions.is_listed(cup) else None
+
+    found: Cup | None = polled(("cup", cup_id), load)
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,10 +313,22 @@ def my_cup_players(*, user: User) -> QuerySet[CupPlayer]:
 # standings
 
 
+_RANKINGS: dict[tuple[int, int], frozenset[str]] = {}
+
+
 def rankings_of(*, cup: Cup) -> list[str]:
     """The stored rankings of the cup: the overall first (always), the side rankings by name,
-    the final's table last (where the cup has a final)."""
-    found = set(CupStanding.objects.filter(cup=cup).values_list("ranking", flat=True).distinct())
+    the final's table last (where the cup has a final). Read once per computation (a
+    computation replaces every stored row: ``Cup.computations`` names it)."""
+    key = (cup.pk, cup.computations)
+    found = _RANKINGS.get(key)
+    if found is None:
+        found = frozenset(
+            CupStanding.objects.filter(cup=cup).values_list("ranking", flat=True).distinct()
+        )
+        if len(_RANKINGS) >= POLLED_CACHE_SIZE:
+            _RANKINGS.clear()
+        _RANKINGS[key] = found
     side = sorted(r for r in found if r not in (OVERALL, FINAL))
     out = [OVERALL, *side]
     if cup.final is not None or FINAL in found:
@@ -312,6 +369,9 @@ class CupNames:
     cup: Cup
     basis: str
     reader_id: int | None
+    recent: bool = False
+    """Whether the players' choices may be as this process read them up to a second ago
+    (:func:`polled`: the anonymous poll's fast way); else read now."""
 
     @property
     def club(self) -> Club | None:
@@ -338,26 +398,35 @@ class CupNames:
         reader where they are a player of the cup (their own name shows to them)."""
         if self.basis == INSIDER:
             return INSIDER
-        users: Iterable[int | None] = CupPlayer.objects.filter(
-            cup_id=self.cup.pk, user__isnull=False
-        ).values_list("user_id", flat=True)
-        users = list(users)
-        key = f"{self.basis}-{privacy.names_tag(self.club, users)}"
+
+        def load() -> tuple[frozenset[int], str]:
+            users = list(
+                CupPlayer.objects.filter(cup_id=self.cup.pk, user__isnull=False).values_list(
+                    "user_id", flat=True
+                )
+            )
+            return frozenset(u for u in users if u is not None), privacy.names_tag(self.club, users)
+
+        if self.recent:
+            users, tag = polled(("names", self.cup.pk, self.cup.club_id), load)
+        else:
+            users, tag = load()
+        key = f"{self.basis}-{tag}"
         if self.reader_id is not None and self.reader_id in users:
             key += f"-u{self.reader_id}"
         return key
 
 
-def names_for(cup: Cup, reader: AnyUser) -> CupNames:
+def names_for(cup: Cup, reader: AnyUser, *, recent: bool = False) -> CupNames:
     """The names ``reader`` reads in ``cup``'s answers: every name for an insider
     (:func:`reads_names`); else the public version under the cup's club's policy (a cup of
     no club: names only of players who agreed), with the reader's own name."""
     reader_id = reader.pk if reader.is_authenticated else None
     if reads_names(reader, cup):
-        return CupNames(cup, INSIDER, reader_id)
+        return CupNames(cup, INSIDER, reader_id, recent)
     club = cup.club if cup.club_id is not None else None
     publishes = club is not None and club.name_policy == Club.NamePolicy.PUBLISH
-    return CupNames(cup, PUBLISH if publishes else CONSENT, reader_id)
+    return CupNames(cup, PUBLISH if publishes else CONSENT, reader_id, recent)
 
 
 def event_names(*, cup: Cup) -> dict[int, dict[str, Any]]:

@@ -19,15 +19,20 @@ while nothing changed.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import path
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -199,7 +204,11 @@ def _last_modified(cup: Cup) -> Any:
 
 
 def conditional_response(
-    request: Request, cup: Cup, part: str, build: Callable[[], HttpResponse], names: CupNames
+    request: Request | HttpRequest,
+    cup: Cup,
+    part: str,
+    build: Callable[[], HttpResponse],
+    names: CupNames,
 ) -> HttpResponse:
     """A 304 when the client's copy is current, else ``build()``'s answer; both with the ETag
     and Last-Modified of the cup's state and the reader's names, varying on who reads."""
@@ -928,15 +937,72 @@ class CupStandingsView(APIView):
     def get(self, request: Request, cup_id: int) -> HttpResponse:
         user = caller(request)
         cup = selectors.cup_for_user(user=user, cup_id=cup_id)
-        ranking = _ranking(request, cup)
-        names = names_for(cup, user)
+        return self.answer(request, cup, _ranking(request, cup), names_for(cup, user))
+
+    @staticmethod
+    def answer(
+        request: Request | HttpRequest, cup: Cup, ranking: str, names: CupNames
+    ) -> HttpResponse:
         return conditional_response(
             request,
             cup,
             f"standings:{ranking}",
-            lambda: Response(standings_data(cup, ranking, names)),
+            lambda: HttpResponse(
+                standings_body(cup, ranking, names), content_type="application/json"
+            ),
             names,
         )
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """Phones poll this anonymously while a season's results come in: a GET without
+        credentials of a listed cup and one of its rankings is answered here, without DRF's
+        request cycle (as the tournaments' standings are, ``tournaments.api.public``); every
+        other request, and every error, takes the ordinary way."""
+        anonymous = (
+            request.method == "GET"
+            and "HTTP_AUTHORIZATION" not in request.META
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        )
+        if anonymous:
+            cup = selectors.cup_listed(cup_id=kwargs["cup_id"])
+            asked = request.GET.get("ranking", "").strip()
+            ranking = "" if asked in ("", "overall") else asked
+            if cup is not None and ranking in selectors.rankings_of(cup=cup):
+                names = names_for(cup, AnonymousUser(), recent=True)
+                return self.answer(request, cup, ranking, names)
+        return super().dispatch(request, *args, **kwargs)
+
+
+_BODIES: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+_BODIES_LOCK = threading.Lock()
+BODIES_CACHE_SIZE = 256
+
+
+def standings_body(cup: Cup, ranking: str, names: CupNames) -> bytes:
+    """:func:`standings_data` as JSON, rendered once per computation, ranking, names read
+    and language, and kept by this process (the newest ``BODIES_CACHE_SIZE``)."""
+    key = (
+        cup.pk,
+        cup.computations,
+        cup.computed_version,
+        cup.requested_version,
+        cup.changed_at,
+        cup.status,
+        ranking,
+        names.key,
+        translation.get_language(),
+    )
+    with _BODIES_LOCK:
+        body = _BODIES.get(key)
+        if body is not None:
+            _BODIES.move_to_end(key)
+            return body
+    body = JSONRenderer().render(standings_data(cup, ranking, names))
+    with _BODIES_LOCK:
+        _BODIES[key] = body
+        while len(_BODIES) > BODIES_CACHE_SIZE:
+            _BODIES.popitem(last=False)
+    return body
 
 
 def _fraction(text: str) -> Fraction:

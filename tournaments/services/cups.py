@@ -1286,6 +1286,7 @@ def _standing(
     *,
     qualified: bool,
     history: list[tuple[int, int | None]] | None = None,
+    details: bool = True,
 ) -> CupStanding:
     return CupStanding(
         cup=cup,
@@ -1300,7 +1301,7 @@ def _standing(
         average="" if row.average is None else cups.points_text(row.average),
         ranked=row.ranked,
         qualified=qualified,
-        details=[detail.to_json() for detail in row.details],
+        details=[detail.to_json() for detail in row.details] if details else [],
         history=[[event, rank] for event, rank in history or ()],
     )
 
@@ -1318,8 +1319,11 @@ def store_standings(cup: Cup) -> None:
         _standing(cup, "", row, qualified=row.player in qualified, history=history.get(row.player))
         for row in table.overall
     ]
-    for ranking, side in table.side.items():
-        rows.extend(_standing(cup, ranking, row, qualified=row.player in qualified) for row in side)
+    for ranking, side in table.side.items():  # a player's details are their overall row's
+        rows.extend(
+            _standing(cup, ranking, row, qualified=row.player in qualified, details=False)
+            for row in side
+        )
     if final is not None:
         rows.extend(
             _standing(cup, FINAL, row, qualified=row.player in qualified)
