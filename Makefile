@@ -96,9 +96,10 @@ no-npm:
 migrate: $(STAMP) ## Apply database migrations.
 	$(PY) manage.py migrate --noinput
 
-demo: migrate ## Load the demo accounts, club, tables, evenings and tournament (idempotent); prints their ids.
+demo: migrate ## Load the demo accounts, club, tables, evenings, tournament and cup (idempotent); prints their ids.
 	$(PY) manage.py demo_data
 	$(PY) manage.py demo_tournament
+	$(PY) manage.py demo_cup
 
 run: export DEBUG ?= 1
 # The schema's server, its contact link and the invitation and calendar links follow the served

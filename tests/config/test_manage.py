@@ -1,6 +1,7 @@
 """``manage.py`` under settings that refuse to start says why in its one sentence, with no
-traceback: ``make demo`` (``manage.py migrate``, ``demo_data``, ``demo_tournament``) without
-``DEBUG=1`` or a ``SECRET_KEY`` is a newcomer's first mistake (README, Quick start)."""
+traceback: ``make demo`` (``manage.py migrate``, ``demo_data``, ``demo_tournament``,
+``demo_cup``) without ``DEBUG=1`` or a ``SECRET_KEY`` is a newcomer's first mistake
+(README, Quick start)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ REFUSAL = (
 )
 
 
-@pytest.mark.parametrize("command", ["migrate", "demo_data", "demo_tournament"])
+@pytest.mark.parametrize("command", ["migrate", "demo_data", "demo_tournament", "demo_cup"])
 def test_a_refused_start_prints_the_sentence_alone(tmp_path: Path, command: str) -> None:
     base = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     done = subprocess.run(
