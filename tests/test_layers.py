@@ -266,7 +266,7 @@ RULE_WORDS_ALLOWED = {
     ("clubs/management/commands/demo_data.py", "*"): "demo data: a wien club's evenings",
     ("clubs/management/demo_evenings.py", "*"): "demo data: the evenings' score-sheet entries",
     ("tournaments/management/commands/demo_tournament.py", "*"): "demo data: a tournament",
-    ("tournaments/management/commands/demo_cup.py", "*"): "demo data: a cup (its players' region Wien)",
+    ("tournaments/management/commands/demo_cup.py", "*"): "demo data: a cup (a region: Wien)",
     ("games/api/serializers.py", "taken"): "the solver's analysis: the tricks taken",
     ("games/services/hosted.py", "game_over"): "the server's error code, not the Result key",
     ("clubs/api/people.py", "invitation"): "the URL name of a club's invitation",
