@@ -74,12 +74,19 @@ Decisions where the design left a choice (a cup director's reading):
   the qualified players (the carry table is laid out for the finalists); a player with a result
   at the final who did not qualify (a wildcard) is in the final's table and carries nothing.
   The final's points must come from placings (a table, stages or the field), never the score.
+- What each contender needs (:func:`needs`) ranks exactly as the final's table does: in the
+  final every player has a placing of their own, so equal totals go to the better final
+  placing and no tie is left open (a player who wins the final with a total nobody exceeds
+  wins the cup for sure). It assumes every qualified player plays the final, each at a
+  distinct placing.
 """
 
 from __future__ import annotations
 
 import calendar
 import sys
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -1108,8 +1115,9 @@ def final_standings(
 class Need:
     """What a contender reaches with ``placing`` in the final: ``total`` (carried + the
     placing's points), the ``best_rank`` possible and the ``worst_rank`` sure whatever the
-    others place, and ``wins``: ``"sure"`` (nobody can reach the total), ``"possible"`` (the
-    others can all place below it) or ``"no"``."""
+    others place, both in the final's table (:func:`final_standings`), and ``wins``:
+    ``"sure"`` (nobody can be ranked above), ``"possible"`` (the others can all place below)
+    or ``"no"``."""
 
     placing: int
     total: Fraction
@@ -1120,73 +1128,76 @@ class Need:
 
 def needs(final: FinalPolicy, standings: Standings, field_size: int) -> dict[int, tuple[Need, ...]]:
     """ "What each contender needs": for each qualified player and each final placing ``p`` in
-    1..``field_size``, the total they reach and the ranks it brings, whatever the others place.
+    1..``field_size``, the total they reach and the ranks it brings in the final's table,
+    whatever the others place.
 
     The others are the other qualified players (with their carried points) and, when the
     field is larger than the qualified, as many players carrying nothing (wildcards); they take
-    the placings other than ``p``, one each. A tie counts against the player for the worst rank
-    (the tiebreak may go either way) and for them for the best rank:
+    the placings other than ``p``, one each. The ranks are those of :func:`final_standings`,
+    exactly: there every finalist has a distinct placing, so equal totals are always split by
+    the better final placing (the cup rank never decides, no rank is shared), and another
+    player at placing ``q`` is ranked above the player iff their total exceeds the player's,
+    or equals it and ``q`` < ``p``. The rank is 1 + the number of others above:
 
-    - worst rank = 1 + the most others that can reach >= total at once. Each other reaches it
-      exactly with a placing up to their worst sufficient placing (points never rise with the
-      placing), so serving them by that placing ascending, each with the best free placing, is
-      optimal (an exchange argument; tests compare with every permutation up to 7 players);
-    - best rank = 1 + the fewest others that must exceed the total: serving them by the best
-      placing that keeps them at or below it, descending, each with the worst free placing.
+    - worst rank = 1 + the most others that can be above at once;
+    - best rank = 1 + the fewest others that must be above (all of them less the most that can
+      be below at once).
 
-    ``ValueError`` when the field is smaller than the number of qualified players.
+    Points never rise with the placing, so the placings that put one other above the player
+    are a prefix of the free placings (those beating the total, then those reaching it exactly
+    while better than ``p``), and the ones that keep them below the rest, a suffix. Serving
+    the others by the length of their prefix (suffix), shortest first, each with the best
+    (worst) free placing, is then a largest matching (an exchange argument; tests compare with
+    :func:`final_standings` over every permutation of fields up to 7 players).
+
+    ``ValueError`` when the field is smaller than the number of qualified players, or when the
+    final's points rise with the placing (:func:`parse_final` refuses such a policy).
     """
-    carried = [(row.player, Fraction(c)) for row, _, c in _carried(final, standings)]
+    carried = [(row.player, c) for row, _, c in _carried(final, standings)]  # ints: exact
     if field_size < len(carried):
         raise ValueError("the final's field is smaller than the number of qualified players")
-    worth = [Fraction(final.points.for_placing(p, field_size)) for p in range(1, field_size + 1)]
+    worth = [final.points.for_placing(p, field_size) for p in range(1, field_size + 1)]
+    if any(better < worse for better, worse in zip(worth, worth[1:], strict=False)):
+        raise ValueError("the final's points rise with the placing")
+    falling = [-w for w in worth]  # ascending, for bisect
     out: dict[int, tuple[Need, ...]] = {}
-    extra = [Fraction(0)] * (field_size - len(carried))
-    for index, (player, own) in enumerate(carried):
-        others = [c for i, (_, c) in enumerate(carried) if i != index] + extra
+    pool = Counter(c for _, c in carried)  # the field's carried points, wildcards carry 0
+    pool[0] += field_size - len(carried)
+    for player, own in carried:
+        pool[own] -= 1
+        others = sorted((c, n) for c, n in pool.items() if n)  # (carried, how many) ascending
+        pool[own] += 1
         items = []
         for placing in range(1, field_size + 1):
             total = own + worth[placing - 1]
-            free = [q for q in range(1, field_size + 1) if q != placing]
-            worst = 1 + _most_reaching(others, free, worth, total)
-            best = 1 + len(others) - _most_kept(others, free, worth, total)
+            # more carried, more placings above: ``above`` is ascending by length already
+            above = [(_placings_above(c, falling, total, placing), n) for c, n in others]
+            below = [(field_size - 1 - length, n) for length, n in reversed(above)]
+            worst = 1 + _most_served(above)
+            best = field_size - _most_served(below)  # 1 + (field_size - 1) - the most below
             wins = "sure" if worst == 1 else "possible" if best == 1 else "no"
-            items.append(Need(placing, total, best, worst, wins))
+            items.append(Need(placing, Fraction(total), best, worst, wins))
         out[player] = tuple(items)
     return out
 
 
-def _most_reaching(
-    others: Sequence[Fraction], free: Sequence[int], worth: Sequence[Fraction], total: Fraction
-) -> int:
-    """The most of ``others`` that reach ``total`` at once with distinct placings of ``free``
-    (ascending)."""
-    limits = []
-    for carried in others:
-        reach = [q for q in free if carried + worth[q - 1] >= total]
-        if reach:
-            limits.append(reach[-1])
-    limits.sort()
-    count = 0
-    for limit in limits:
-        if count < len(free) and free[count] <= limit:
-            count += 1
-    return count
+def _placings_above(carried: int, falling: Sequence[int], total: int, p: int) -> int:
+    """How many of the placings other than ``p`` rank a player carrying ``carried`` above one
+    with ``total`` at ``p`` (``falling``: the final's points per placing, negated): they are
+    the best ones, 1..k less ``p``, where 1..k are the placings beating ``total`` and, when
+    better than ``p``, those reaching it exactly."""
+    beating = bisect_left(falling, carried - total)  # carried + points > total
+    reaching = bisect_right(falling, carried - total)  # carried + points >= total
+    best_k = max(beating, min(reaching, p - 1))
+    return best_k - 1 if p <= best_k else best_k
 
 
-def _most_kept(
-    others: Sequence[Fraction], free: Sequence[int], worth: Sequence[Fraction], total: Fraction
-) -> int:
-    """The most of ``others`` that stay at or below ``total`` at once with distinct placings
-    of ``free`` (ascending)."""
-    limits = []
-    for carried in others:
-        kept = [q for q in free if carried + worth[q - 1] <= total]
-        if kept:
-            limits.append(kept[0])
-    limits.sort(reverse=True)
+def _most_served(groups: Iterable[tuple[int, int]]) -> int:
+    """The most players served at once with distinct placings when each of a group of ``n``
+    may take one of the first ``length`` placings of a common list (``groups``: (length, n),
+    ascending by length; the same count for the last ``length``): each in turn takes the first
+    free placing it may."""
     count = 0
-    for limit in limits:
-        if count < len(free) and free[len(free) - 1 - count] >= limit:
-            count += 1
+    for length, n in groups:
+        count = max(count, min(length, count + n))
     return count

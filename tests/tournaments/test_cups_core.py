@@ -1,6 +1,6 @@
 """The pure core of cups and ranking lists (``tournaments/cups.py``): one test per rule, with
-small readable cups; ``needs`` against every permutation of the final's placings. No
-database. The independent recomputation and the property tests are in
+small readable cups; ``needs`` against the final's table over every permutation of its
+placings. No database. The independent recomputation and the property tests are in
 ``test_cups_properties.py``."""
 
 from __future__ import annotations
@@ -628,11 +628,33 @@ def test_needs_tells_each_contender_the_ranks_each_placing_brings() -> None:
     assert final is not None
     needs = cups.needs(final, standings, 3)
     leader = [(n.placing, n.total, n.best_rank, n.worst_rank, n.wins) for n in needs[1]]
-    # winning the final wins the cup; 2nd: Bert winning it ties (a tie counts against); 3rd:
-    # Bert 2nd (30) and Cilli 1st (30) both reach 30
-    assert leader == [(1, 50, 1, 1, "sure"), (2, 40, 1, 2, "possible"), (3, 30, 1, 3, "possible")]
+    # winning the final wins the cup; 2nd: Bert winning the final has 40 too and the better
+    # placing; 3rd: Bert 2nd (30) and Cilli 1st (30) both placed better, and with Bert 1st
+    # (40) Cilli has 20: 2nd at best
+    assert leader == [(1, 50, 1, 1, "sure"), (2, 40, 1, 2, "possible"), (3, 30, 2, 3, "no")]
     third = [(n.placing, n.best_rank, n.worst_rank, n.wins) for n in needs[3]]
-    assert third == [(1, 1, 3, "possible"), (2, 2, 3, "no"), (3, 3, 3, "no")]
+    # Cilli 1st has 30: Anna 3rd (30) and Bert 2nd (30) tie and are placed worse; only Anna
+    # 2nd (40) passes her
+    assert third == [(1, 1, 2, "possible"), (2, 2, 3, "no"), (3, 3, 3, "no")]
+
+
+def test_an_equal_total_goes_to_the_better_final_placing_so_winning_the_final_is_sure() -> None:
+    standings = cup_of({1: 50, 2: 40, 3: 30})
+    final = cups.parse_final({"carry": [6, 4, 2], "points": {"table": [10, 6, 3]}})
+    assert final is not None
+    # Cilli, third of the cup, wins the final: 2 + 10 = 12; Anna second has 6 + 6 = 12 too
+    cilli_first = cups.needs(final, standings, 3)[3][0]
+    assert (cilli_first.total, cilli_first.best_rank, cilli_first.worst_rank) == (12, 1, 1)
+    assert cilli_first.wins == "sure"
+    # and the final's table says the same
+    final_event = event(9, final=True, size=3)
+    rows = cups.final_standings(
+        final, standings, [final_event], [result(9, 3, 1), result(9, 1, 2), result(9, 2, 3)]
+    )
+    assert [(r.player, r.rank, r.points) for r in rows] == [(3, 1, 12), (1, 2, 12), (2, 3, 7)]
+    # Anna second: Cilli first ties her and is above; Bert first (14) too: 2nd whatever
+    anna_second = cups.needs(final, standings, 3)[1][1]
+    assert (anna_second.best_rank, anna_second.worst_rank, anna_second.wins) == (2, 2, "no")
 
 
 def test_needs_counts_wildcards_beyond_the_qualified_as_carrying_nothing() -> None:
@@ -645,53 +667,68 @@ def test_needs_counts_wildcards_beyond_the_qualified_as_carrying_nothing() -> No
         cups.needs(final, cup_of({1: 50, 2: 40}), 1)
 
 
-def brute_force_needs(
-    carried: list[int], worth: list[int], player: int, placing: int
-) -> tuple[int, int]:
-    """(best rank, worst rank) of ``player`` finishing ``placing``, over every way the others
-    can take the other placings."""
-    total = carried[player] + worth[placing - 1]
-    others = [c for i, c in enumerate(carried) if i != player]
-    free = [q for q in range(1, len(worth) + 1) if q != placing]
-    best, worst = len(carried), 1
-    for perm in itertools.permutations(free):
-        scores = [c + worth[q - 1] for c, q in zip(others, perm, strict=True)]
-        best = min(best, 1 + sum(s > total for s in scores))
-        worst = max(worst, 1 + sum(s >= total for s in scores))
-    return best, worst
+def test_needs_refuses_final_points_that_rise_with_the_placing() -> None:
+    final = cups.FinalPolicy(points=cups.PointsRule("table", table=(5, 10)))
+    with pytest.raises(ValueError):
+        cups.needs(final, cup_of({1: 50}), 2)
+
+
+def final_table_over_every_permutation(
+    final: cups.FinalPolicy, standings: cups.Standings, field_size: int
+) -> dict[tuple[int, int], tuple[Fraction, int, int]]:
+    """(total, best rank, worst rank) of each qualified player at each placing, read from
+    :func:`~tournaments.cups.final_standings` over every way the field can place: the
+    qualified players, then the cup's other players and new ones as wildcards."""
+    contenders = list(cups.qualified(final, standings))
+    wildcards = [r.player for r in standings.overall if r.player not in contenders]
+    wildcards += range(100, 100 + field_size)
+    field = contenders + wildcards[: field_size - len(contenders)]
+    events = [event(9, final=True, size=field_size)]
+    seen: dict[tuple[int, int], tuple[Fraction, int, int]] = {}
+    for placings in itertools.permutations(range(1, field_size + 1)):
+        results = [result(9, p, q) for p, q in zip(field, placings, strict=True)]
+        rows = cups.final_standings(final, standings, events, results)
+        assert len({r.rank for r in rows}) == field_size  # distinct placings: no shared rank
+        by_player = dict(zip(field, placings, strict=True))
+        for row in rows:
+            if row.player not in contenders:
+                continue
+            key, rank = (row.player, by_player[row.player]), row.rank
+            assert rank is not None
+            total, best, worst = seen.get(key, (row.points, rank, rank))
+            assert total == row.points
+            seen[key] = (total, min(best, rank), max(worst, rank))
+    return seen
 
 
 @settings(max_examples=60, deadline=None)
 @given(
     scores=st.lists(st.integers(0, 6), min_size=1, max_size=7),
-    carry=st.lists(st.integers(0, 12), max_size=7),
-    worth=st.lists(st.integers(0, 12), min_size=1, max_size=7),
+    top=st.none() | st.integers(1, 7),
+    carry=st.lists(st.integers(0, 10), max_size=7),
+    worth=st.lists(st.integers(0, 10), min_size=1, max_size=7),
     extra=st.integers(0, 2),
 )
-def test_needs_matches_every_permutation_of_the_final(
-    scores: list[int], carry: list[int], worth: list[int], extra: int
+def test_needs_matches_the_finals_table_over_every_permutation_of_the_final(
+    scores: list[int], top: int | None, carry: list[int], worth: list[int], extra: int
 ) -> None:
-    field_size = min(7, len(scores) + extra)
     carry.sort(reverse=True)
     worth.sort(reverse=True)
     standings = cup_of(dict(enumerate(scores, 1)))
-    final = cups.parse_final({"carry": carry, "points": {"table": worth}})
+    final = cups.parse_final({"qualify": {"top": top}, "carry": carry, "points": {"table": worth}})
     assert final is not None
-    # carried by cup rank (1 + the number of higher scores), then wildcards carrying nothing
-    carried = [
-        carry[r - 1] if r <= len(carry) else 0
-        for r in (1 + sum(o > s for o in scores) for s in scores)
-    ] + [0] * (field_size - len(scores))
-    table_worth = [worth[q] if q < len(worth) else 0 for q in range(field_size)]
+    contenders = cups.qualified(final, standings)
+    field_size = min(7, len(contenders) + extra)
     got = cups.needs(final, standings, field_size)
-    assert sorted(got) == list(range(1, len(scores) + 1))
-    for index, player in enumerate(range(1, len(scores) + 1)):
-        for need in got[player]:
-            best, worst = brute_force_needs(carried, table_worth, index, need.placing)
-            assert (need.best_rank, need.worst_rank) == (best, worst), (player, need)
-            assert need.total == carried[index] + table_worth[need.placing - 1]
-            expected = "sure" if worst == 1 else "possible" if best == 1 else "no"
-            assert need.wins == expected
+    expected = final_table_over_every_permutation(final, standings, field_size)
+    assert sorted(got) == sorted(contenders)
+    for player, items in got.items():
+        assert [n.placing for n in items] == list(range(1, field_size + 1))
+        for need in items:
+            total, best, worst = expected[player, need.placing]
+            assert (need.total, need.best_rank, need.worst_rank) == (total, best, worst)
+            wins = "sure" if worst == 1 else "possible" if best == 1 else "no"
+            assert need.wins == wins, (player, need)
 
 
 def test_points_text_writes_integers_and_fractions_in_lowest_terms() -> None:
