@@ -3,9 +3,10 @@ notification types, the channels a person may choose for each, and each person's
 
 Part of the base, as :mod:`clubs.privacy` is: every app sends notifications of these types
 (clubs: evenings and their rounds, invitations, join requests; games: a hosted table's turn,
-corrected results; tournaments: rounds, waitlists, final standings), and the person chooses
-once per type, whichever app sends it. A type names the thing that happened, not the app:
-"you are seated" is the same choice at a club evening and at a tournament.
+corrected results; tournaments: rounds, waitlists, final standings, cups' proposals and
+finalists), and the person chooses once per type, whichever app sends it. A type names the
+thing that happened, not the app: "you are seated" is the same choice at a club evening and
+at a tournament.
 
 A person's choice (:class:`clubs.models.NotificationSetting`) is kept only where it differs
 from the type's default; :func:`settings_of` answers every type, the default where no choice
@@ -127,6 +128,23 @@ TYPES: tuple[NotificationType, ...] = (
         "standings_final",
         gettext_lazy("Final standings"),
         gettext_lazy("A tournament you played in has finished: its final standings."),
+    ),
+    # new types go last: clients list the types in this order
+    NotificationType(
+        "cup_proposal",
+        gettext_lazy("A cup proposes your tournament"),
+        gettext_lazy(
+            "A cup's directors propose that a tournament you direct counts in their cup: you "
+            "accept or decline it."
+        ),
+    ),
+    NotificationType(
+        "cup_qualified",
+        gettext_lazy("Qualified for a cup's final"),
+        gettext_lazy(
+            "You qualified for the final of a cup you play in: your cup rank and the points "
+            "you carry into the final."
+        ),
     ),
 )
 BY_NAME: Mapping[str, NotificationType] = {t.name: t for t in TYPES}

@@ -169,6 +169,14 @@ def mail_wanted(users: Iterable[int], type_name: str) -> set[int]:
     }
 
 
+def told(type_name: str, key: str) -> set[int]:
+    """Who has a row of ``type_name`` about ``key``, sent or still to send: an app that tells
+    each person once (a cup's finalists) leaves them out of its next :func:`notify`."""
+    return set(
+        Notification.objects.filter(type=type_name, key=key).values_list("user_id", flat=True)
+    )
+
+
 def withdraw(type_name: str, key: str, users: Iterable[int] | None = None) -> int:
     """Nobody (or none of ``users``) is to be told of ``type_name`` about ``key`` any more: an
     evening cancelled removes its reminders, a turn taken its "your turn". Unsent rows are
@@ -520,6 +528,27 @@ TEXTS: dict[str, Text] = {
             if c.get("rank")
             else _("{where} has finished: see the final standings.").format(**c)
         ),
+        ttl=7 * 24 * 3600,
+    ),
+    "cup_proposal": Text(
+        lambda c: _("{tournament} proposed for {cup}").format(**c),
+        lambda c: _(
+            "The directors of {cup} propose that {tournament} counts in their cup. Accept or "
+            "decline it."
+        ).format(**c),
+        ttl=7 * 24 * 3600,
+    ),
+    "cup_qualified": Text(
+        lambda c: _("Qualified for the final: {cup}").format(**c),
+        lambda c: (
+            ngettext(
+                "You qualified for the final of {cup}: rank {rank}, {carried} point carried in.",
+                "You qualified for the final of {cup}: rank {rank}, {carried} points carried in.",
+                c["carried"],
+            )
+            if c.get("carried")
+            else _("You qualified for the final of {cup}: rank {rank}.")
+        ).format(**c),
         ttl=7 * 24 * 3600,
     ),
 }

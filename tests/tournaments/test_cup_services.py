@@ -847,6 +847,60 @@ def test_the_final_decides_the_winner(w: World) -> None:
     assert finish.detail["winner"] == cup.winner.pk
 
 
+def test_a_cup_shared_at_the_top_is_not_finished_by_the_names_order(w: World) -> None:
+    """Without a final, two players equal on points and every tiebreak share rank 1; the
+    position between them is only their names' order, so finishing is refused (409
+    ``tied_for_first``) until a tiebreak separates them."""
+    cup = w.running_cup(policy={**POLICY, "tiebreaks": ["best_result"]})
+    services.event_import(
+        user=w.boss, cup=cup, name="Runde 1", held_on=dt.date(2026, 3, 1),
+        data="placing,name\n1,Bert\n2,Anna\n3,Carl\n", format="csv",
+    )  # fmt: skip
+    services.event_import(
+        user=w.boss, cup=cup, name="Runde 2", held_on=dt.date(2026, 4, 1),
+        data="placing,name\n1,Anna\n2,Bert\n", format="csv",
+    )  # fmt: skip
+    with pytest.raises(CupConflict) as caught:
+        services.cup_finish(user=w.boss, cup=cup)
+    assert caught.value.code == "tied_for_first"
+    assert caught.value.message == (
+        "Anna and Bert share rank 1 on points and every tiebreak of the policy: add to the "
+        "policy a tiebreak that separates them, or give the cup a final, which then decides."
+    )
+    cup.refresh_from_db()
+    assert (cup.status, cup.winner_id) == ("running", None)
+    assert "cup_finish" not in actions(cup)
+    # the latest event both played separates them: Anna won it
+    cup = services.cup_update(
+        user=w.boss, cup=cup, policy={**POLICY, "tiebreaks": ["best_result", "latest"]}
+    )
+    cup = services.cup_finish(user=w.boss, cup=cup)
+    assert cup.winner is not None and cup.winner.name == "Anna"
+
+
+def test_a_final_shared_at_the_top_is_refused_until_its_results_separate_them(w: World) -> None:
+    cup = w.running_cup(policy={**POLICY, "tiebreaks": []}, final=FINAL)
+    services.event_import(
+        user=w.boss, cup=cup, name="Runde 1", held_on=dt.date(2026, 3, 1),
+        data="placing,name\n1,Anna\n1,Bert\n3,Carl\n", format="csv",
+    )  # fmt: skip
+    final = services.event_import(
+        user=w.boss, cup=cup, name="Finale", held_on=dt.date(2026, 6, 1),
+        data="placing,name\n1,Bert\n1,Anna\n3,Carl\n", format="csv", is_final=True,
+    )  # fmt: skip
+    with pytest.raises(CupConflict) as caught:
+        services.cup_finish(user=w.boss, cup=cup)
+    # both carry 6 from a shared rank 1 and share the final's first place: 16 each
+    assert caught.value.code == "tied_for_first"
+    assert caught.value.message.startswith("Anna and Bert share rank 1 of the final's table")
+    assert "correct the final's results" in caught.value.message
+    services.event_replace_results(
+        user=w.boss, event=final, data="placing,name\n1,Bert\n2,Anna\n3,Carl\n", format="csv"
+    )
+    cup = services.cup_finish(user=w.boss, cup=cup)
+    assert cup.winner is not None and cup.winner.name == "Bert"
+
+
 def test_a_final_event_needs_the_cup_s_final(w: World) -> None:
     cup = w.running_cup()
     with pytest.raises(InvalidInput) as caught:

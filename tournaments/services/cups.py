@@ -22,6 +22,11 @@ that has finished (placing = rank, score = points, rounds), drops those of one t
 reopened, runs the core and replaces the stored rows: the overall ranking, each side ranking
 (``"<attribute>:<value>"``) and, where the cup has a final, the final's table (``"final"``).
 A tournament's new standings ask each cup counting it (:func:`tournament_standings_changed`).
+
+What a phone hears (``clubs.outbox``, ``docs/notifications.md``): a proposal tells the
+tournament's directors (``cup_proposal``, withdrawn once decided or removed); a computation of
+a running cup tells each player with an account who qualifies for the final, once per cup
+(``cup_qualified``).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 import engine
+from clubs import outbox
 from clubs.models import Club, User
 from clubs.services.seasons import should_compute
 from config.slugs import slug_of
@@ -570,12 +576,38 @@ def cup_finish(*, user: User, cup: Cup) -> Cup:
             raise CupConflict(
                 _("No player is ranked yet: the cup has no winner."), code="no_winner"
             )
+        _refuse_tie(c, ranking, first)
         c.status = Cup.Status.FINISHED
         c.winner = first.player
         c.save(update_fields=["status", "winner", "changed_at"])
         _log(c, user, "cup_finish", winner=first.player_id, points=first.points)
         _emit(c.pk, "cup_finished", {"winner": first.player_id, "points": first.points})
     return c
+
+
+def _refuse_tie(cup: Cup, ranking: str, first: CupStanding) -> None:
+    """Refuse to publish a winner while several players share rank 1 of ``ranking`` (the
+    cup's own table, or the final's): the position between them is only their names' order.
+    409 ``tied_for_first``, naming them and how to settle it."""
+    tied = list(
+        CupStanding.objects.filter(cup=cup, ranking=ranking, rank=first.rank)
+        .select_related("player")
+        .order_by("position")
+    )
+    if len(tied) < 2:
+        return
+    names = listing((row.player.name for row in tied), "and")
+    if ranking == FINAL:
+        sentence = _(
+            "{names} share rank 1 of the final's table (equal totals, final placings and cup "
+            "ranks): correct the final's results so that one of them places ahead."
+        )
+    else:
+        sentence = _(
+            "{names} share rank 1 on points and every tiebreak of the policy: add to the policy "
+            "a tiebreak that separates them, or give the cup a final, which then decides."
+        )
+    raise CupConflict(sentence.format(names=names), code="tied_for_first")
 
 
 NO_ACCOUNT = gettext_lazy("There is no such account among the people you play with.")
@@ -668,7 +700,32 @@ def event_add_tournament(
         )
         if event.status == CupEvent.Status.ACCEPTED:
             request_cup_standings(c.pk)
+        else:
+            _tell_proposal(c, t, event, user)
     return event
+
+
+def _proposal_key(event: CupEvent) -> str:
+    return f"cup-event:{event.pk}"
+
+
+def _tell_proposal(cup: Cup, t: Tournament, event: CupEvent, proposer: User) -> None:
+    """Tell the tournament's directors (``Tournament.directors``, not the proposer) that the
+    cup proposes it: one of them decides (``clubs.outbox``, once per proposal). Its club's
+    owners and admins may decide too, but are not told of every tournament of their club."""
+    directors = t.directors.filter(is_active=True).exclude(pk=proposer.pk)
+    outbox.notify(
+        directors.values_list("pk", flat=True),
+        "cup_proposal",
+        _proposal_key(event),
+        payload={
+            "path": f"/api/v1/cups/{cup.pk}/events/{event.pk}/",
+            "cup_id": cup.pk,
+            "event_id": event.pk,
+            "tournament_id": t.pk,
+        },
+        context={"cup": cup.name, "tournament": t.name},
+    )
 
 
 def _decide(user: User, event: CupEvent, to: str, allowed: tuple[str, ...]) -> CupEvent:
@@ -697,6 +754,7 @@ def _decide(user: User, event: CupEvent, to: str, allowed: tuple[str, ...]) -> C
         e.decided_at = timezone.now()
         e.save(update_fields=["status", "decided_by", "decided_at"])
         _log(c, user, f"event_{'accept' if to == 'accepted' else 'decline'}", event=e.pk)
+        outbox.withdraw("cup_proposal", _proposal_key(e))  # decided: the others need not hear
         if CupEvent.Status.ACCEPTED in (before, to):
             request_cup_standings(c.pk)
     return e
@@ -886,6 +944,7 @@ def event_remove(*, user: User, event: CupEvent) -> None:
             tournament=e.tournament_id,
             results=e.results.count(),
         )
+        outbox.withdraw("cup_proposal", _proposal_key(e))
         e.delete()
         if counted:
             request_cup_standings(c.pk)
@@ -1325,12 +1384,57 @@ def store_standings(cup: Cup) -> None:
             for row in side
         )
     if final is not None:
+        final_rows = cups.final_standings(final, table, given.events, given.results)
         rows.extend(
-            _standing(cup, FINAL, row, qualified=row.player in qualified)
-            for row in cups.final_standings(final, table, given.events, given.results)
+            _standing(cup, FINAL, row, qualified=row.player in qualified) for row in final_rows
         )
+        finals = {e.id for e in given.events if e.is_final}
+        played = any(r.event in finals for r in given.results)
+        if cup.status == Cup.Status.RUNNING and not played:
+            _tell_qualified(cup, table, final_rows, qualified)
     CupStanding.objects.filter(cup=cup).delete()
     CupStanding.objects.bulk_create(rows, batch_size=1000)
+
+
+def _tell_qualified(
+    cup: Cup, table: cups.Standings, final_rows: Iterable[cups.Row], qualified: set[int]
+) -> None:
+    """Tell each player with an account who qualifies for the final now their cup rank and
+    the points they carry in: once per cup (``clubs.outbox``, about ``cup:<id>``; a player
+    told before is not told again). Only while the cup runs and its final is still to be
+    played; an unsent notice of a player no longer qualified is withdrawn."""
+    key = f"cup:{cup.pk}"
+    accounts = dict(
+        CupPlayer.objects.filter(cup=cup, user__isnull=False).values_list("pk", "user_id")
+    )
+    now = {accounts[p]: p for p in qualified if p in accounts}
+    told = outbox.told("cup_qualified", key)
+    gone = told - set(now)
+    if gone:
+        outbox.withdraw("cup_qualified", key, users=gone)
+    new = sorted(set(now) - told)
+    if not new:
+        return
+    ranks = {row.player: row.rank for row in table.overall}
+    carried = {
+        row.player: row.details[0].points
+        for row in final_rows
+        if row.details and row.details[0].status == "carried"
+    }
+    outbox.notify(
+        new,
+        "cup_qualified",
+        key,
+        payload={"path": f"/api/v1/cups/{cup.pk}/final/", "cup_id": cup.pk},
+        context={"cup": cup.name},
+        contexts={
+            user_id: {
+                "rank": ranks[now[user_id]],
+                "carried": int(carried.get(now[user_id], Fraction(0))),
+            }
+            for user_id in new
+        },
+    )
 
 
 __all__ = [
