@@ -37,7 +37,9 @@ from tournaments.models import (
     CupPlayer,
     CupResult,
     CupStanding,
+    Tournament,
 )
+from tournaments.permissions import is_director
 
 OVERALL = ""
 """The cup's own ranking (``CupStanding.ranking``); ``"final"`` is the final's table and
@@ -100,6 +102,16 @@ def _listed() -> Q:
     return Q(is_public=True) & ~Q(status=Cup.Status.DRAFT)
 
 
+def _run_by(user: AnyUser) -> Q:
+    """The cups ``user`` (signed in, not staff) runs: as a director, or as an owner or admin
+    of the cup's club."""
+    managed = Membership.objects.filter(user_id=user.pk, role__in=Membership.MANAGERS).values(
+        "club_id"
+    )
+    directed = Cup.directors.through.objects.filter(user_id=user.pk).values("cup_id")
+    return Q(pk__in=directed) | Q(club_id__in=managed)
+
+
 def cups_for_user(*, user: AnyUser) -> QuerySet[Cup]:
     """The cups the caller may see: public ones out of the draft state, and those they run
     (as a director, or an owner or admin of the cup's club); staff every cup."""
@@ -108,11 +120,7 @@ def cups_for_user(*, user: AnyUser) -> QuerySet[Cup]:
         return qs.filter(_listed())
     if user.is_staff:
         return qs
-    managed = Membership.objects.filter(user_id=user.pk, role__in=Membership.MANAGERS).values(
-        "club_id"
-    )
-    directed = Cup.directors.through.objects.filter(user_id=user.pk).values("cup_id")
-    return qs.filter(_listed() | Q(pk__in=directed) | Q(club_id__in=managed))
+    return qs.filter(_listed() | _run_by(user))
 
 
 def cup_for_user(*, user: AnyUser, cup_id: int) -> Cup:
@@ -189,6 +197,36 @@ def events_of(*, cup: Cup, user: AnyUser) -> QuerySet[CupEvent]:
         Q(status=CupEvent.Status.ACCEPTED) | _deciding(user)
     )
     return qs.filter(pk__in=ids.values("pk"))
+
+
+def _seen_cups(user: AnyUser) -> Q:
+    """Rows whose ``cup`` the caller may see (:func:`~tournaments.cup_permissions.can_see_cup`):
+    listed, run by them, or played in."""
+    seen = Q(cup__in=cups_for_user(user=user).values("pk"))
+    if user.is_authenticated:
+        seen |= Q(cup__in=CupPlayer.objects.filter(user_id=user.pk).values("cup_id"))
+    return seen
+
+
+def tournament_cup_events(*, user: AnyUser, tournament: Tournament) -> QuerySet[CupEvent]:
+    """The cups' events of ``tournament`` (one the caller may see), newest first, with their
+    cups: every one (proposed, accepted, declined) to its directors
+    (:func:`tournaments.permissions.is_director`), who decide the proposals also of cups they
+    could not see otherwise; to everyone else the accepted ones of cups they may see, and
+    every one of the cups they run (as :func:`events_of` shows them)."""
+    qs = (
+        CupEvent.objects.filter(tournament=tournament)
+        .select_related("cup", "tournament", "added_by", "decided_by")
+        .annotate(results_count=Count("results"))
+        .order_by("-created_at", "-id")
+    )
+    if is_director(user, tournament):
+        return qs
+    shown = Q(status=CupEvent.Status.ACCEPTED) & _seen_cups(user)
+    if user.is_authenticated:
+        shown |= Q(cup__in=Cup.objects.filter(_run_by(user)).values("pk"))
+    visible = CupEvent.objects.filter(tournament=tournament).filter(shown)
+    return qs.filter(pk__in=visible.values("pk"))
 
 
 def _event_in(cup: Cup, event_id: int) -> CupEvent:
@@ -286,17 +324,15 @@ def standing_of(*, cup: Cup, player: CupPlayer, ranking: str = OVERALL) -> CupSt
 
 
 def my_cup_players(*, user: User) -> QuerySet[CupPlayer]:
-    """The caller's players in the cups they may see, newest cup first, each with its
-    overall rank, points, counted and played events (None before a first computation)."""
+    """The caller's players, newest cup first, each with its overall rank, points, counted
+    and played events (None before a first computation). Every cup they play in, also a
+    draft or a private one: a cup's players may see it (:func:`~tournaments.cup_permissions.
+    can_see_cup`)."""
     row = CupStanding.objects.filter(
         cup_id=OuterRef("cup_id"), player_id=OuterRef("pk"), ranking=OVERALL
     )
     return (
-        CupPlayer.objects.filter(
-            user_id=user.pk,
-            merged_into__isnull=True,
-            cup__in=cups_for_user(user=user).values("pk"),
-        )
+        CupPlayer.objects.filter(user_id=user.pk, merged_into__isnull=True)
         .select_related("cup", "cup__club")
         .annotate(
             rank=Subquery(row.values("rank")[:1], output_field=IntegerField()),

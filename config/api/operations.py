@@ -55,7 +55,8 @@ TAGS: dict[str, str] = {
     "totals": "Table totals entered and confirmed in a tournament round.",
     "cups": "Cups and ranking lists over many tournaments: the cup, its directors and "
     "lifecycle, its events (tournaments on this server and imported ones) and their results, "
-    "its players and their histories, standings, the final, exports and your own cups.",
+    "its players and their histories, standings, the final, exports, your own cups and a "
+    "tournament's cups.",
     "webhooks": "Notifications of tournament events to other servers.",
     "cup webhooks": "Notifications of a cup's events (new standings, the end) to other servers.",
     "root": "The API's entry point.",
@@ -79,7 +80,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "webhooks": ("webhook_deliveries",),
     "cup webhooks": ("cup_webhook_deliveries",),
     "devices": ("inbox", "web_push_key"),
-    "cups": ("cup_events", "cup_players", "my_cups"),
+    "cups": ("cup_events", "cup_players", "my_cups", "tournament_cups"),
 }
 
 _CLUB = "/api/v1/clubs/{club_id}"
@@ -371,6 +372,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("POST", _CUP_PLAYER + "/merge/"): ("cup_players_merge", "cups"),
     ("GET", _CUP_PLAYER + "/history/"): ("cup_players_get_history", "cups"),
     ("GET", "/api/v1/me/cups/"): ("my_cups_list", "cups"),
+    ("GET", _TOURNAMENT + "/cups/"): ("tournament_cups_list", "cups"),
     # Pings.
     ("GET", "/api/v1/pings/"): ("pings_list", "pings"),
     ("POST", "/api/v1/pings/"): ("pings_create", "pings"),

@@ -12,8 +12,8 @@ rows say so) and its standings are computed.
 
 Placeholders: ``{cup}``, ``{event}`` (an imported event), ``{proposal}`` (the proposed
 tournament's event), ``{cup_player}`` (the player's), ``{guest}`` and ``{guest2}`` (guests
-of the two imports), ``{t3}`` (a tournament not in the cup), ``{cupdir}`` (the cup director's
-user id).
+of the two imports), ``{t3}`` (a tournament not in the cup), ``{proposed}`` (the proposed
+tournament), ``{cupdir}`` (the cup director's user id).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def _cup(w: TournamentWorld, *, public: bool = True, running: bool = True) -> No
     spare = tournament_services.tournament_create(user=director, name="Linzer Open", rules=RULES)
     for t in (other, spare):  # listed, so the cup's directors may propose them
         tournament_services.tournament_open_registration(user=director, tournament=t)
-    w.extra["t3"] = spare.pk
+    w.extra.update(t3=spare.pk, proposed=other.pk)
     if not running:
         return
     cups.cup_open(user=admin, cup=cup)
@@ -251,11 +251,26 @@ ROWS = [
     row("patch", PLAYER, CUP_DIRECTORS, body=body(attributes={"region": "Wien"})),
     row("post", C + "players/{guest2}/merge/", CUP_DIRECTORS, body=body(into="@cup_player")),
     row("get", "/api/v1/me/cups/", SIGNED_IN),
+    # a tournament's cups: anyone who sees the tournament (what they read differs: its
+    # directors every proposal, the others the accepted events of cups they see; checked in
+    # tests/tournaments/test_cups_api.py); a tournament they may not see is missing
+    row("get", "/api/v1/tournaments/{proposed}/cups/", READ),
+    row(
+        "get", "/api/v1/tournaments/{proposed}/cups/", READ, setup=private_cup, label="private cup"
+    ),
+    row(
+        "get",
+        "/api/v1/tournaments/{tournament}/cups/",
+        statuses(anonymous=404, outsider=404),
+        public=False,
+    ),
 ]
 
 CUP_DIRECTOR = {
     # a director of the cup who has no role in its club does not create the club's cups
     "post /api/v1/cups/ [registration of the club]": 403,
+    # nor sees the club's private tournament
+    "get /api/v1/tournaments/{tournament}/cups/ [registration private]": 404,
 }
 """Where the cup director's status differs from the club owner's (``club_admin``): row id →
 status."""

@@ -341,6 +341,79 @@ def test_a_player_reads_their_history_and_their_cups(season: Season) -> None:
     assert client_for(None).get("/api/v1/me/cups/").status_code == 401
 
 
+def test_my_cups_lists_a_draft_and_a_private_cup_i_play_in(season: Season) -> None:
+    """A cup's players may see it (``cup_permissions.can_see_cup``): a draft, or a cup that
+    is not public, is in their own list, though not in the public list of cups."""
+    season.send("patch", "", {"is_public": False})
+    season.send("post", "imports/", season.summer(), 201)  # Maria by her account, in a draft
+    maria = client_for(season.maria)
+    mine = maria.get("/api/v1/me/cups/").json()
+    assert [(c["cup"], c["status"]) for c in mine["results"]] == [(season.cup["id"], "draft")]
+    assert maria.get(season.path).status_code == 200
+    assert maria.get("/api/v1/cups/").json()["count"] == 0
+    season.send("post", "open/")
+    (cup,) = maria.get("/api/v1/me/cups/").json()["results"]
+    assert (cup["status"], cup["rank"], cup["points"]) == ("running", 2, "8")
+    # somebody else's private cup stays out of a stranger's list
+    stranger = client_for(UserFactory.create(username="fremd"))
+    assert stranger.get("/api/v1/me/cups/").json()["count"] == 0
+    assert stranger.get(season.path).status_code == 404
+
+
+def test_a_tournament_s_directors_find_the_proposals_of_cups_they_may_not_see(
+    season: Season,
+) -> None:
+    season.send("patch", "", {"is_public": False})  # a private draft: Toni may not see it
+    toni = UserFactory.create(username="toni")
+    t = tournament_services.tournament_create(user=toni, name="Grazer Open", rules=RULES)
+    tournament_services.tournament_open_registration(user=toni, tournament=t)
+    proposal = season.send("post", "events/", {"tournament": t.pk}, 201)
+    path = f"/api/v1/tournaments/{t.pk}/cups/"
+    assert client_for(toni).get(season.path).status_code == 404
+
+    found = client_for(toni).get(path).json()
+    assert found["count"] == 1
+    (row,) = found["results"]
+    assert (row["id"], row["cup"], row["cup_name"], row["cup_status"], row["status"]) == (
+        proposal["id"],
+        season.cup["id"],
+        "Steirischer Cup",
+        "draft",
+        "proposed",
+    )
+    # enough to answer it
+    with season.run():
+        answer = client_for(toni).post(f"/api/v1/cups/{row['cup']}/events/{row['id']}/accept/")
+    assert answer.status_code == 200, answer.content
+    assert client_for(toni).get(path, {"status": "proposed"}).json()["count"] == 0
+    assert client_for(toni).get(path, {"status": "accepted"}).json()["count"] == 1
+
+    # everyone else: the accepted events of cups they may see
+    public = client_for(None)
+    assert public.get(path).json()["count"] == 0  # a private draft
+    season.send("post", "open/")
+    assert public.get(path).json()["count"] == 0  # private
+    season.send("patch", "", {"is_public": True})
+    listed = public.get(path).json()
+    assert [(r["id"], r["status"]) for r in listed["results"]] == [(proposal["id"], "accepted")]
+
+    # a proposal still open is the tournament's directors' (and the cup's) business alone
+    second = tournament_services.tournament_create(user=toni, name="Leobner Open", rules=RULES)
+    tournament_services.tournament_open_registration(user=toni, tournament=second)
+    season.send("post", "events/", {"tournament": second.pk}, 201)
+    second_path = f"/api/v1/tournaments/{second.pk}/cups/"
+    assert public.get(second_path).json()["count"] == 0
+    assert client_for(season.member).get(second_path).json()["count"] == 0
+    assert client_for(toni).get(second_path).json()["count"] == 1
+    assert client_for(season.olga).get(second_path).json()["count"] == 1  # the cup's director
+
+    # a tournament the caller may not see is missing, as an id nobody uses
+    hidden = tournament_services.tournament_create(user=toni, name="Entwurf", rules=RULES)
+    for unseen in (hidden.pk, hidden.pk + 1000):
+        answer = client_for(season.maria).get(f"/api/v1/tournaments/{unseen}/cups/")
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
 def test_a_duplicate_player_is_merged_and_renamed(season: Season) -> None:
     season.send("post", "open/")
     spring(season)

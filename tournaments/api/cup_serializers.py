@@ -17,14 +17,15 @@ from tournaments.api.serializers import EXACT, EXACT_HELP, ExactField
 from tournaments.models import Cup, CupEvent, CupLogEntry, CupPlayer
 
 POLICY_HELP = (
-    'How results become standings (docs/cups.md, "Policy"): `points` (`table`, `stages`, '
+    'How results become standings (docs/cups.md, "The policy"): `points` (`table`, `stages`, '
     "`field` or `score`), `participation`, `best_of`, `min_events`, `window` (a rolling list: "
     "`months`, `min_rounds`), `side_rankings` (attribute names) and `tiebreaks` "
     "(`better_placings`, `best_result`, `latest`). A change recomputes the standings."
 )
 FINAL_HELP = (
-    'The final (docs/cups.md, "Final"): `qualify` (`top`, `min_events`), `carry` (points '
-    "carried in by cup rank) and `points` (the final's placing points); null: no final."
+    'The final (docs/cups.md, "The final policy"): `qualify` (`top`, `min_events`), `carry` '
+    "(points carried in by cup rank) and `points` (the final's placing points); null: no "
+    "final."
 )
 NAME_HELP = (
     'The player as the caller reads them: the name, or a pseudonym ("Player 7f3a2c") where '
@@ -234,6 +235,28 @@ class CupEventSerializer(serializers.ModelSerializer[CupEvent]):
         return int(found) if found is not None else event.results.count()
 
 
+class TournamentCupEventSerializer(CupEventSerializer):
+    """A cup's event of one tournament: the event (its `id` and `cup` are what accept and
+    decline name) with its cup's name and state."""
+
+    cup_name = serializers.CharField(source="cup.name", read_only=True, help_text="The cup's name.")
+    cup_status = serializers.ChoiceField(
+        source="cup.status",
+        choices=Cup.Status.choices,
+        read_only=True,
+        help_text="The cup's state: `draft`, `running` or `finished`.",
+    )
+
+    class Meta(CupEventSerializer.Meta):
+        fields = (
+            *CupEventSerializer.Meta.fields[:2],
+            "cup_name",
+            "cup_status",
+            *CupEventSerializer.Meta.fields[2:],
+        )
+        read_only_fields = fields
+
+
 class CupEventInputSerializer(serializers.Serializer[dict[str, Any]]):
     tournament = serializers.IntegerField(
         min_value=1,
@@ -251,9 +274,9 @@ class CupImportInputSerializer(serializers.Serializer[dict[str, Any]]):
     held_on = serializers.DateField()
     format = serializers.ChoiceField(choices=("json", "csv"))
     data = ImportDataField(  # type: ignore[assignment]  # a field, not Serializer.data
-        help_text='The results (docs/cups.md, "Imports"): a CSV text with a header row '
-        "(`placing,name,score,rounds,user,` then attributes), or the JSON object "
-        '`{"results": [{"placing", "name", "score", "rounds", "user", '
+        help_text='The results (docs/cups.md, "Importing a tournament run elsewhere"): a CSV '
+        "text with a header row (`placing,name,score,rounds,user,` then attributes), or the "
+        'JSON object `{"results": [{"placing", "name", "score", "rounds", "user", '
         '"attributes"}]}`.'
     )
     field_size = serializers.IntegerField(

@@ -1,7 +1,8 @@
 """Cups and ranking lists (issue 42, ``docs/cups.md``): the cup, its lifecycle and
 directors, its events (tournaments on this server, accepted by their directors, and imported
 ones), its players, its standings (overall, side rankings, the final) with exports and a
-printable page, a player's history, and the caller's own cups.
+printable page, a player's history, the caller's own cups, and a tournament's cups (where
+its directors find the proposals to answer).
 
 Views parse input with a serializer, find the cup through a selector scoped to the caller
 (:mod:`tournaments.cup_selectors`: a draft or private cup does not exist for outsiders, 404;
@@ -72,14 +73,17 @@ from tournaments.api.cup_serializers import (
     CupSerializer,
     CupStandingsSerializer,
     MyCupSerializer,
+    TournamentCupEventSerializer,
     ranking_name,
 )
 from tournaments.cup_selectors import FINAL, OVERALL, CupNames, names_for
 from tournaments.errors import InvalidInput
 from tournaments.models import Cup, CupEvent, CupLogEntry, CupPlayer, CupResult, CupStanding
+from tournaments.selectors import tournament_for_user
 from tournaments.services import cups as services
 
 CUP_ID = OpenApiParameter("cup_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 EVENT_ID = OpenApiParameter("event_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 PLAYER_ID = OpenApiParameter("player_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 USER_ID = OpenApiParameter("user_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -513,9 +517,9 @@ class CupImportView(APIView):
     @extend_schema(
         summary="Import a tournament's results",
         description="Directors: a tournament run elsewhere, with its placings, points and "
-        'rounds as CSV text or a JSON object (docs/cups.md, "Imports"). Players are matched '
-        "by `user` id, else by name to a guest of the cup, else made guests. An error names "
-        "its line. Answers the event with its results.",
+        'rounds as CSV text or a JSON object (docs/cups.md, "Importing a tournament run '
+        'elsewhere"). Players are matched by `user` id, else by name to a guest of the cup, '
+        "else made guests. An error names its line. Answers the event with its results.",
         parameters=[CUP_ID],
         request=CupImportInputSerializer,
         responses={201: CupEventResultsSerializer, **ERRORS},
@@ -1282,6 +1286,42 @@ class CupPrintView(APIView):
 
 
 # ---------------------------------------------------------------------------------------------
+# a tournament's cups
+
+
+class TournamentCupsView(generics.ListAPIView[CupEvent]):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    serializer_class = TournamentCupEventSerializer
+    filterset_class = CupEventFilter
+    queryset = CupEvent.objects.none()
+
+    def get_queryset(self) -> QuerySet[CupEvent]:
+        user = caller(self.request)
+        t = tournament_for_user(user=user, tournament_id=self.kwargs["tournament_id"])
+        return selectors.tournament_cup_events(user=user, tournament=t)
+
+    @extend_schema(
+        summary="A tournament's cups",
+        description="The cups' events of this tournament, newest first, each with its cup "
+        "(`cup`, `cup_name`, `cup_status`). Its directors read every one, `proposed`, "
+        "`accepted` or `declined`, also of a cup they may not see otherwise, and answer a "
+        "proposal at `/api/v1/cups/{cup_id}/events/{event_id}/accept/` (or `…/decline/`) "
+        "with the row's `cup` and `id`; everyone else reads the accepted ones of cups they "
+        "may see, and a cup's directors every one of their cup. Filter by `status`, `kind` or "
+        "`is_final`.",
+        parameters=[TOURNAMENT_ID],
+        responses={
+            200: TournamentCupEventSerializer(many=True),
+            404: OpenApiResponse(
+                ErrorSerializer, description="No such tournament (or not visible)."
+            ),
+        },
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
 # mine
 
 
@@ -1313,8 +1353,9 @@ class MyCupsView(generics.ListAPIView[CupPlayer]):
 
     @extend_schema(
         summary="My cups",
-        description="The cups you play in (that you may see), newest first, with your rank "
-        "and points now; `…/cups/{cup_id}/players/{player_id}/history/` has your history.",
+        description="The cups you play in (also a draft or a private one: a cup's players see "
+        "it), newest first, with your rank and points now; "
+        "`…/cups/{cup_id}/players/{player_id}/history/` has your history.",
         responses={200: MyCupSerializer(many=True), 401: ERRORS[401]},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -1358,4 +1399,7 @@ urlpatterns = [
         name="cup-export-standings",
     ),
     path("me/cups/", MyCupsView.as_view(), name="me-cups"),
+    path(
+        "tournaments/<id:tournament_id>/cups/", TournamentCupsView.as_view(), name="tournament-cups"
+    ),
 ]
