@@ -216,6 +216,8 @@ class NotificationPayloadSerializer(serializers.Serializer[dict[str, Any]]):
     club_id = serializers.IntegerField(required=False, help_text="The club.")
     evening_id = serializers.IntegerField(required=False, help_text="The club evening.")
     tournament_id = serializers.IntegerField(required=False, help_text="The tournament.")
+    cup_id = serializers.IntegerField(required=False, help_text="The cup.")
+    event_id = serializers.IntegerField(required=False, help_text="The cup's event.")
     round = serializers.IntegerField(required=False, help_text="The round's number.")
     table_id = serializers.IntegerField(required=False, help_text="The table.")
     number = serializers.IntegerField(required=False, help_text="The hand's number.")

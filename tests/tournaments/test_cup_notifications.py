@@ -51,7 +51,11 @@ class World:
     def delivered(self) -> AbstractContextManager[list[Callable[[], None]]]:
         return self.capture(execute=True)
 
-    def cup(self, *, final: dict[str, Any] | None = None, running: bool = True) -> Cup:
+    def cup(
+        self, *, final: dict[str, Any] | None = None, running: bool = True, scheduled: bool = True
+    ) -> Cup:
+        """The boss's cup; with a ``final`` policy its final is on the calendar (``scheduled``:
+        a tournament the boss directs, accepted as the final event, not yet played)."""
         cup = services.cup_create(
             user=self.boss,
             club=None,
@@ -60,7 +64,19 @@ class World:
             policy=POLICY,
             final=final,
         )
+        if final is not None and scheduled:
+            self.schedule_final(cup)
         return services.cup_open(user=self.boss, cup=cup) if running else cup
+
+    def schedule_final(self, cup: Cup) -> CupEvent:
+        """The cup's final: a tournament of the boss, accepted at once (the boss directs both)."""
+        t = services.tournament_create(user=self.boss, name="Finale", rules=RULES)
+        services.tournament_open_registration(user=self.boss, tournament=t)
+        event = services.event_add_tournament(
+            user=self.boss, cup=cup, tournament_id=t.pk, is_final=True
+        )
+        assert event.status == CupEvent.Status.ACCEPTED
+        return event
 
     def tournament(self) -> Tournament:
         """A listed tournament of the club, directed by the host (its creator) and the
@@ -302,7 +318,7 @@ def test_a_finalist_who_carries_nothing_is_told_the_rank_alone(w: World) -> None
 
 
 def test_nobody_is_told_anew_once_the_final_is_played(w: World) -> None:
-    cup = w.cup(final=FINAL)
+    cup = w.cup(final=FINAL, scheduled=False)  # its final is imported with its results
     w.season(cup, 1, "1,Carl,\n2,Dora,\n3,Anna,@anna\n")
     services.event_import(
         user=w.boss,
@@ -346,3 +362,16 @@ def test_the_settings_screen_lists_the_cup_types_last_in_both_languages() -> Non
         assert str(proposal.title) == "Ein Cup schlägt dein Turnier vor"
         assert str(qualified.title) == "Für ein Cup-Finale qualifiziert"
         assert "du" in str(qualified.description).split()
+
+
+def test_nobody_is_told_before_the_final_is_on_the_calendar(w: World) -> None:
+    """During the season "qualified" is only how the standings stand: the notice waits until
+    the cup's final event is accepted, then each player who qualifies is told once."""
+    cup = w.cup(final=FINAL, scheduled=False)
+    w.season(cup, 1, "1,Anna,@anna\n2,Bert,@bert\n")
+    assert services.cup_recompute(cup_id=cup.pk)
+    assert cup.standings.filter(ranking="", qualified=True).count() == 2
+    assert rows("cup_qualified") == {}
+    w.schedule_final(cup)
+    assert services.cup_recompute(cup_id=cup.pk)
+    assert set(rows("cup_qualified")) == {w.anna.pk, w.bert.pk}

@@ -24,9 +24,9 @@ reopened, runs the core and replaces the stored rows: the overall ranking, each 
 A tournament's new standings ask each cup counting it (:func:`tournament_standings_changed`).
 
 What a phone hears (``clubs.outbox``, ``docs/notifications.md``): a proposal tells the
-tournament's directors (``cup_proposal``, withdrawn once decided or removed); a computation of
-a running cup tells each player with an account who qualifies for the final, once per cup
-(``cup_qualified``).
+tournament's directors (``cup_proposal``, withdrawn once decided or removed); once the final is on
+the calendar (an accepted final event without results), a computation of a running cup tells
+each player with an account who qualifies for it, once per cup (``cup_qualified``).
 """
 
 from __future__ import annotations
@@ -1390,7 +1390,9 @@ def store_standings(cup: Cup) -> None:
         )
         finals = {e.id for e in given.events if e.is_final}
         played = any(r.event in finals for r in given.results)
-        if cup.status == Cup.Status.RUNNING and not played:
+        # told once the final is on the calendar (an accepted final event) and not yet played:
+        # before that, "qualified" is only how the standings stand after some events
+        if cup.status == Cup.Status.RUNNING and finals and not played:
             _tell_qualified(cup, table, final_rows, qualified)
     CupStanding.objects.filter(cup=cup).delete()
     CupStanding.objects.bulk_create(rows, batch_size=1000)
@@ -1401,8 +1403,8 @@ def _tell_qualified(
 ) -> None:
     """Tell each player with an account who qualifies for the final now their cup rank and
     the points they carry in: once per cup (``clubs.outbox``, about ``cup:<id>``; a player
-    told before is not told again). Only while the cup runs and its final is still to be
-    played; an unsent notice of a player no longer qualified is withdrawn."""
+    told before is not told again). Only while the cup runs and its final event is accepted
+    and still to be played; an unsent notice of a player no longer qualified is withdrawn."""
     key = f"cup:{cup.pk}"
     accounts = dict(
         CupPlayer.objects.filter(cup=cup, user__isnull=False).values_list("pk", "user_id")
