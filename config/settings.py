@@ -286,7 +286,7 @@ SPECTACULAR_SETTINGS = {
         "the registered rule sets (`GET /api/v1/rules/`). Errors share one shape: see "
         "`ApiError`. Live updates: the websocket `/ws/v1/` (docs/live.md)."
     ),
-    "VERSION": "2.8.0",
+    "VERSION": "2.9.0",
     "SERVERS": [{"url": API_PUBLIC_URL, "description": "This deployment (API_PUBLIC_URL)"}],
     "CONTACT": API_CONTACT,
     "LICENSE": API_LICENSE if "name" in API_LICENSE else {},
