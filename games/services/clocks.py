@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 import engine
 from clubs import outbox
 from config.tasks import send, send_after_commit
+from engine.bots.levels import CARDS_ONLY
 from engine.ruleset import HandState
 from games import clock
 from games.errors import TableConflict
@@ -55,6 +56,13 @@ def timeout_level(table: Table) -> str:
         return tc.bot_level
     bots = [s.bot_level for s in table.seats.all() if s.kind == Seat.Kind.BOT and s.bot_level]
     return bots[0] if bots else filler_level(rule_set_of(table), None)
+
+
+def thinks(level: str) -> bool:
+    """Whether the bot of ``level`` thinks before it moves (``pimc``, ``pimc:N``,
+    ``pimc-cards``: it samples deals, up to the table's ``bot_budget_ms``), so that it moves in
+    the bots' task holding no lock; every other level decides at once."""
+    return level.partition(":")[0] in ("pimc", CARDS_ONLY)
 
 
 def person_seats(table: Table) -> set[str]:

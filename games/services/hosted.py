@@ -9,6 +9,7 @@ state, each seat's view, what its end reveals) is :mod:`games.hands`.
 from __future__ import annotations
 
 import datetime as dt
+import random
 import secrets
 from collections.abc import Mapping
 from functools import partial
@@ -36,6 +37,7 @@ from games.errors import (
 from games.hands import carry_for, common_part, hand_state, keep_state
 from games.models import (
     Hand,
+    Seat,
     Table,
 )
 from games.permissions import seat_of
@@ -47,6 +49,7 @@ from games.services.common import (
     lock_hand,
     lock_table,
     locked_hand,
+    seat_at,
     write_audit,
     write_ledger,
 )
@@ -294,7 +297,18 @@ def flag_fall(hand_id: int, version: int, now: dt.datetime | None = None) -> Han
         hooks.timed_out(table.pk, hand.number, seats)  # a tournament's log lists it
         if hand.flag_at is not None:  # another seat's clock still runs
             clocks.hand_on_flag(hand.pk, hand.version, hand.flag_at, now, after_commit=True)
-        # The version stays (it counts the hand's actions): the bot's action moves it on.
+        # The version stays (it counts the hand's actions): the bot's action moves it on. A bot
+        # that does not think (every level but pimc) plays it here, in the flag's transaction:
+        # no second task, lock or replay of the hand (issue 41's flags on time). One that
+        # thinks does so in the bots' task, holding no lock while it samples deals.
+        if not clocks.thinks(clocks.timeout_level(table)):
+            from games.services.bots import bot_choice
+
+            move = bot_choice(table, hand, random.Random(secrets.randbits(64)))
+            if move is not None:
+                sender, data = move
+                by_policy = seat_at(table, sender).kind != Seat.Kind.BOT
+                return apply_action(table, hand, sender, data, by_policy=by_policy, now=now)
         send_after_commit("games.tasks.bot_act", hand.pk, hand.version)
     return hand
 

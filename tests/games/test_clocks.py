@@ -155,6 +155,28 @@ class TestLiveClock:
         assert moved.clock["in_row"] == {seat: 1}  # type: ignore[index]
         assert seat not in moved.clock["auto"]  # type: ignore[index]
 
+    def test_a_bot_that_does_not_think_plays_the_timed_out_action_as_the_flag_falls(
+        self, make_table: Callable[..., Table], anna: User
+    ) -> None:
+        """Every level but pimc decides at once: its move is made in the flag's own
+        transaction (no bots' task), listed as the timeout policy's, exactly once."""
+        table = make_table(mode=Table.Mode.HOSTED, time_control={**LIVE, "bot_level": "random"})
+        hand = fresh(services.hand_start(table_id=table.pk, user=anna))
+        seat = to_act(hand)
+        assert hand.flag_at is not None
+        moved = services.flag_fall(hand.pk, hand.version, now=hand.flag_at)
+        assert moved is not None
+        assert services.flag_fall(hand.pk, hand.version, now=hand.flag_at) is None
+        after = fresh(hand)
+        assert after.version == hand.version + 1  # the policy's action, played at once
+        assert after.actions[-1]["seat"] == seat
+        (listed,) = after.clock["timeouts"]  # type: ignore[index]
+        assert (listed["action"], listed["seat"]) == (len(after.actions) - 1, seat)
+        assert seat not in after.clock["auto"]  # type: ignore[index]
+        assert AuditEntry.objects.filter(table=table, action="timeout").count() == 1
+        # nothing is left for the bots' task: a bot move at the old version does nothing
+        assert services.hand_bot_move(hand_id=hand.pk, version=hand.version) is None
+
     def test_a_move_after_the_flag_fell_is_refused_with_a_sentence(self, live_hand: Hand) -> None:
         hand = fresh(live_hand)
         seat = to_act(hand)
