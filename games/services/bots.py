@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 import engine
@@ -119,9 +120,12 @@ def hands_waiting_for_bots(idle_seconds: float = 30.0) -> list[tuple[int, int]]:
     out = []
     idle_since = timezone.now() - timedelta(seconds=idle_seconds)
     # A running clock means the hand waits for a person (its flag, not this kick, moves it on).
+    # Only a hand at a table with a bot, or with a clock (whose timeout policy plays for a
+    # person), can wait for a bot: the others (people only, no clock) are never replayed here.
+    may_wait = Q(table__seats__kind=Seat.Kind.BOT) | Q(clock__isnull=False)
     hands = Hand.objects.filter(
-        status=Hand.Status.PLAYING, updated_at__lt=idle_since, flag_at__isnull=True
-    )
+        may_wait, status=Hand.Status.PLAYING, updated_at__lt=idle_since, flag_at__isnull=True
+    ).distinct()
     for hand in hands.select_related("table").prefetch_related("table__seats"):
         waiting = engine.waiting_for(hand_state(hand.table, hand))
         if any(clocks.bot_plays(hand.table, hand, s) for s in waiting):
