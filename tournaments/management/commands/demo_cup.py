@@ -68,9 +68,7 @@ def _json(users: dict[str, User]) -> dict[str, Any]:
         }
         for placing, name in enumerate(SUMMER, 1)
     ]
-    results.append(
-        {"placing": len(SUMMER) + 1, "name": "Rudi Gast", "score": "1", "rounds": 3}
-    )
+    results.append({"placing": len(SUMMER) + 1, "name": "Rudi Gast", "score": "1", "rounds": 3})
     return {"results": results}
 
 
