@@ -42,7 +42,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import connection, models, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
@@ -1395,7 +1395,34 @@ def store_standings(cup: Cup) -> None:
         if cup.status == Cup.Status.RUNNING and finals and not played:
             _tell_qualified(cup, table, final_rows, qualified)
     CupStanding.objects.filter(cup=cup).delete()
-    CupStanding.objects.bulk_create(rows, batch_size=1000)
+    _insert(rows)
+
+
+def _insert(rows: list[CupStanding]) -> None:
+    """Write the new rows: on PostgreSQL by ``COPY`` (3,000 rows with their details and
+    histories in 40 ms where ``bulk_create`` took 320 ms, ``bench/cups_bench.py``: psycopg
+    quotes each JSON value into an array for Django's ``UNNEST`` insert), elsewhere (the
+    embedded SQLite) by ``bulk_create``."""
+    if connection.vendor != "postgresql":
+        CupStanding.objects.bulk_create(rows, batch_size=1000)
+        return
+    fields = [f for f in CupStanding._meta.concrete_fields if not f.primary_key]
+    json_fields = {f.attname for f in fields if isinstance(f, models.JSONField)}
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    table = connection.ops.quote_name(CupStanding._meta.db_table)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(
+                [
+                    json.dumps(getattr(row, f.attname))
+                    if f.attname in json_fields
+                    else getattr(row, f.attname)
+                    for f in fields
+                ]
+            )
 
 
 def _tell_qualified(
