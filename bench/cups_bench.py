@@ -71,8 +71,30 @@ FINAL = {
     "points": {"table": [100, 80, 65, 55, 50, 45, 40, 36, 32, 29, 26, 23, 20, 18, 16]},
 }
 ANALYSIS = """
-Where the time goes: see the parts above (the core, the copy of the server tournaments'
-standings, the rows written). Re-check after a change to `tournaments.services.cups`.
+Where the time goes (written by hand into the script's `ANALYSIS` from in-process timings
+and cProfile on the same seeded data; re-check after a change to `tournaments.services.cups`):
+
+- Before (`a953233`..`c44a3fc`, this script, machine busy with helpers' tests): the first read
+  path went through DRF and serialized 1,000 rows per request: **7 req/s** for the 200 and 41
+  for the 304 (the names' ETag key asked PostgreSQL for every player's choice on each
+  request). Now an anonymous GET of a listed cup is answered before DRF's cycle
+  (`CupStandingsView.dispatch`, as the tournaments' standings are), the cup and its players'
+  name choices are kept by each process for `PUBLIC_POLL_CACHE_SECONDS` (1 s), the rankings a
+  computation stored once per computation, and the body is rendered once per computation,
+  ranking, names and language.
+- The 304 stays just under 0.6 × the floor in every pair of runs (0.55 to 0.61). In process
+  (Django's test client on this data, 2,000 requests each) the cup's 304 takes 276-298 µs,
+  the tournaments' own standings 304 (issue 10's fast path, 0.74 × floor on 2026-11-23)
+  300-341 µs and `/healthz` 169-236 µs: the cup's answer is no slower than the tournaments';
+  what separates both from the floor is the middleware every API request passes (sessions,
+  messages, locale, throttles), which `/healthz` skips.
+- Recompute, parts (one process, PostgreSQL): copying the 10 tournaments' standings 23 ms,
+  reading the inputs 40-100 ms, `cups.standings` 40-140 ms, `cups.rank_history` about 300 ms
+  (an ordering of all 1,000 players with the tiebreaks after each of the 40 events), building
+  the rows 50-150 ms, writing 3,024 rows: `bulk_create` 280-360 ms (psycopg quotes each JSON
+  value into an array for Django's `UNNEST` insert), now `COPY` about 40 ms. Side rankings'
+  rows carry no details (the overall row has them). Median recompute before `COPY`: 953 ms
+  (runs 1,141, 935, 953, 996, 932, quiet machine), after: 688 ms.
 """
 
 
