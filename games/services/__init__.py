@@ -37,8 +37,6 @@ from games.services.common import BOT_LEVELS, bot_levels, filler_level
 from games.services.hints import hand_hint
 from games.services.hosted import (
     end_hand_by_solver,
-    flag_fall,
-    flags_due_on_read,
     hand_abandon,
     hand_apply_action,
     hand_start,
@@ -58,6 +56,7 @@ from games.services.tables import (
     table_reopen,
     table_series_create,
 )
+from games.services.timeouts import flag_fall, flags_due_on_read
 
 __all__ = [
     "clocks",
