@@ -85,9 +85,10 @@ and cProfile on the same seeded data; re-check after a change to `tournaments.se
 - The 304 stays just under 0.6 × the floor in every pair of runs (0.55 to 0.61). In process
   (Django's test client on this data, 2,000 requests each) the cup's 304 takes 276-298 µs,
   the tournaments' own standings 304 (issue 10's fast path, 0.74 × floor on 2026-11-23)
-  300-341 µs and `/healthz` 169-236 µs: the cup's answer is no slower than the tournaments';
-  what separates both from the floor is the middleware every API request passes (sessions,
-  messages, locale, throttles), which `/healthz` skips.
+  300-341 µs and `/healthz` 169-236 µs: the cup's answer is no slower than the tournaments'.
+  Both pass work that `/healthz`, outside `/api/`, does not: every anonymous request under
+  `/api/` is counted against its address's rate in Redis (`config/api/limits.py`), besides
+  URL resolution deeper in the API's routes (neither measured apart yet).
 - Recompute, parts (one process, PostgreSQL): copying the 10 tournaments' standings 23 ms,
   reading the inputs 40-100 ms, `cups.standings` 40-140 ms, `cups.rank_history` about 300 ms
   (an ordering of all 1,000 players with the tiebreaks after each of the 40 events), building
