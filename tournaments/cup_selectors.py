@@ -105,10 +105,10 @@ def _listed() -> Q:
 def _run_by(user: AnyUser) -> Q:
     """The cups ``user`` (signed in, not staff) runs: as a director, or as an owner or admin
     of the cup's club."""
-    managed = Membership.objects.filter(user_id=user.pk, role__in=Membership.MANAGERS).values(
-        "club_id"
-    )
-    directed = Cup.directors.through.objects.filter(user_id=user.pk).values("cup_id")
+    pk = user.pk
+    assert pk is not None, "a signed-in user"
+    managed = Membership.objects.filter(user_id=pk, role__in=Membership.MANAGERS).values("club_id")
+    directed = Cup.directors.through.objects.filter(user_id=pk).values("cup_id")
     return Q(pk__in=directed) | Q(club_id__in=managed)
 
 
