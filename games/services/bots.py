@@ -60,7 +60,7 @@ def hand_bot_move(
     hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
     if hand is None or hand.version != version or hand.status != Hand.Status.PLAYING:
         return None
-    move = bot_choice(hand.table, hand, rng or random.Random(secrets.randbits(64)))
+    move = bot_choice(hand.table, hand, rng)
     if move is None:
         return None
     with transaction.atomic():
@@ -77,10 +77,13 @@ def hand_bot_move(
         return apply_action(table, hand, sender, data, schedule=schedule, by_policy=by_policy)
 
 
-def bot_choice(table: Table, hand: Hand, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+def bot_choice(
+    table: Table, hand: Hand, rng: random.Random | None = None
+) -> tuple[str, dict[str, Any]] | None:
     """The move a bot at ``table`` makes now: the seat that sends it and the action (JSON);
     ``None`` when no bot is to act (or every bot lets the moment pass). A bot of a rule set's
     own level decides from its seat's view alone; the random bot plays on the state."""
+    rng = rng or random.Random(secrets.randbits(64))  # a bot decides from a fresh seed
     state = hand_state(table, hand)
     bots = bots_to_act(table, state, hand)
     if not bots:

@@ -11,8 +11,6 @@ plays through the hosted moves."""
 from __future__ import annotations
 
 import datetime as dt
-import random
-import secrets
 
 from django.conf import settings
 from django.db import transaction
@@ -69,7 +67,7 @@ def flag_fall(hand_id: int, version: int, now: dt.datetime | None = None) -> Han
         # no second task, lock or replay of the hand (issue 41's flags on time). One that
         # thinks does so in the bots' task, holding no lock while it samples deals.
         if not clocks.thinks(clocks.timeout_level(table)):
-            move = bot_choice(table, hand, random.Random(secrets.randbits(64)))
+            move = bot_choice(table, hand)
             if move is not None:
                 sender, data = move
                 by_policy = seat_at(table, sender).kind != Seat.Kind.BOT
