@@ -175,12 +175,15 @@ def clear_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
-    """Every test starts with no sign-in counts or throttle history (Django's cache), and
-    with no users kept by the JWT authentication (a test's users may reuse ids of an earlier
-    test's, which a server thread such as ``live_server`` may have kept)."""
+    """Every test starts with no sign-in counts or throttle history (Django's cache and the
+    process's leases of it), and with no users kept by the JWT authentication (a test's users
+    may reuse ids of an earlier test's, which a server thread such as ``live_server`` may have
+    kept)."""
     from config.api.authentication import forget_everyone
+    from config.api.throttles import forget_leases
 
     clear_cache()
+    forget_leases()
     forget_everyone()
     yield
 

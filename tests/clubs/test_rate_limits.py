@@ -155,6 +155,60 @@ def test_anonymous_requests_are_limited_per_address(settings, fake_clock) -> Non
     assert client.get("/healthz", REMOTE_ADDR="10.0.6.1").status_code == 200
 
 
+def _count_trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The counts each trip to the shared counter took, recorded as the real counter runs."""
+    trips: list[int] = []
+    real = throttles._count_in_window
+
+    def counting(slot: str, period: int, amount: int = 1) -> int:
+        trips.append(amount)
+        return real(slot, period, amount)
+
+    monkeypatch.setattr(throttles, "_count_in_window", counting)
+    return trips
+
+
+def test_a_busy_caller_is_counted_in_leases_without_passing_the_limit(
+    settings, fake_clock, monkeypatch
+) -> None:
+    """A process takes counts from the shared window in growing leases (at most a hundredth
+    of the limit) and spends them in memory: 1,000 requests a minute cost about a hundred
+    trips to Redis, not 1,000, and exactly 1,000 pass."""
+    fake_clock(throttles)
+    trips = _count_trips(monkeypatch)
+    key, rate = "anon:10.0.11.1", "1000/min"
+    assert [throttles.take(key, rate) for _ in range(1000)] == [0.0] * 1000
+    assert throttles.take(key, rate) > 0
+    assert max(trips) == 10 and len(trips) <= 1000 // 10 + 4
+    # once the window is used up, refusing asks Redis no more
+    before = len(trips)
+    assert all(throttles.take(key, rate) > 0 for _ in range(50))
+    assert len(trips) == before
+
+
+def test_leases_of_several_processes_never_pass_the_limit_together(settings, fake_clock) -> None:
+    """What other server processes took from the shared window counts against this one's next
+    lease: together they let through exactly the limit."""
+    clock = fake_clock(throttles)
+    key, rate = "anon:10.0.11.2", "1000/min"
+    mine = sum(throttles.take(key, rate) == 0 for _ in range(20))  # leases 1+2+4+8+10: 5 left
+    window = int(clock.time() // 60)
+    throttles._count_in_window(f"rate:{key}:{window}", 60, 970)  # the other processes' leases
+    while throttles.take(key, rate) == 0:
+        mine += 1
+    assert mine == 1000 - 970
+
+
+def test_small_limits_are_counted_request_by_request(settings, fake_clock, monkeypatch) -> None:
+    """Under 200 a window (sign-ins, registrations, a test's 2/min) every request asks the
+    shared counter, so no process can hold counts another one needs."""
+    fake_clock(throttles)
+    trips = _count_trips(monkeypatch)
+    assert [throttles.take("anon:10.0.11.3", "199/min") for _ in range(199)] == [0.0] * 199
+    assert trips == [1] * 199
+    assert throttles.take("anon:10.0.11.3", "199/min") > 0
+
+
 def test_forwarded_addresses_count_only_behind_trusted_proxies(settings, fake_clock) -> None:
     fake_clock(throttles)  # the requests share one window, however slowly they run
     settings.ANON_RATE_PER_IP = "1/min"
