@@ -82,13 +82,22 @@ and cProfile on the same seeded data; re-check after a change to `tournaments.se
   name choices are kept by each process for `PUBLIC_POLL_CACHE_SECONDS` (1 s), the rankings a
   computation stored once per computation, and the body is rendered once per computation,
   ranking, names and language.
-- The 304 stays just under 0.6 × the floor in every pair of runs (0.55 to 0.61). In process
-  (Django's test client on this data, 2,000 requests each) the cup's 304 takes 276-298 µs,
-  the tournaments' own standings 304 (issue 10's fast path, 0.74 × floor on 2026-11-23)
-  300-341 µs and `/healthz` 169-236 µs: the cup's answer is no slower than the tournaments'.
-  Both pass work that `/healthz`, outside `/api/`, does not: every anonymous request under
-  `/api/` is counted against its address's rate in Redis (`config/api/limits.py`), besides
-  URL resolution deeper in the API's routes (neither measured apart yet).
+- The 304 stayed just under 0.6 × the floor (0.55 to 0.61 in paired runs) until the
+  anonymous rate limit stopped asking Redis on every request. In process (Django's test
+  client, 2,000 requests each, the in-process cache) the cup's 304 took 276-298 µs, the
+  tournaments' own standings 304 300-341 µs and `/healthz` 169-236 µs; but the server counts
+  every anonymous `/api/` request against its address in Redis (`config/api/limits.py`), and
+  that count alone took 126-147 µs a request on this machine (a pipelined `SET NX` and
+  `INCR`; a bare `PING` about 100 µs), CPU spent in the worker's Redis client and in
+  `redis-server` on the same two cores. Now each process leases counts from the window
+  (`config.api.throttles.take`: 1, 2, 4 … at most 64 and a hundredth of the limit) and
+  spends them in memory: at most one trip in 64 requests under the benchmark's load.
+  Before/after on the same machine (2026-12-07): 304 at 0.56 × floor before (3 runs), 0.66 ×
+  after (the table below; the paired runs 0.78, 0.30, 0.75, 0.63, 0.31). Runs of every row
+  are bimodal on this machine (some at about half the others: two of the five 304 runs
+  here, one standings run, and floor runs of 1,300 and 2,500 req/s in other runs), which
+  looks like how wrk's 32 keep-alive connections land on gunicorn's three processes (not
+  verified); the median of five is the figure.
 - Recompute, parts (one process, PostgreSQL): copying the 10 tournaments' standings 23 ms,
   reading the inputs 40-100 ms, `cups.standings` 40-140 ms, `cups.rank_history` about 300 ms
   (an ordering of all 1,000 players with the tiebreaks after each of the 40 events), building
