@@ -4,7 +4,8 @@ cost the API's seat view and moves.
 
     python bench/clocks_bench.py [--hands 1000] [--action-seconds 10] [--quiet 60]
                                  [--seconds 12] [--connections 16] [--repeats 3]
-                                 [--bot-level random] [--logs DIR] [--note TEXT] [--no-write]
+                                 [--bot-level random] [--view-pace-ms 0] [--action-pace-ms 0]
+                                 [--logs DIR] [--note TEXT] [--no-write]
 
 It creates a PostgreSQL database ``bench_clocks_<pid>`` on ``BENCH_PG_URL`` (default
 ``postgres://postgres@127.0.0.1:5432``; dropped at the end) and uses Redis database 9 of
@@ -41,6 +42,10 @@ runs it (``CONN_MAX_AGE=60``), measured with wrk by games_bench's own method and
   hands are dealt (``without``), while their flags fall (``with``), and after their clocks
   were taken off (``after``: this process sets the hands' ``clock`` and ``flag_at`` to null,
   so nothing falls or plays any more while the same processes keep sweeping).
+  By default wrk saturates the server (closed loop), so whatever else runs comes out of the
+  web server's share; with ``--view-pace-ms`` / ``--action-pace-ms`` each connection waits
+  that long before each request (``bench/wrk_paced.lua``), a load below saturation at which
+  the latencies with and without the clocks tell what the clocks cost a request.
 
 The clocks worker's log gives each ``clock_flag`` and ``sweep_clocks`` task's time, the
 default worker's log the notifications' and the beat's other tasks', the bots' log each
@@ -532,6 +537,21 @@ def api_rows(api: dict[str, dict[str, Result]]) -> tuple[list[str], dict[str, fl
     return lines, costs
 
 
+def pacing(args: argparse.Namespace) -> str:
+    """How wrk loaded the API: saturating (closed loop) or at a pace below saturation."""
+    if not (args.view_pace_ms or args.action_pace_ms):
+        return " (closed loop: as many requests as the server answers)"
+    paces = [
+        f"{name} after {ms} ms"
+        for name, ms in (("each view", args.view_pace_ms), ("each move", args.action_pace_ms))
+        if ms
+    ]
+    return (
+        f" at a pace below saturation (`wrk_paced.lua`: each of the {args.connections} "
+        f"connections waits before each request, {' and '.join(paces)})"
+    )
+
+
 def report(args: argparse.Namespace, r: dict[str, Any]) -> str:
     late = r["lateness"]
     whole = late["all"]
@@ -556,7 +576,9 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> str:
         "BOTS_CMD and BEAT_CMD on PostgreSQL and Redis with docker-compose.yml's "
         "`CONN_MAX_AGE=0` and `LOG_LEVEL=INFO`, the clocks' default settings (sweep every 1 s, "
         "lag credit 1,000 ms, horizon 60 s, overdue 5 s, handed on again at most every 15 s); "
-        "WEB_CMD as `bench/games_bench.py` runs it, and its wrk method. Flags fell at "
+        "WEB_CMD as `bench/games_bench.py` runs it, and its wrk method"
+        + pacing(args)
+        + ". Flags fell at "
         f"{r['flag_rate']:.0f} a second over {r['clock_seconds']:.0f} s of clocks "
         f"({whole['n']:,} flags). Load average {r['uptime_before']} before, "
         f"{r['uptime_after']} after.",
@@ -652,6 +674,18 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--hosted-tables", type=int, default=600, help="action pool per run")
+    parser.add_argument(
+        "--view-pace-ms",
+        type=int,
+        default=0,
+        help="each wrk connection waits this long before each view request (0: saturate)",
+    )
+    parser.add_argument(
+        "--action-pace-ms",
+        type=int,
+        default=0,
+        help="each wrk connection waits this long before each move (0: saturate)",
+    )
     parser.add_argument("--skip-api", action="store_true")
     parser.add_argument(
         "--clocks-nice",
@@ -725,9 +759,10 @@ def main() -> None:
                         for k in range(args.repeats):
                             mine: Any = lines[k] if name == "action" else lines
                             began = time.time()
-                            runs.append(
-                                wrk(name, phase, mine, workdir, once=name == "action", **common)
-                            )
+                            pace = args.view_pace_ms if name == "view" else args.action_pace_ms
+                            once = name == "action"
+                            got = wrk(name, phase, mine, workdir, once=once, pace_ms=pace, **common)
+                            runs.append(got)
                             windows.append((began, time.time()))
                         out[name] = median_of(runs)
                         r = out[name]

@@ -56,6 +56,7 @@ PG_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
 HOST, PORT = "127.0.0.1", 8765
 LUA = Path(__file__).with_name("wrk_requests.lua")
+PACED = Path(__file__).with_name("wrk_paced.lua")
 VENV_BIN = ROOT / ".venv" / "bin"
 PYTHON = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
 SECRET_KEY = "bench-secret-key-not-for-production-0123456789abcdef"
@@ -483,15 +484,19 @@ def wrk(
     connections: int,
     once: bool = False,
     script: Path = LUA,
+    pace_ms: int = 0,
 ) -> Result:
     """Run wrk over ``lines`` (one thread, ``connections`` connections) and parse its RESULT;
-    ``script`` is the Lua script (default: ``wrk_requests.lua``)."""
+    ``script`` is the Lua script (default: ``wrk_requests.lua``). With ``pace_ms`` each
+    connection waits that long before each request (``wrk_paced.lua``): a load below
+    saturation."""
     load = os.getloadavg()[0]
     prefix = workdir / f"{config}-{name}".replace(" ", "_")
     Path(f"{prefix}-0.tsv").write_text("\n".join(lines) + "\n")
     command = [
         "wrk", "-t1", f"-c{connections}", f"-d{int(seconds)}s", "--latency", "--timeout", "10s",
-        "-s", str(script), f"http://{HOST}:{PORT}", "--", str(prefix), "once" if once else "cycle",
+        "-s", str(PACED if pace_ms else script), f"http://{HOST}:{PORT}", "--", str(prefix),
+        "once" if once else "cycle", *([str(pace_ms)] if pace_ms else []),
     ]  # fmt: skip
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
