@@ -3,7 +3,8 @@ seeded data, HTTP clients playing realistic roles, and the integrity checks.
 
 - :class:`Stack`: the Makefile's WEB_CMD (gunicorn gthread), EVENTS_CMD (gunicorn + uvicorn,
   the long polls), WORKER_CMD and BEAT_CMD (Celery) against one PostgreSQL database and one
-  Redis, with the environment docker-compose.yml gives them (``CONN_MAX_AGE=0``, ``DEBUG=0``)
+  Redis, with the environment docker-compose.yml gives them (``CONN_MAX_AGE=60``, 0 for
+  ``events``; ``DEBUG=0``)
   and every rate limit off. Every process is started in its own session and stopped here.
 - :func:`seed` (run in a subprocess with the stack's ``DATABASE_URL``): a club with members,
   an active season with an evening of recorded tables, hosted tables where one member plays
@@ -101,7 +102,7 @@ class Stack:
         self.env = {
             **base_env(database_url),
             "CELERY_BROKER_URL": redis_url,
-            "CONN_MAX_AGE": "0",
+            "CONN_MAX_AGE": "60",
             "LOG_LEVEL": "WARNING",
             **LIMITS_OFF,
         }
@@ -126,6 +127,8 @@ class Stack:
         if name in ("web", "events"):
             port = self.web_port if name == "web" else self.events_port
             env["GUNICORN_CMD_ARGS"] = f"--bind={HOST}:{port}"
+        if name == "events":
+            env["CONN_MAX_AGE"] = "0"  # as docker-compose.yml: ASGI opens one per request
         log = self.log(name)
         offset = log.stat().st_size if log.exists() else 0
         process = spawn(shlex.split(self.commands[name]), env, log)

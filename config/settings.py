@@ -363,6 +363,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # worker notices a dead connection and reconnects (its polls wait 1 s, well under 10).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 10}
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fixup closes the database connection after every task unless this is set
+# (then after twice as many tasks); config/celery.py closes it as a request's end does
+# instead: past CONN_MAX_AGE, or when it failed (CONN_HEALTH_CHECKS).
+CELERY_DB_REUSE_MAX = 1_000_000
 # Bot moves and hand analyses solve deals (up to a bot's budget each): their own queue, so
 # that standings, settlement and webhooks never wait behind bot thinking. `make worker` serves
 # the default queue, `make bots` this one, as docker compose's `worker` and `bots`.

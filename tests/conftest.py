@@ -342,7 +342,8 @@ def celery_worker_process(
     log_path = tmp_path_factory.mktemp("celery") / "worker.log"
     # DJANGO_SETTINGS_MODULE (tests/settings.py) and the variables naming this run and worker
     # come along: the worker uses this process's queue, cache and channel-layer names.
-    env = {**os.environ, "DATABASE_URL": _test_database_url()}
+    # CONN_MAX_AGE as docker compose gives the workers: the tasks share a connection.
+    env = {**os.environ, "DATABASE_URL": _test_database_url(), "CONN_MAX_AGE": "60"}
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
         "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",

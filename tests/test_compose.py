@@ -98,3 +98,14 @@ def test_app_services_configure_the_deployment_variables(compose: dict[str, Any]
         assert environment["DATABASE_URL"].startswith("postgres://")
         assert environment["CELERY_BROKER_URL"].startswith("redis://")
         assert environment["DEBUG"] == "0"
+
+
+def test_only_the_asgi_service_opens_a_database_connection_per_request(
+    compose: dict[str, Any],
+) -> None:
+    """WSGI threads and Celery's prefork processes keep their connection (a new PostgreSQL
+    connection per clock flag cost more than the flag's queries); ASGI's changing threads
+    would pile kept connections up, so `events` keeps none."""
+    for name in (*APP_SERVICES, "bots", "clocks"):
+        kept = int(compose["services"][name]["environment"]["CONN_MAX_AGE"])
+        assert (kept == 0) == (name == "events"), (name, kept)
