@@ -14,7 +14,7 @@ and event bus. The Makefile's CLOCKS_CMD (the clocks queue: ``clock_flag`` and t
 ``sweep_clocks``), WORKER_CMD (the default queue: notifications, standings, the beat's
 other tasks), BOTS_CMD (the bots queue: ``bot_act``, which plays the timed-out action) and
 BEAT_CMD (``sweep_clocks`` every ``CLOCK_SWEEP_SECONDS``) run as real processes
-(``bench.soak_stack.Stack``) with docker-compose.yml's environment (``CONN_MAX_AGE=0``,
+(``bench.soak_stack.Stack``) with docker-compose.yml's environment (``CONN_MAX_AGE=60``,
 ``LOG_LEVEL=INFO``) and the clocks' default settings (``CLOCK_LAG_CREDIT_MS`` 1000,
 ``CLOCK_HORIZON_SECONDS`` 60, ``CLOCK_OVERDUE_SECONDS`` 5, ``CLOCK_RESEND_SECONDS`` 15);
 the API is the Makefile's WEB_CMD as ``bench/games_bench.py``
@@ -574,7 +574,7 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> str:
         f"by `hand_start` over {r['deal']['seconds']:.0f} s ({r['deal']['p50_ms']:.0f} ms a "
         f"deal). The Makefile's CLOCKS_CMD (the clocks queue: flags and sweeps), WORKER_CMD, "
         "BOTS_CMD and BEAT_CMD on PostgreSQL and Redis with docker-compose.yml's "
-        "`CONN_MAX_AGE=0` and `LOG_LEVEL=INFO`, the clocks' default settings (sweep every 1 s, "
+        "`CONN_MAX_AGE=60` and `LOG_LEVEL=INFO`, the clocks' default settings (sweep every 1 s, "
         "lag credit 1,000 ms, horizon 60 s, overdue 5 s, handed on again at most every 15 s); "
         "WEB_CMD as `bench/games_bench.py` runs it, and its wrk method"
         + pacing(args)

@@ -731,8 +731,9 @@ def report(
     lines = [
         "Real processes on their own PostgreSQL 15 cluster and Redis (no persistence): "
         f"`web` (`{stack.commands['web']}`), `events`, `worker` (`{stack.commands['worker']}`) "
-        "and `beat`, `CONN_MAX_AGE=0`. Clients keep playing through each fault: 4 phones at "
-        "hosted tables against two bots, 3 tables of three bots, 3 score keepers at an evening "
+        "and `beat`, `CONN_MAX_AGE=60` (0 for `events`). Clients keep playing through each "
+        "fault: 4 phones at hosted tables against two bots, 3 tables of three bots, 3 score "
+        "keepers at an evening "
         f"of the active season, 2 standings pollers. Each service is down about {args.down:.0f} s. "
         "Recovery is counted from the moment the service is back: the first acknowledged write "
         "(move, deal or entry), every bot table moving again, the season's standings computed "

@@ -13,7 +13,7 @@ checks a request as its real service does: provider token, OAuth bearer, VAPID s
 decryption); their ``PUSH_*`` settings reach the worker through its environment. The
 Makefile's WORKER_CMD (``celery -A config worker``, prefork, 2 processes) and BEAT_CMD
 (the sweep ``send_due_notifications`` every ``NOTIFICATION_SWEEP_SECONDS``, 5 s) run as
-real processes with docker-compose.yml's environment (``CONN_MAX_AGE=0``,
+real processes with docker-compose.yml's environment (``CONN_MAX_AGE=60``,
 ``LOG_LEVEL=INFO``) and the outbox's default timing (``NOTIFICATION_CLAIM_SECONDS`` 120).
 This process plays the web process: it calls the services the API calls. ``--logs`` keeps
 the worker's and beat's logs.
@@ -650,7 +650,7 @@ def report(
         "Fake APNs, FCM and Web Push services in the benchmark process (each verifies what it "
         "takes: provider token, OAuth bearer, VAPID signature, decryption); the Makefile's "
         "WORKER_CMD (2 prefork processes) and BEAT_CMD on PostgreSQL and Redis with "
-        "docker-compose.yml's `CONN_MAX_AGE=0` and `LOG_LEVEL=INFO`, "
+        "docker-compose.yml's `CONN_MAX_AGE=60` and `LOG_LEVEL=INFO`, "
         "`NOTIFICATION_SWEEP_SECONDS` 5 and `NOTIFICATION_CLAIM_SECONDS` 120 (the defaults). "
         f"{seeding}",
         "",

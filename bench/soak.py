@@ -113,8 +113,8 @@ def report(
         f"each pausing 0 to {2 * args.think:.2f} s between requests, against `web` "
         f"(`{stack.commands['web']}`), `events` (`{stack.commands['events']}`), `worker` "
         f"(`{stack.commands['worker']}`) and `beat` (`{stack.commands['beat']}`), with "
-        "docker-compose.yml's environment (`CONN_MAX_AGE=0`, `DEBUG=0`), every rate limit "
-        "off, PostgreSQL and Redis local. Load average (1 min) at the start "
+        "docker-compose.yml's environment (`CONN_MAX_AGE=60`, 0 for `events`; `DEBUG=0`), every "
+        "rate limit off, PostgreSQL and Redis local. Load average (1 min) at the start "
         f"{loads[0]:.1f}, at the end {loads[1]:.1f} (2 cores shared with the clients"
         + (f"; {args.note}" if args.note else "")
         + ").",
