@@ -262,4 +262,5 @@ def _move_reminders(user: User, type_name: str, offset: int) -> None:
     ):
         assert row.moment is not None
         row.due_at = row.moment - dt.timedelta(minutes=offset)
-        row.save(update_fields=["due_at"])
+        row.queued_at = None  # a task given for the old time finds it not due: sweeps send it
+        row.save(update_fields=["due_at", "queued_at"])

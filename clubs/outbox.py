@@ -6,8 +6,9 @@ request made, a hosted hand waiting for someone): one row per person, type and o
 the change commits, the rows due now go to the worker (:func:`deliver`, the task
 ``clubs.tasks.deliver_notifications``); rows due later (reminders) wait for the beat's sweep
 (``clubs.tasks.send_due_notifications``, every ``NOTIFICATION_SWEEP_SECONDS``), which also
-sends any row whose message was lost. Nothing is sent from a request, and a row rolled back
-with its change is never sent.
+sends any row whose message was lost: one due and unsent ``NOTIFICATION_RESEND_SECONDS`` after
+a task was given it (``queued_at``; a row with its task on the way is not given a second one).
+Nothing is sent from a request, and a row rolled back with its change is never sent.
 
 Exactly once: the same person, type and object are one row, so telling twice updates it (a
 reminder's moment moved) instead of adding a second; a row is claimed before it is sent (a
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -99,6 +101,7 @@ def notify(
         words = {**shared, **(contexts or {}).get(user_id, {})}
         body = {**shared_body, **(payloads or {}).get(user_id, {})}
         row = existing.get(user_id)
+        queued = now if due <= now + SOON else None  # _hand_on gives it a task after commit
         if row is None:
             fresh.append(
                 Notification(
@@ -109,6 +112,7 @@ def notify(
                     due_at=due,
                     payload=body,
                     context=words,
+                    queued_at=queued,
                 )
             )
             continue
@@ -117,7 +121,8 @@ def notify(
         row.payload, row.context, row.moment, row.due_at = body, words, moment, due
         row.sent_at = row.claimed_at = None
         row.outcome = ""
-        row.save(update_fields=[*RESET, "payload", "context", "moment", "due_at"])
+        row.queued_at = queued
+        row.save(update_fields=[*RESET, "payload", "context", "moment", "due_at", "queued_at"])
         changed.append(row)
     _hand_on([*changed, *Notification.objects.bulk_create(fresh)], now)
 
@@ -133,13 +138,13 @@ TASK_ROWS = 50
 
 def _tasks(rows: Iterable[Notification], now: dt.datetime) -> list[tuple[list[int], float]]:
     """The delivery tasks of ``rows`` due by ``now`` + :data:`SOON`: ids and countdown (the
-    seconds until they are due; short, so the broker never redelivers the message), at most
-    :data:`TASK_ROWS` ids each."""
+    seconds until they are due, rounded up to a tenth so that no task comes before its rows;
+    short, so the broker never redelivers the message), at most :data:`TASK_ROWS` ids each."""
     by_wait: dict[float, list[int]] = {}
     for row in rows:
         if row.due_at <= now + SOON:
             wait = max(0.0, (row.due_at - now).total_seconds())
-            by_wait.setdefault(round(wait, 1), []).append(row.pk)
+            by_wait.setdefault(math.ceil(round(wait * 10, 6)) / 10, []).append(row.pk)
     return [
         (ids[i : i + TASK_ROWS], wait)
         for wait, ids in sorted(by_wait.items())
@@ -229,13 +234,17 @@ def due_ids(
     after: tuple[dt.datetime, int] | None = None,
     ahead: dt.timedelta = dt.timedelta(0),
 ) -> list[int]:
-    """Rows due now (or within ``ahead``) that nobody is sending (or whose sender died), in
-    the order they come due (after the row ``after`` names, by its due time and id): what a
-    sweep hands on."""
+    """Rows due now (or within ``ahead``) that nobody is sending (or whose sender died) and
+    no task is on its way to (none was given, or one was given ``NOTIFICATION_RESEND_SECONDS``
+    ago and the row is due and still unsent: its message was lost), in the order they come
+    due (after the row ``after`` names, by its due time and id): what a sweep hands on."""
     now = timezone.now()
     stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
-    rows = Notification.objects.filter(sent_at__isnull=True, due_at__lte=now + ahead).filter(
-        Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale)
+    lost = now - dt.timedelta(seconds=settings.NOTIFICATION_RESEND_SECONDS)
+    rows = (
+        Notification.objects.filter(sent_at__isnull=True, due_at__lte=now + ahead)
+        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        .filter(Q(queued_at__isnull=True) | Q(queued_at__lte=lost, due_at__lte=now))
     )
     if after is not None:
         rows = rows.filter(Q(due_at__gt=after[0]) | Q(due_at=after[0], pk__gt=after[1]))
@@ -257,6 +266,7 @@ def hand_on_due() -> int:
             return handed
         rows = list(Notification.objects.filter(pk__in=ids).order_by("due_at", "id"))
         now = timezone.now()
+        Notification.objects.filter(pk__in=ids).update(queued_at=now)
         for chunk, wait in _tasks(rows, now):
             options = {"countdown": wait} if wait else {}
             if not send(DELIVER_TASK, chunk, **options) and not wait:
@@ -282,8 +292,8 @@ def _claim(ids: Sequence[int]) -> list[Notification]:
 
 
 #: Rows a delivery claims at a time: a worker killed while sending leaves at most these to
-#: wait for ``NOTIFICATION_CLAIM_SECONDS``; the rest of its task are unclaimed, and the next
-#: sweep hands them on at once.
+#: wait for ``NOTIFICATION_CLAIM_SECONDS``; the rest of its task are unclaimed, and a sweep
+#: hands them on again ``NOTIFICATION_RESEND_SECONDS`` after they were handed on.
 CLAIM_ROWS = 10
 
 

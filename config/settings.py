@@ -386,6 +386,9 @@ CELERY_TIMEZONE = TIME_ZONE
 # takes it again (a worker that died while sending).
 NOTIFICATION_SWEEP_SECONDS = float(env("NOTIFICATION_SWEEP_SECONDS", "5"))
 NOTIFICATION_CLAIM_SECONDS = float(env("NOTIFICATION_CLAIM_SECONDS", "120"))
+# How long after a delivery task was given a notification a sweep takes the row as lost (due,
+# unsent) and gives it another: not before, so that one row gets one task.
+NOTIFICATION_RESEND_SECONDS = float(env("NOTIFICATION_RESEND_SECONDS", "15"))
 # Seconds a "your turn" waits before it is sent: a move within them (an app in the foreground
 # that polls instead of holding a websocket) takes it back.
 NOTIFICATION_YOUR_TURN_DELAY_SECONDS = float(env("NOTIFICATION_YOUR_TURN_DELAY_SECONDS", "10"))

@@ -123,6 +123,12 @@ class Notification(models.Model):
     context = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    queued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a delivery task was last given this row; a sweep gives it again only "
+        "once it is due and NOTIFICATION_RESEND_SECONDS have passed.",
+    )
     sent_at = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
 

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.db import transaction
 from django.utils import timezone
 from pytest_django import Settings
 
@@ -187,8 +188,10 @@ def test_a_due_reminder_is_sent_once_by_the_sweep_and_a_stale_claim_is_taken_aga
     assert any(f"Dienstagsrunde starts in {m} minutes." in letter.body for m in (4, 5))
     assert outbox.hand_on_due() == 0 and len(mail.outbox) == 1  # sent: never again
 
-    # a message lost on its way to the worker: the sweep sends the row, once
+    # a message lost on its way to the worker: once the resend time has passed since its task
+    # was given, the sweep sends the row, once
     Notification.objects.filter(pk=row.pk).update(sent_at=None, outcome="", claimed_at=None)
+    settings.NOTIFICATION_RESEND_SECONDS = 0
     assert outbox.hand_on_due() == 1
     assert outbox.hand_on_due() == 0
     assert len(mail.outbox) == 2
@@ -411,6 +414,48 @@ def test_the_sweep_hands_on_what_comes_due_before_the_next_sweep_to_be_sent_on_t
     assert soon.sent_at is None and soon.claimed_at is None  # not due yet: nobody claimed it
     settings.NOTIFICATION_SWEEP_SECONDS = 0
     assert outbox.hand_on_due() == 0  # without a look-ahead it is nobody's yet
+
+
+def test_a_sweep_gives_no_second_task_to_a_row_whose_task_is_on_its_way(
+    settings: Settings,
+) -> None:
+    """A row due in two seconds got its task with a countdown when it was written; the sweep
+    in between leaves it to that task (a second task for every such row doubled the worker's
+    deliveries under 1,000 clocked hands), and takes the row again only when it is due and
+    still unsent ``NOTIFICATION_RESEND_SECONDS`` after its task was given: the task was lost."""
+    person = UserFactory.create()
+    settings.NOTIFICATION_SWEEP_SECONDS = 5
+    with transaction.atomic():
+        outbox.notify(
+            [person.pk],
+            "seated",
+            "evening-round:7",
+            payload={"path": "/api/v1/tables/1/", "table_id": 1},
+            context={"where": "Abend", "round": 1, "table_number": 1, "seat": 1, "opponents": []},
+            delay=dt.timedelta(seconds=2),
+        )
+    (row,) = rows("seated")
+    assert row.queued_at is not None and row.sent_at is None  # its task came early: eager
+    assert outbox.hand_on_due() == 0
+    # two seconds later it is due and unsent: its task was lost. Within the resend time a
+    # task may still be on its way (a busy worker); after it the sweep gives it one
+    Notification.objects.filter(pk=row.pk).update(due_at=timezone.now())
+    settings.NOTIFICATION_RESEND_SECONDS = 15
+    assert outbox.hand_on_due() == 0
+    Notification.objects.filter(pk=row.pk).update(
+        queued_at=timezone.now() - dt.timedelta(seconds=16)
+    )
+    assert outbox.hand_on_due() == 1
+    row.refresh_from_db()
+    assert row.sent_at is not None and row.outcome == Notification.Outcome.NO_TARGET
+
+
+def test_a_task_never_comes_before_its_rows() -> None:
+    """A countdown is rounded up, never down: a task that ran before its rows were due would
+    leave them to a sweep, up to ``NOTIFICATION_RESEND_SECONDS`` late."""
+    now = timezone.now()
+    rows = [Notification(pk=1, due_at=now + dt.timedelta(seconds=2.04))]
+    assert outbox._tasks(rows, now) == [([1], 2.1)]
 
 
 def test_a_finished_tournament_tells_each_entrant_their_final_rank(settings: Settings) -> None:
