@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import secrets
+
 from engine.bots import pimc
 from engine.bots.policy import BotPolicy
 from engine.messages import UNKNOWN_BOT
@@ -41,3 +44,9 @@ def policy_for(rs: AnyRuleSet, name: str, *, budget: float | None = None) -> Bot
         return known[level]
     levels = ", ".join(levels_of(rs))
     raise UNKNOWN_BOT.error("bots", rule_set=rs.name, name=repr(name), levels=levels)
+
+
+def fresh_rng() -> random.Random:
+    """The random source a bot decides a live move from: a fresh seed each time, so nobody
+    can replay a bot's choices (tests and benchmarks pass their own seeded source)."""
+    return random.Random(secrets.randbits(64))

@@ -5,7 +5,6 @@ for beat to restart. Who may act is the engine's answer (``engine.to_act``: a se
 from __future__ import annotations
 
 import random
-import secrets
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.utils import timezone
 
 import engine
 from engine.bots import random_bot
-from engine.bots.levels import policy_for
+from engine.bots.levels import fresh_rng, policy_for
 from engine.ruleset import HandState
 from games.hands import hand_state
 from games.models import (
@@ -83,7 +82,7 @@ def bot_choice(
     """The move a bot at ``table`` makes now: the seat that sends it and the action (JSON);
     ``None`` when no bot is to act (or every bot lets the moment pass). A bot of a rule set's
     own level decides from its seat's view alone; the random bot plays on the state."""
-    rng = rng or random.Random(secrets.randbits(64))  # a bot decides from a fresh seed
+    rng = rng or fresh_rng()
     state = hand_state(table, hand)
     bots = bots_to_act(table, state, hand)
     if not bots:

@@ -6,13 +6,12 @@ the answer comes in the request."""
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 import engine
-from engine.bots.levels import policy_for
+from engine.bots.levels import fresh_rng, policy_for
 from games.errors import NotYourTurn, TableConflict
 from games.hands import hand_state
 from games.models import Hand, Seat, Table
@@ -52,5 +51,5 @@ def hand_hint(
     policy = policy_for(rules, level, budget=budget)
     assert policy is not None
     view = engine.view(state, seat.key)
-    chosen = policy(view, view.get("legal", []), rng or random.Random(secrets.randbits(64)))
+    chosen = policy(view, view.get("legal", []), rng or fresh_rng())
     return {"seat": seat.key, "level": level, "action": chosen}
