@@ -577,13 +577,27 @@ SENT = {
 }
 
 
+#: Keys whose value maps names to schemas (OpenAPI's ``components`` maps ``schemas``).
+_SCHEMA_MAPS = ("properties", "patternProperties", "definitions", "schemas")
+
+
 def as_json_schema(node: Any) -> Any:
-    """OpenAPI 3.0 schema → JSON Schema: ``nullable`` becomes a ``null`` alternative."""
+    """OpenAPI 3.0 schema → JSON Schema: ``nullable`` becomes a ``null`` alternative. A map of
+    names to schemas (``properties``, ``schemas``) is not a schema: a property called
+    ``nullable`` (RuleOption has one) stays a property."""
     if isinstance(node, list):
         return [as_json_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
-    converted = {key: as_json_schema(value) for key, value in node.items() if key != "nullable"}
+    converted = {
+        key: (
+            {name: as_json_schema(schema) for name, schema in value.items()}
+            if key in _SCHEMA_MAPS and isinstance(value, dict)
+            else as_json_schema(value)
+        )
+        for key, value in node.items()
+        if key != "nullable"
+    }
     if node.get("nullable"):
         if "type" in converted and "enum" not in converted:
             converted["type"] = [converted["type"], "null"]
