@@ -41,9 +41,11 @@ import pytest
 import yaml
 
 from tests.clients.conftest import PROJECT_DIR
+from tests.generated import generated_once
 from tests.openapi import generated_schema
 
-# One worker generates both clients once (``generated``, 20 s) and runs every test of them.
+# One worker generates both clients once (``generated``, 20 s, kept for the next run while the
+# schema and the generator stay the same: tests/generated.py) and runs every test of them.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mobile_clients")]
 
 MAKEFILE = (PROJECT_DIR / "Makefile").read_text()
@@ -80,38 +82,45 @@ def generator() -> Path:
     return command
 
 
-def generate(where: Path) -> Generated:
-    """Both clients from the schema of this code, with ``make clients-mobile``'s options."""
-    schema = where / "openapi.yaml"
-    schema.write_text(yaml.safe_dump(generated_schema(), allow_unicode=True, sort_keys=False))
+#: OpenAPI Generator's options for each language, as ``make clients-mobile`` gives them.
+RUNS = {
+    "swift": ["-g", "swift6", "--additional-properties=projectName=PreferenceClient"],
+    "kotlin": [
+        "-g", "kotlin",
+        f"--additional-properties={make_variable('KOTLIN_OPTIONS')}",
+        "--type-mappings=AnyType=JsonElement",
+        "--import-mappings=JsonElement=kotlinx.serialization.json.JsonElement",
+    ],
+}  # fmt: skip
+
+
+def generate(where: Path, schema: str) -> None:
+    """Both clients from ``schema`` (the schema of this code), into ``where/swift`` and
+    ``where/kotlin``."""
+    (where / "openapi.yaml").write_text(schema)
     command = str(generator())
-    runs = {
-        "swift": ["-g", "swift6", "--additional-properties=projectName=PreferenceClient"],
-        "kotlin": [
-            "-g", "kotlin",
-            f"--additional-properties={make_variable('KOTLIN_OPTIONS')}",
-            "--type-mappings=AnyType=JsonElement",
-            "--import-mappings=JsonElement=kotlinx.serialization.json.JsonElement",
-        ],
-    }  # fmt: skip
-    for language, options in runs.items():
+    for language, options in RUNS.items():
         done = subprocess.run(
-            [command, "generate", "-i", str(schema), "-o", str(where / language), *options],
+            [command, "generate", "-i", str(where / "openapi.yaml"), "-o", str(where / language),
+             *options],
             capture_output=True,
             text=True,
             timeout=600,
-        )
+        )  # fmt: skip
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return Generated(swift=where / "swift", kotlin=where / "kotlin")
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Generated]:
+def generated() -> Iterator[Generated]:
     if shutil.which("java") is None:
         if os.environ.get("REQUIRE_SERVICES") == "1":
             pytest.fail("REQUIRE_SERVICES=1 but there is no Java for OpenAPI Generator")
         pytest.skip("needs Java 11 or newer for OpenAPI Generator (make clients-mobile)")
-    yield generate(tmp_path_factory.mktemp("mobile"))
+    schema = yaml.safe_dump(generated_schema(), allow_unicode=True, sort_keys=False)
+    inputs = [schema, make_variable("MOBILE_GENERATOR"), make_variable("KOTLIN_OPTIONS")]
+    inputs += [" ".join(options) for options in RUNS.values()]
+    kept = generated_once("mobile-clients", inputs, lambda where: generate(where, schema))
+    yield Generated(swift=kept / "swift", kotlin=kept / "kotlin")
 
 
 # --- what generated code declares ---------------------------------------------------------------

@@ -28,6 +28,7 @@ from games import services
 from games.models import Hand, Table
 from tests.clients.conftest import PROJECT_DIR
 from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.generated import generated_once
 
 EXAMPLE_DIR = PROJECT_DIR / "docs" / "examples" / "typescript"
 NODE_BIN = PROJECT_DIR / "node_modules" / ".bin"
@@ -72,12 +73,10 @@ def node_tools_or_skip(missing: list[str]) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def compiled_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """app.js: the example and its tsconfig.json copied beside freshly generated types at the
-    same relative place as in the repository, type-checked and emitted by ``tsc``."""
-    node_tools_or_skip(missing_node_tools())
-    where = tmp_path_factory.mktemp("typescript")
+def compile_example(where: Path) -> None:
+    """Types generated from docs/openapi.yaml, the example and its tsconfig.json copied beside
+    them at the same relative place as in the repository, type-checked and emitted by ``tsc``
+    into ``where/out``."""
     subprocess.run(
         [
             str(NODE_BIN / "openapi-typescript"), str(PROJECT_DIR / "docs" / "openapi.yaml"),
@@ -97,7 +96,20 @@ def compiled_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     (out / "package.json").write_text(json.dumps({"type": "module"}))
-    return out / "app.js"
+
+
+@pytest.fixture(scope="module")
+def compiled_example() -> Path:
+    """app.js, compiled afresh when the schema, the example or the Node tools changed (else
+    kept from the last run: tests/generated.py)."""
+    node_tools_or_skip(missing_node_tools())
+    inputs: list[bytes | str] = [
+        (PROJECT_DIR / "docs" / "openapi.yaml").read_bytes(),
+        (PROJECT_DIR / "package-lock.json").read_bytes(),
+    ]
+    for path in sorted(p for p in EXAMPLE_DIR.rglob("*") if p.is_file()):
+        inputs += [str(path.relative_to(EXAMPLE_DIR)), path.read_bytes()]
+    return generated_once("typescript-example", inputs, compile_example) / "out" / "app.js"
 
 
 def first_move(app: Path, base: str, user: User) -> str:

@@ -13,12 +13,14 @@ import importlib
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.generated import generated_once
 from tests.openapi import generated_schema
 from tests.trickgame import RULE_SET
 
@@ -89,21 +91,27 @@ def test_its_games_reasons_and_phases_are_documented() -> None:
 
 
 @pytest.mark.slow
-def test_a_client_generated_from_the_schema_has_a_class_for_each_part(tmp_path: Path) -> None:
+def test_a_client_generated_from_the_schema_has_a_class_for_each_part() -> None:
     """``openapi-python-client`` (as ``make clients`` runs it) on the schema of the test
     process: the game's view, Result, sheet row and rules are classes, and so is each form of
     its game and action (a union is no class of its own); a sheet row of the game reads into
-    its class and back unchanged."""
-    spec = tmp_path / "openapi.yaml"
-    spec.write_text(yaml.safe_dump(generated_schema(), sort_keys=False))
-    generator = Path(sys.executable).parent / "openapi-python-client"
-    done = subprocess.run(
-        [str(generator), "generate", "--path", str(spec), "--meta", "none",
-         "--output-path", str(tmp_path / "client")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    sys.path.insert(0, str(tmp_path))
+    its class and back unchanged. (The client is kept for the next run while the schema and
+    the generator stay the same: tests/generated.py.)"""
+    schema = yaml.safe_dump(generated_schema(), sort_keys=False)
+
+    def generate(where: Path) -> None:
+        (where / "openapi.yaml").write_text(schema)
+        generator = Path(sys.executable).parent / "openapi-python-client"
+        done = subprocess.run(
+            [str(generator), "generate", "--path", str(where / "openapi.yaml"), "--meta", "none",
+             "--output-path", str(where / "client")],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    inputs = [schema, f"openapi-python-client {version('openapi-python-client')} --meta none"]
+    kept = generated_once("trickgame-client", inputs, generate)
+    sys.path.insert(0, str(kept))
     try:
         models = importlib.import_module("client.models")
         for part in COMPONENTS:
@@ -122,7 +130,7 @@ def test_a_client_generated_from_the_schema_has_a_class_for_each_part(tmp_path: 
         read = models.TrickgameSheetRow.from_dict(RULE_SET.sheet_row(result))
         assert read.to_dict() == own
     finally:
-        sys.path.remove(str(tmp_path))
+        sys.path.remove(str(kept))
         for name in [m for m in sys.modules if m == "client" or m.startswith("client.")]:
             del sys.modules[name]
 
