@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tests.sources import parsed, parsed_file
+
 ROOT = Path(__file__).resolve().parent.parent
 BASE_NAMES = {"User", "Club", "Membership", "Guest"}
 #: Modules of the base that every app may import whole: a person's data across the apps
@@ -31,7 +33,7 @@ CORES = ("seating.py", "seating/*.py", "standings.py", "ratings.py")
 
 def _imports(path: Path) -> list[tuple[str, tuple[str, ...]]]:
     """(module, names) for every import in ``path``, relative imports resolved."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed_file(path)
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     out = []
     for node in ast.walk(tree):
@@ -135,7 +137,7 @@ def _objects_reads(path: Path) -> list[str]:
     """Every ``<Model>.objects`` use in ``path`` but an empty ``….objects.none()``: DRF's
     generic views and the schema generator ask a class's ``queryset`` (or an ``as_view``
     ``queryset``) for its model, and an empty queryset reads nothing."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed_file(path)
     empty = {
         id(node.func.value)
         for node in ast.walk(tree)
@@ -184,7 +186,7 @@ def _rule_set_uses(source: str) -> list[str]:
         return any(dotted == p or dotted.startswith(f"{p}.") for p in packages)
 
     found: dict[int, str] = {}
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
             if any(a_rule_set(n) for n in names):
@@ -355,7 +357,7 @@ def _rule_words(source: str, words: Mapping[str, str]) -> list[tuple[int, str]]:
     a word written as an identifier (:func:`_names_in_prose`). Docstrings are left out: they
     may name a rule set as an example. Schema examples are not: they are built from the
     registry (``games.api.examples``)."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     skip = _docstrings(tree)
     for node in ast.walk(tree):
         if (
@@ -483,7 +485,7 @@ def _card_codes() -> frozenset[str]:
 def _card_uses(source: str, codes: frozenset[str]) -> list[tuple[int, str]]:
     """(line, code) for each string literal of ``source`` outside docstrings that is a card
     code of ``codes`` or holds one as a word (``'{"card": "HA"}'``, a help text's example)."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     skip = _docstrings(tree)
     return sorted(
         {

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sources import parsed_file
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("games", "clubs", "tournaments", "config")
 
@@ -39,7 +41,7 @@ def _sources(*packages: str) -> dict[str, Path]:
 def _imports(path: Path) -> list[tuple[int, str, tuple[str, ...]]]:
     """(line, module, names) for every import in ``path``, at any depth, relative imports
     resolved; ``names`` is empty for ``import x``."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed_file(path)
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = []
