@@ -43,9 +43,14 @@ def test_a_set_up_shared_by_many_cases_does_not_make_their_function_slow() -> No
 def test_every_listed_function_exists_and_is_left_out_in_every_case() -> None:
     assert listed(), f"{LIST} lists no test"
     for name in listed():
-        path, function = name.split("::")
+        path, *classes, function = name.split("::")  # a test class's method: path::Class::test
         source = (ROOT / path).read_text(encoding="utf-8")
-        assert re.search(rf"^(async )?def {function}\(", source, re.M), f"{name} does not exist"
+        for test_class in classes:
+            assert re.search(rf"^class {test_class}\b", source, re.M), f"{name} does not exist"
+        indent = r"    " if classes else ""
+        assert re.search(rf"^{indent}(async )?def {function}\(", source, re.M), (
+            f"{name} does not exist"
+        )
         if SLOW_FUNCTIONS:  # not while make slow-list times them all (SLOW_LIST=ignore)
             assert is_slow(f"{name}[some-case]") and is_slow(f"{name}@group") and is_slow(name)
     assert not is_slow("tests/games/test_x.py::test_not_listed")
