@@ -624,6 +624,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> str:
     ]
     if args.clocks_nice:
         lines[0] += f" CLOCKS_CMD ran under `nice -n {args.clocks_nice}`."
+    if args.workers_nice:
+        lines[0] += f" Every Celery process ran under `nice -n {args.workers_nice}`."
     for phase, used in cpu.items():
         lines.append(
             f"| {phase} | "
@@ -711,6 +713,13 @@ def main() -> None:
         default=0,
         help="run CLOCKS_CMD under `nice -n N` (an experiment: a negative N needs root)",
     )
+    parser.add_argument(
+        "--workers-nice",
+        type=int,
+        default=0,
+        help="run every Celery process (clocks, worker, bots, beat) under `nice -n N`, so that "
+        "the web server gets the CPU first (as a lower cpu_shares does in compose)",
+    )
     parser.add_argument("--note", default="", help="a remark on the machine's load")
     parser.add_argument("--logs", type=Path, help="copy the processes' logs here")
     parser.add_argument("--body", type=Path, help="also write the section's text here")
@@ -754,6 +763,9 @@ def main() -> None:
             stack.env["LOG_LEVEL"] = "INFO"
             if args.clocks_nice:
                 stack.commands["clocks"] = f"nice -n {args.clocks_nice} {stack.commands['clocks']}"
+            if args.workers_nice:
+                for name in PROCESSES:
+                    stack.commands[name] = f"nice -n {args.workers_nice} {stack.commands[name]}"
             for name in PROCESSES:
                 stack.start(name)
             port = free_port(8812)
