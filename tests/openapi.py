@@ -92,6 +92,11 @@ def schema_errors(component: str, value: Any) -> list[str]:
     checks that the two agree)."""
     if _fast_validator(component).is_valid(value):
         return []
+    return errors_told(component, value)
+
+
+def errors_told(component: str, value: Any) -> list[str]:
+    """The pure-Python validator's messages about ``value`` (none when it fits)."""
     return [
         f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
         for e in _validator(component).iter_errors(value)

@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from tests.openapi import _fast_validator, _validator, generated_schema, schema_errors
+from tests.openapi import (
+    _fast_validator,
+    _validator,
+    errors_told,
+    generated_schema,
+    schema_errors,
+)
 
 #: What a value is replaced with: one of each JSON type (a negative and a fractional number).
 REPLACEMENTS: tuple[Any, ...] = (None, -1, 1.5, "x", True, [], {})
@@ -66,14 +72,6 @@ def broken(value: Any, depth: int = 3) -> Iterator[Any]:
             yield changed
 
 
-def schema_errors_of(component: str, value: Any) -> list[str]:
-    """The pure-Python validator's messages, as :func:`schema_errors` gives them."""
-    return [
-        f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
-        for e in _validator(component).iter_errors(value)
-    ]
-
-
 EXAMPLES = documented_examples()
 
 
@@ -91,7 +89,7 @@ def test_both_validators_agree_on_an_example_and_every_way_of_breaking_it(
     # the breaking reaches what the schema requires (no example is all optional keys), and a
     # value that does not fit is told with the pure-Python validator's messages
     assert rejected
-    assert schema_errors(component, rejected[0]) == schema_errors_of(component, rejected[0]) != []
+    assert schema_errors(component, rejected[0]) == errors_told(component, rejected[0]) != []
 
 
 def test_the_examples_include_the_hand_view_and_its_rule_sets_alternatives() -> None:
