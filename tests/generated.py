@@ -44,8 +44,9 @@ def generated_once(name: str, inputs: list[bytes | str], generate: Callable[[Pat
                 raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
-    # the three newest of this name stay (two runs of different schemas at once keep theirs)
-    older = sorted(KEPT.glob(f"{name}-*"), key=lambda p: p.stat().st_mtime, reverse=True)[3:]
-    for old in older:
+    # this one and the two newest others of its name stay (two runs of different schemas at once
+    # keep theirs)
+    others = [p for p in KEPT.glob(f"{name}-*") if p != kept]
+    for old in sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)[2:]:
         shutil.rmtree(old, ignore_errors=True)
     return kept
