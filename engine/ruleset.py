@@ -15,6 +15,7 @@ may do, what happens, what a seat may see and know, what a deal pays). ``engine/
 from __future__ import annotations
 
 import random
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -356,25 +357,31 @@ class RuleSet(ABC, Generic[StateT, RulesT, OutcomeT]):
         """Who deals first when each seat draws a card: the highest card in deck order."""
         return max(draws, key=lambda seat: self.deck.parse(draws[seat], f"draws.{seat}"))
 
-    def draw_for_dealer(self, seats: Sequence[str], rng: random.Random) -> dict[str, str]:
-        """One card of the deck for each seat, drawn from ``rng`` without putting back (a
-        server passes ``secrets.SystemRandom()``): the draw :meth:`first_dealer` reads."""
-        return dict(zip(seats, rng.sample(list(self.deck.codes), len(seats)), strict=True))
+    def draw_for_dealer(
+        self, seats: Sequence[str], rng: random.Random | None = None
+    ) -> dict[str, str]:
+        """One card of the deck for each seat, drawn without putting back from ``rng`` (by
+        default the system's secret source, as a server draws; tests pass a seeded one): the
+        draw :meth:`first_dealer` reads."""
+        cards = (rng or secrets.SystemRandom()).sample(list(self.deck.codes), len(seats))
+        return dict(zip(seats, cards, strict=True))
 
     # --- dealing -------------------------------------------------------------------------
 
-    def shuffled_deck(self, rng: random.Random) -> tuple[list[str], str]:
+    def shuffled_deck(self, rng: random.Random | None = None) -> tuple[list[str], str]:
         """A shuffled order of the deck (every copy) and a fresh 64-hex-digit salt for its
-        commitment, drawn from ``rng`` (a server passes ``secrets.SystemRandom()``)."""
+        commitment, drawn from ``rng`` (by default the system's secret source, as a server
+        deals; tests and duplicate boards pass their own)."""
+        rng = rng or secrets.SystemRandom()
         order = list(self.deck.codes)
         rng.shuffle(order)
         salt = f"{rng.getrandbits(256):064x}"
         return order, salt
 
-    def seal(self, rng: random.Random) -> SealedDeck:
-        """A :meth:`shuffled_deck` drawn from ``rng`` with its salt and commitment: the
-        secret a server deals a hand (or a duplicate board) from and publishes the
-        commitment of before the first call."""
+    def seal(self, rng: random.Random | None = None) -> SealedDeck:
+        """A :meth:`shuffled_deck` drawn from ``rng`` (by default the system's secret source)
+        with its salt and commitment: the secret a server deals a hand (or a duplicate board)
+        from and publishes the commitment of before the first call."""
         order, salt = self.shuffled_deck(rng)
         return SealedDeck.of(order, salt)
 

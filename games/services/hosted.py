@@ -9,7 +9,6 @@ state, each seat's view, what its end reveals) is :mod:`games.hands`.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections.abc import Mapping
 from functools import partial
 from typing import Any
@@ -72,7 +71,7 @@ def hand_start(*, table_id: int, user: User | None) -> Hand:
         common = common_part(table, number, carry)
         rule_set = rule_set_of(table)
         board = deals.deck_for(table.pk, number)
-        sealed = rule_set.seal(secrets.SystemRandom()) if board is None else rule_set.reseal(*board)
+        sealed = rule_set.seal() if board is None else rule_set.reseal(*board)
         active = rule_set.active_seats(common["seats"], common["dealer"])
         deal = rule_set.deal_sealed(sealed, active)
         try:  # what the table carries may end its game (a score sheet whose target is reached)

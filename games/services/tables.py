@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -259,7 +258,7 @@ def table_create(
             series = TableSeries.objects.create(name=name, club=club, created_by=user)
         draw = None
         if first_dealer is None:
-            draw = rule_set.draw_for_dealer(keys, secrets.SystemRandom())
+            draw = rule_set.draw_for_dealer(keys)
             first_dealer = rule_set.first_dealer(draw)
         table = Table(
             name=name,
