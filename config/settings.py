@@ -442,7 +442,7 @@ CACHE_KEY_PREFIX = "preference"
 if EVENTS_REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": EVENTS_REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
             # A Redis outage costs a request at most this long; the limits then let it pass.
