@@ -112,6 +112,7 @@ TASK_DONE = re.compile(
     re.M,
 )
 ANALYSIS = ""
+WAIT_SAMPLE_SECONDS = 0.02
 
 
 @contextmanager
@@ -310,6 +311,98 @@ class Poller(threading.Thread):
                 self.stop.wait(POLL_SECONDS)
         finally:
             connection.close()
+
+
+class Waits(threading.Thread):
+    """``--profile``: samples the bench database's backends in ``pg_stat_activity`` every
+    ``WAIT_SAMPLE_SECONDS`` while a run of moves lasts and counts, by what a backend was doing
+    (a move's hand lock, a flag's, a commit, another statement) and what it waited on
+    (``wait_event_type:wait_event``, or ``cpu`` for none), the samples of active backends."""
+
+    def __init__(self, db_url: str) -> None:
+        super().__init__(daemon=True)
+        self.db_url = db_url
+        self.stop = threading.Event()
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.samples = 0
+        self.rates: dict[str, float] = {}
+
+    @staticmethod
+    def kind(query: str) -> str:
+        q = " ".join(query.split())
+        if "FOR UPDATE" in q and "h.table_id = " in q:
+            return "move: lock hand"
+        if "FOR UPDATE" in q and "h.id = " in q:
+            return "flag: lock hand"
+        if q.upper().startswith(("COMMIT", "END")):
+            return "commit"
+        words = q.split()
+        return " ".join(words[:4])[:60] if words else "?"
+
+    def run(self) -> None:
+        import psycopg
+
+        sql = (
+            "SELECT wait_event_type, wait_event, query FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND state = 'active'"
+        )
+        with psycopg.connect(self.db_url, autocommit=True) as conn:
+            began, first = time.monotonic(), self.totals(conn)
+            while not self.stop.is_set():
+                for wtype, event, query in conn.execute(sql).fetchall():
+                    wait = f"{wtype}:{event}" if wtype else "cpu"
+                    self.counts[(self.kind(query or ""), wait)] += 1
+                self.samples += 1
+                self.stop.wait(WAIT_SAMPLE_SECONDS)
+            seconds, last = time.monotonic() - began, self.totals(conn)
+            self.rates = {k: (last[k] - first[k]) / seconds for k in first}
+
+    @staticmethod
+    def totals(conn: Any) -> dict[str, float]:
+        """The database's commits and the cluster's WAL flushes so far."""
+        commits = conn.execute(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()[0]
+        syncs = conn.execute("SELECT wal_sync FROM pg_stat_wal").fetchone()[0]
+        return {"commits": float(commits), "wal syncs": float(syncs)}
+
+
+class Profile:
+    """``--profile DIR``: during each run of moves, :class:`Waits` samples the database's
+    backends (``DIR/<phase>-waits.txt``) and, with ``--py-spy`` (py-spy on PATH), py-spy
+    every web process (wall time, idle threads too: ``DIR/<phase>-<run>.spy``, py-spy's raw
+    format of folded stacks; it costs the web processes a good share of their CPU)."""
+
+    def __init__(self, out: Path, db_url: str, web_pid: int, spy: bool) -> None:
+        self.out, self.db_url, self.web_pid = out, db_url, web_pid
+        self.spy = shutil.which("py-spy") if spy else None
+        out.mkdir(parents=True, exist_ok=True)
+
+    @contextmanager
+    def run(self, phase: str, k: int, seconds: int) -> Iterator[None]:
+        waits = Waits(self.db_url)
+        waits.start()
+        spy = None
+        if self.spy:
+            spy = subprocess.Popen(
+                [self.spy, "record", "--idle", "--subprocesses", "--nonblocking", "--rate",
+                 "200", "--format", "raw", "--duration", str(seconds), "-p", str(self.web_pid),
+                 "-o", str(self.out / f"{phase}-{k}.spy")],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+        try:
+            yield
+        finally:
+            waits.stop.set()
+            waits.join(10)
+            if spy is not None:
+                spy.wait(30)
+            with (self.out / f"{phase}-waits.txt").open("a") as f:
+                rates = ", ".join(f"{name} {n:.0f}/s" for name, n in waits.rates.items())
+                f.write(f"# run {k}: {waits.samples} samples; {rates}\n")
+                for (what, wait), n in waits.counts.most_common():
+                    f.write(f"{n}\t{wait}\t{what}\n")
 
 
 def falls(tables: list[int]) -> list[dict[str, Any]]:
@@ -720,6 +813,23 @@ def main() -> None:
         help="run every Celery process (clocks, worker, bots, beat) under `nice -n N`, so that "
         "the web server gets the CPU first (as a lower cpu_shares does in compose)",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="during each run of moves, sample what the database's backends wait on, and the "
+        "commits and WAL flushes a second, into this folder (DIR/<phase>-waits.txt)",
+    )
+    parser.add_argument(
+        "--py-spy",
+        action="store_true",
+        help="with --profile, also sample the web processes with py-spy (costs them CPU)",
+    )
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="an experiment: the bench database's sessions commit without waiting for the WAL "
+        "flush (synchronous_commit off), to tell what waiting for it costs",
+    )
     parser.add_argument("--note", default="", help="a remark on the machine's load")
     parser.add_argument("--logs", type=Path, help="copy the processes' logs here")
     parser.add_argument("--body", type=Path, help="also write the section's text here")
@@ -740,6 +850,9 @@ def main() -> None:
         os.environ.update(env)
         stack: Stack | None = None
         try:
+            if args.async_commit:
+                name = db_url.rsplit("/", 1)[1]
+                run(["psql", db_url, "-qc", f"ALTER DATABASE {name} SET synchronous_commit = off"])
             print("migrating", db_url, flush=True)
             run([PYTHON, "manage.py", "migrate", "--noinput"], env)
             data: dict[str, Any] = {}
@@ -774,6 +887,7 @@ def main() -> None:
                         workdir, port) as web:  # fmt: skip
                 pids = {**{n: p.pid for n, p in stack.procs.items()}, "web": web}
                 cpu = Cpu(pids)
+                profile = Profile(args.profile, db_url, web, args.py_spy) if args.profile else None
                 windows: list[tuple[float, float]] = []
 
                 def measure(phase: str) -> None:
@@ -791,7 +905,15 @@ def main() -> None:
                             began = time.time()
                             pace = args.view_pace_ms if name == "view" else args.action_pace_ms
                             once = name == "action"
-                            got = wrk(name, phase, mine, workdir, once=once, pace_ms=pace, **common)
+                            watch = (
+                                profile.run(phase, k, args.seconds)
+                                if profile is not None and once
+                                else contextlib.nullcontext()
+                            )
+                            with watch:
+                                got = wrk(
+                                    name, phase, mine, workdir, once=once, pace_ms=pace, **common
+                                )
                             runs.append(got)
                             windows.append((began, time.time()))
                         out[name] = median_of(runs)
