@@ -35,7 +35,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -278,6 +278,36 @@ def hand_on_due() -> int:
 
 
 def _claim(ids: Sequence[int]) -> list[Notification]:
+    """Claim the rows ``ids`` that are due, unsent and unclaimed (or claimed by a sender that
+    died), skipping rows another sender is claiming; answers them in the order they came
+    due. On PostgreSQL one statement (:func:`_claim_returning`), else a transaction."""
+    if connection.vendor == "postgresql":
+        return _claim_returning(ids)
+    return _claim_in_transaction(ids)
+
+
+_CLAIM_RETURNING = (
+    "UPDATE {table} SET claimed_at = %s WHERE id IN ("
+    "SELECT id FROM {table} WHERE id = ANY(%s) AND sent_at IS NULL AND due_at <= %s "
+    "AND (claimed_at IS NULL OR claimed_at < %s) FOR UPDATE SKIP LOCKED) RETURNING *"
+)
+
+
+def _claim_returning(ids: Sequence[int]) -> list[Notification]:
+    """:func:`_claim` as one ``UPDATE ... RETURNING`` (PostgreSQL): under a third of the
+    transaction's CPU in the worker (``bench/outbox_bench.py``), as every "your turn" that a
+    falling flag leaves is claimed on its own."""
+    now = timezone.now()
+    stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
+    sql = _CLAIM_RETURNING.format(table=Notification._meta.db_table)
+    rows = list(Notification.objects.raw(sql, [now, list(ids), now, stale]))
+    rows.sort(key=lambda r: (r.due_at, r.pk))
+    return rows
+
+
+def _claim_in_transaction(ids: Sequence[int]) -> list[Notification]:
+    """:func:`_claim` for any database: the rows locked (where the database can), then
+    marked."""
     now = timezone.now()
     stale = now - dt.timedelta(seconds=settings.NOTIFICATION_CLAIM_SECONDS)
     with transaction.atomic():
