@@ -198,7 +198,7 @@ def settle(record: Any) -> dict[str, Any]:
 
 def shuffled_deck(rng: random.Random, *, variant: str) -> tuple[list[str], str]:
     """A shuffled order of the rule set's deck and a fresh 64-hex-digit salt drawn from ``rng``
-    (a ``random.Random``; the server passes ``secrets.SystemRandom()``)."""
+    (a ``random.Random``; the server's rule set passes the system's secret source)."""
     return rule_set(variant).shuffled_deck(rng)
 
 

@@ -489,11 +489,10 @@ def _create_tables(
         )
     RoundSeat.objects.bulk_create(links)
     if duplicate:
-        rng = secrets.SystemRandom()
         rule_set = rule_set_for(t.rules)
         boards = []
         for number in range(1, t.deals_per_round + 1):
-            sealed = rule_set.seal(rng)
+            sealed = rule_set.seal()  # the rule set draws from the secret source
             boards.append(
                 Board(
                     round=rnd,
