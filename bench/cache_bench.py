@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_section  # noqa: E402
+from bench.report import cpu_wall_medians, write_section  # noqa: E402
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 KINDS = ("get", "set", "add")
@@ -88,9 +87,7 @@ def main() -> None:
     ]
     for kind in KINDS:
         for name in caches:
-            got = figures[(name, kind)]
-            cpu = statistics.median(c for c, _ in got)
-            wall = statistics.median(w for _, w in got)
+            cpu, wall = cpu_wall_medians(figures[(name, kind)])
             rows.append(f"| {name} | `{kind}` | {cpu:.0f} | {wall:.0f} |")
     body = (
         f"{args.calls:,} calls of each kind from one thread, {args.repeats} rounds alternating "

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_section  # noqa: E402
+from bench.report import cpu_wall_medians, write_section  # noqa: E402
 
 PG_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
 
@@ -93,8 +92,7 @@ def main() -> None:
         "| --- | ---: | ---: | --- |",
     ]
     for label, got in figures.items():
-        cpu = statistics.median(c for c, _ in got)
-        wall = statistics.median(w for _, w in got)
+        cpu, wall = cpu_wall_medians(got)
         rounds = ", ".join(f"{c:.0f}" for c, _ in got)
         rows.append(f"| {label} | {cpu:.0f} | {wall:.0f} | {rounds} |")
     body = (

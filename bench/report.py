@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,8 @@ def write_section(name: str, title: str, body: str, doc: Path = DOC) -> None:
         text = text.rstrip() + "\n\n" + block
     doc.parent.mkdir(exist_ok=True)
     doc.write_text(text)
+
+
+def cpu_wall_medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The medians of (CPU, wall) figures of repeated runs, each on its own."""
+    return statistics.median(c for c, _ in runs), statistics.median(w for _, w in runs)
