@@ -188,12 +188,14 @@ def can_read(user: User | AnonymousUser, table: Table) -> bool:
         return True
     if not user.is_authenticated:
         return False
+    # what the loaded table tells first, then what asks the database
     return (
         bool(user.is_staff)
         or table.created_by_id == user.pk
+        or is_seated(user, table)
+        or sat_as_guest(user, table)
         or is_member(user, table)
         or can_write(user, table)
-        or sat_as_guest(user, table)
     )
 
 

@@ -133,8 +133,21 @@ def tables_with_totals(*, user: AnyUser) -> QuerySet[Table]:
 
 
 def table_for_user(*, user: AnyUser, table_id: int) -> Table | None:
-    """One readable table (seats loaded), or None: unreadable tables do not exist."""
-    return tables_for_user(user=user).filter(pk=table_id).first()
+    """One readable table (seats, club, series and creator loaded, as in
+    :func:`tables_for_user`), or None: unreadable tables do not exist.
+
+    Loaded by its id and checked by :func:`games.permissions.can_read` (the rule
+    :func:`_readable` writes as a filter for lists): building and compiling that filter's six
+    subqueries cost more than the query itself, and a seated reader needs no further query."""
+    table = (
+        Table.objects.select_related("club", "series", "created_by")
+        .prefetch_related(_seats())
+        .filter(pk=table_id)
+        .first()
+    )
+    if table is None or not can_read(user, table):
+        return None
+    return table
 
 
 def hands_for_table(*, table: Table) -> QuerySet[Hand]:

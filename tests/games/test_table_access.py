@@ -17,7 +17,7 @@ import pytest
 from rest_framework.test import APIClient
 
 import engine
-from clubs.models import Club, Membership, User
+from clubs.models import Club, Guest, Membership, User
 from games import services
 from games.models import AuditEntry, LedgerEntry, Table
 from tests.factories import UserFactory
@@ -528,3 +528,39 @@ def test_it_refuses_an_id_filter_that_is_no_id_with_a_400(w: Tables, value: str)
     response = w.client("outsider").get("/api/v1/tables/", {"club": value})
     assert response.status_code == 400
     assert "club" in response.json()["fields"]
+
+
+# The list filters by the read rule written as a query (games.selectors._readable); a table's
+# own address loads the table and asks games.permissions.can_read. The two must never differ:
+# a table listed but answering 404, or read but never listed.
+@pytest.mark.parametrize("role", [*ROLES, "merged", "staff"])
+def test_a_table_reads_exactly_when_the_list_shows_it(w: Tables, role: str) -> None:
+    users = w.users
+    users["merged"] = UserFactory.create(username="merged")  # in no club: only a guest's seat
+    users["staff"] = UserFactory.create(username="staff", is_staff=True)
+    Membership.objects.create(club=w.public_club, user=users["admin"], role="admin")
+    guest = Guest.objects.create(club=w.club, name="Berti", merged_into=users["merged"])
+    guests = [services.SeatSpec(key=k, kind="guest", guest_name=k) for k in ("x", "y")]
+    common: dict[str, Any] = {"mode": "recorded", "rules": RULES, "first_dealer": "x"}
+    extra = [
+        services.table_create(
+            user=users["admin"], name="public club", seats=[*guests, seats(users["bert"])[0]],
+            club_id=w.public_club.pk, **common,
+        ),
+        services.table_create(
+            user=users["outsider"], name="public", seats=seats(users["outsider"]) + guests,
+            is_public=True, **common,
+        ),
+        services.table_create(
+            user=users["admin"], name="guest night", club_id=w.club.pk, **common,
+            seats=[*guests, services.SeatSpec(key="berti", kind="guest", guest=guest)],
+        ),
+    ]  # fmt: skip
+    client = APIClient()
+    if role != "anonymous":
+        client.force_authenticate(users["anna" if role == "seated" else role])
+    listed = {t["id"] for t in client.get("/api/v1/tables/", {"page_size": 200}).json()["results"]}
+    tables = [w.club_table, w.round_table, w.own_table, *extra]
+    read = {t.pk for t in tables if client.get(f"/api/v1/tables/{t.pk}/").status_code == 200}
+    assert read == listed & {t.pk for t in tables}
+    assert {extra[0].pk, extra[1].pk} <= read  # public: everybody reads them
