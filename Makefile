@@ -48,8 +48,9 @@ UV_UPGRADE := $(if $(UPGRADE),--upgrade)
 # A lock's requirement lines (name==version ; markers), without comments and hashes.
 lock_pins = grep -E '^[A-Za-z0-9]' $(1) | sed -E 's/[[:space:]]*\\$$//'
 
-# engine/solver/_dd.c: `pip install -e .` compiles the solver's C search (where gcc is found).
-$(STAMP): $(DEV_LOCK) pyproject.toml engine/solver/_dd.c | $(PY)
+# engine/solver/_dd.c, config/_arenas.c: `pip install -e .` compiles the solver's C search and
+# the arena keeper (where gcc is found).
+$(STAMP): $(DEV_LOCK) pyproject.toml engine/solver/_dd.c config/_arenas.c | $(PY)
 	$(PY) -m pip install --quiet --require-hashes -r $(DEV_LOCK)
 	$(PY) -m pip install --quiet --no-deps -e .
 	@$(PY) -m pip check >/dev/null || { $(PY) -m pip check; \
