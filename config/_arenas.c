@@ -26,6 +26,7 @@
 #include <Python.h>
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 #define KEPT 8
@@ -34,7 +35,7 @@
 static void *kept_block[KEPT];
 static size_t kept_size[KEPT];
 static int kept_count = 0;
-static int busy = 0;
+static bool busy = false; /* __atomic_test_and_set works on a bool */
 static int installed = 0;
 static unsigned long long mapped = 0, reused = 0, unmapped = 0;
 

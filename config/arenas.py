@@ -7,13 +7,15 @@ caches one chunk). The compiled helper ``config/_arenas.c`` (built by ``pip inst
 ``make install``, where a C compiler is found) keeps a few freed blocks for reuse:
 :func:`keep` installs it, once per process, as the first thing ``config`` does, so the web
 server, the Celery workers, ``manage.py`` and the tests all run with it. Where the helper was
-not built (the ``python:3.11-slim`` image has no compiler) or the interpreter no longer needs
-it, nothing changes. docs/benchmarks.md ("Issue 36") has what it saves.
+not built (the ``python:3.11-slim`` image has no compiler), the interpreter no longer needs
+it, or the environment says ``KEEP_ARENAS=0`` (to compare, or to rule it out), nothing
+changes. docs/benchmarks.md ("Issue 36") has what it saves.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from types import ModuleType
 
@@ -22,8 +24,10 @@ FIXED_IN = (3, 13)
 
 
 def _load() -> ModuleType | None:
-    """The compiled helper, or ``None`` where it was not built or is not needed."""
+    """The compiled helper, or ``None`` where it was not built, is not needed or is off."""
     if sys.implementation.name != "cpython" or sys.version_info >= FIXED_IN:
+        return None
+    if os.environ.get("KEEP_ARENAS", "1") == "0":
         return None
     try:
         return importlib.import_module("config._arenas")

@@ -6,7 +6,7 @@ every call. With the project loaded, a call that goes just as deep again takes a
 The counts are the helper's own: blocks mapped anew, handed out again, unmapped.
 
 Where the helper is not built these tests skip, unless ``REQUIRE_NATIVE_SOLVER=1`` (CI) says
-the compiled parts must be there (then they fail).
+the compiled parts must be there (then they fail). ``KEEP_ARENAS=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -111,6 +111,16 @@ def test_threads_that_start_call_deep_and_end_at_once_get_their_own_right_answer
             t.join()
         assert answers == {k: DEPTH * 20 + k for k in range(8)}
         answers.clear()
+
+
+def test_keep_arenas_0_turns_it_off() -> None:
+    need_helper()
+    code = "import config\nfrom config import arenas\nprint(arenas.available, arenas.counts())\n"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "KEEP_ARENAS": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split() == ["False", "(0,", "0,", "0)"]
 
 
 def test_without_the_helper_nothing_changes(monkeypatch: pytest.MonkeyPatch) -> None:
