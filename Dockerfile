@@ -11,12 +11,16 @@ WORKDIR /app
 COPY requirements/runtime.txt requirements/runtime.txt
 RUN pip install --no-cache-dir --require-hashes -r requirements/runtime.txt
 COPY . .
-# gcc builds the compiled double-dummy search (engine/solver/_dd.c) and leaves again; without
-# it the engine would fall back to the pure-Python search, fifty times slower.
+# gcc builds the compiled double-dummy search (engine/solver/_dd.c) and the arena keeper
+# (config/_arenas.c) and leaves again; without them the engine would fall back to the
+# pure-Python search, fifty times slower, and every request would cost more CPU. Installed in
+# place (-e), as `make install` does: the servers import the project from /app, where a plain
+# install would leave no compiled module (it puts them into site-packages only).
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
- && pip install --no-cache-dir --no-deps . \
+ && pip install --no-cache-dir --no-deps -e . \
  && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/* \
  && python -c "from engine.solver.native import available; assert available" \
+ && python -c "from config.arenas import available; assert available" \
  && pip check \
  && DEBUG=1 python manage.py collectstatic --noinput \
  && useradd --create-home app
