@@ -1,12 +1,13 @@
 /* config._arenas: keep a few freed blocks of CPython's arena allocator for reuse.
  *
- * CPython 3.11 and 3.12 take two kinds of memory from the "arena allocator" (mmap and munmap
- * on Linux): obmalloc's 1 MiB arenas, and the 16 KiB chunks of each thread's frame stack. A
+ * CPython 3.11 takes two kinds of memory from the "arena allocator" (mmap and munmap on
+ * Linux): obmalloc's 1 MiB arenas, and the 16 KiB chunks of each thread's frame stack. A
  * chunk is unmapped as soon as the call that needed it returns, so a loop whose calls go just
  * past a chunk's end maps and unmaps memory on every call, and every page of the new mapping
- * faults in again (CPython issue gh-142183, fixed in 3.13 by caching one chunk). Django's
- * request path is deep enough to sit on such a boundary: a test of the API spent 15 % of its
- * time in the kernel and far more in page faults (docs/benchmarks.md, "Issue 36").
+ * faults in again (CPython issue gh-142183; 3.13 and 3.14 releases from March 2026 cache one
+ * chunk). Django's request path is deep enough to sit on such a boundary: a test of the API
+ * spent 15 % of its time in the kernel and far more in page faults (docs/benchmarks.md,
+ * "Issue 36").
  *
  * keep() installs an arena allocator that maps memory as CPython's does but keeps up to KEPT
  * freed blocks of at most MAX_KEPT bytes and hands them out again for a request of the same

@@ -1,14 +1,15 @@
 """Keep CPython 3.11 from mapping and unmapping memory on every deep call.
 
-CPython 3.11 and 3.12 unmap a chunk of a thread's frame stack as soon as the call that needed
-it returns, so code whose calls keep crossing a chunk's end (Django's request path does) maps
-16 KiB, faults its pages in and unmaps it again on each call (CPython issue gh-142183; 3.13
-caches one chunk). The compiled helper ``config/_arenas.c`` (built by ``pip install -e .``,
-``make install``, where a C compiler is found) keeps a few freed blocks for reuse:
-:func:`keep` installs it, once per process, as the first thing ``config`` does, so the web
-server, the Celery workers, ``manage.py`` and the tests all run with it. Where the helper was
-not built (the ``python:3.11-slim`` image has no compiler), the interpreter no longer needs
-it, or the environment says ``KEEP_ARENAS=0`` (to compare, or to rule it out), nothing
+CPython 3.11 unmaps a chunk of a thread's frame stack as soon as the call that needed it
+returns, so code whose calls keep crossing a chunk's end (Django's request path does) maps
+16 KiB, faults its pages in and unmaps it again on each call (CPython issue gh-142183;
+releases of 3.13 and 3.14 from March 2026 on keep one chunk, and there the helper changes
+little). The compiled helper ``config/_arenas.c`` (built by ``pip install -e .``, ``make
+install``, where a C compiler is found) keeps a few freed blocks for reuse: :func:`keep`
+installs it, once per process, as the first thing ``config`` does, so the web server, the
+Celery workers, ``manage.py`` and the tests all run with it. Where the helper was not built
+(no C compiler where the project was installed), on another interpreter than CPython, or
+where the environment says ``KEEP_ARENAS=0`` (to compare, or to rule it out), nothing
 changes. docs/benchmarks.md ("Issue 36") has what it saves.
 """
 
@@ -19,13 +20,10 @@ import os
 import sys
 from types import ModuleType
 
-#: The interpreter that keeps a chunk itself (gh-142183's fix).
-FIXED_IN = (3, 13)
-
 
 def _load() -> ModuleType | None:
-    """The compiled helper, or ``None`` where it was not built, is not needed or is off."""
-    if sys.implementation.name != "cpython" or sys.version_info >= FIXED_IN:
+    """The compiled helper, or ``None`` where it was not built, cannot work or is off."""
+    if sys.implementation.name != "cpython":
         return None
     if os.environ.get("KEEP_ARENAS", "1") == "0":
         return None
