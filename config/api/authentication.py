@@ -28,9 +28,11 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.utils.translation import gettext, gettext_noop
+from rest_framework import HTTP_HEADER_ENCODING
 from rest_framework.authentication import SessionAuthentication
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.settings import api_settings
+from rest_framework_simplejwt.tokens import AccessToken
 
 from config.api.throttles import client_address, lockout_wait, record_failure, record_success
 from config.i18n import activate_for
@@ -44,6 +46,10 @@ SIMPLEJWT_MESSAGES = (
     gettext_noop("No active account found for the given token."),
     gettext_noop("The user's password has been changed."),
 )
+
+#: The request's attribute where the request limits (``config.api.limits``) leave the access
+#: token they checked, with its text, so that authentication does not decode it again.
+CHECKED_TOKEN = "preference_checked_token"
 
 _USERS: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
 _LOCK = threading.Lock()
@@ -97,7 +103,25 @@ class SpeaksUsersLanguage:
 
 class CachedJWTAuthentication(SpeaksUsersLanguage, JWTAuthentication):
     """:class:`JWTAuthentication` with a short per-process memory of users by id, speaking the
-    user's language."""
+    user's language. An access token the request limits already checked
+    (:data:`CHECKED_TOKEN`: the same text, signature and expiry checked
+    moments before) is taken as checked instead of being decoded a second time."""
+
+    _checked: tuple[str, Any] | None = None
+
+    def authenticate(self, request: Any) -> Any:
+        self._checked = getattr(request, CHECKED_TOKEN, None)  # one instance per request
+        return super().authenticate(request)
+
+    def get_validated_token(self, raw_token: bytes) -> Any:
+        checked = self._checked
+        if (
+            checked is not None
+            and AccessToken in api_settings.AUTH_TOKEN_CLASSES
+            and raw_token == checked[0].encode(HTTP_HEADER_ENCODING)
+        ):
+            return checked[1]
+        return super().get_validated_token(raw_token)
 
     def get_user(self, validated_token: Any) -> Any:
         seconds = float(getattr(settings, "JWT_USER_CACHE_SECONDS", 5.0))

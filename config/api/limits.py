@@ -34,6 +34,7 @@ from django.utils.translation import gettext
 from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
+from config.api.authentication import CHECKED_TOKEN
 from config.api.errors import error_payload
 from config.api.throttles import client_address, in_words, take
 
@@ -51,16 +52,17 @@ def _content_length(request: HttpRequest) -> int:
 
 def signed_in_by_token(request: HttpRequest) -> bool:
     """Whether the request carries ``Authorization: Bearer <access token>`` whose signature and
-    expiry hold (checked here without the database; the view still loads the user). Any other
-    ``Authorization`` header does not make a request signed in, so it cannot skip the
-    anonymous limit."""
+    expiry hold (checked here without the database; the view still loads the user, with the
+    token checked here: :data:`CHECKED_TOKEN`). Any other ``Authorization`` header does not
+    make a request signed in, so it cannot skip the anonymous limit."""
     kind, _, raw = str(request.META.get("HTTP_AUTHORIZATION", "")).strip().partition(" ")
     if kind != "Bearer" or not raw.strip():
         return False
     try:
-        AccessToken(raw.strip())  # type: ignore[arg-type]
+        token = AccessToken(raw.strip())  # type: ignore[arg-type]
     except TokenError:
         return False
+    setattr(request, CHECKED_TOKEN, (raw.strip(), token))
     return True
 
 

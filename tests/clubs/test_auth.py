@@ -1,8 +1,12 @@
 """Registration, JWT tokens (refreshed once each, revocable) and session login."""
 
+import datetime as dt
+
 import pytest
 from rest_framework.response import Response
 from rest_framework.test import APIClient
+from rest_framework_simplejwt.backends import TokenBackend
+from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
 
 from clubs.models import User
 from tests.factories import DEFAULT_PASSWORD, UserFactory
@@ -156,3 +160,30 @@ def test_it_refuses_every_refresh_token_after_signing_out_everywhere(user: User)
     assert refresh(tablet["refresh"]).status_code == 401
     assert refresh(others["refresh"]).status_code == 200
     assert APIClient().post("/api/v1/auth/token/revoke-all/").status_code == 401
+
+
+def test_a_signed_in_request_decodes_its_access_token_once(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request limits check the access token (a signed-in caller skips the anonymous
+    limit); authentication takes the token they checked instead of decoding it again. A
+    refresh token sent as the access token is still refused, and an expired one."""
+    decoded: list[object] = []
+    decode = TokenBackend.decode
+
+    def counted(self: TokenBackend, token: object, verify: bool = True) -> object:
+        decoded.append(token)
+        return decode(self, token, verify)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TokenBackend, "decode", counted)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {AccessToken.for_user(user)}")
+    assert client.get("/api/v1/me/").json()["username"] == user.username
+    assert len(decoded) == 1
+
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user)}")
+    assert client.get("/api/v1/me/").json()["code"] == "token_not_valid"
+    expired = AccessToken.for_user(user)
+    expired.set_exp(lifetime=-dt.timedelta(seconds=1))
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {expired}")
+    assert client.get("/api/v1/me/").json()["code"] == "token_not_valid"
