@@ -94,14 +94,15 @@ def _seats() -> Prefetch[str, QuerySet[Seat], str]:
     )
 
 
+def _loaded_tables() -> QuerySet[Table]:
+    """Tables with their seats (and their users), club, series and creator: one query for the
+    tables and one for all their seats."""
+    return Table.objects.select_related("club", "series", "created_by").prefetch_related(_seats())
+
+
 def tables_for_user(*, user: AnyUser) -> QuerySet[Table]:
-    """Tables ``user`` may read, with seats (and their users), club and series
-    loaded: one query for the tables and one for all their seats."""
-    return (
-        Table.objects.filter(_readable(user))
-        .select_related("club", "series", "created_by")
-        .prefetch_related(_seats())
-    )
+    """Tables ``user`` may read, loaded as :func:`_loaded_tables` loads them."""
+    return _loaded_tables().filter(_readable(user))
 
 
 def _ledger_sum(**filters: object) -> Coalesce:
@@ -133,18 +134,13 @@ def tables_with_totals(*, user: AnyUser) -> QuerySet[Table]:
 
 
 def table_for_user(*, user: AnyUser, table_id: int) -> Table | None:
-    """One readable table (seats, club, series and creator loaded, as in
-    :func:`tables_for_user`), or None: unreadable tables do not exist.
+    """One readable table (loaded as :func:`_loaded_tables` loads them), or None: unreadable
+    tables do not exist.
 
     Loaded by its id and checked by :func:`games.permissions.can_read` (the rule
     :func:`_readable` writes as a filter for lists): building and compiling that filter's six
     subqueries cost more than the query itself, and a seated reader needs no further query."""
-    table = (
-        Table.objects.select_related("club", "series", "created_by")
-        .prefetch_related(_seats())
-        .filter(pk=table_id)
-        .first()
-    )
+    table = _loaded_tables().filter(pk=table_id).first()
     if table is None or not can_read(user, table):
         return None
     return table
